@@ -1,0 +1,39 @@
+//! Hark's domain: the values that must be valid, the tracker search model and, later, the matcher
+//! and enrichment. No I/O lives here.
+
+pub mod limits;
+pub mod permission;
+pub mod platform;
+pub mod search;
+pub mod tag;
+pub mod tracker;
+
+pub use permission::Permission;
+pub use platform::{Platform, PlatformSet};
+pub use search::{SearchError, SearchInput, SearchRow, SearchRowKind, TrackerSearch};
+pub use tag::{TagColor, TagName};
+pub use tracker::{Friendly, TrackerHash, TrackerStatus};
+
+/// Milliseconds since the Unix epoch; every stored instant uses it.
+pub type Millis = i64;
+
+pub fn now_millis() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A value that failed to parse: a stable code and a message fit to show a user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Invalid {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Invalid {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self { code, message: message.into() }
+    }
+}

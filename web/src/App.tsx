@@ -1,0 +1,27 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { SetupPage, LoginPage, HomeRedirect } from './features/auth';
+import { TrackerListPage, NewTrackerPage, EditTrackerPage } from './features/trackers';
+import { TrackerShell } from './features/shell';
+import { StaticInfoPage } from './features/misc';
+
+export function App() {
+  return (
+    <Routes>
+      <Route path="/" element={<HomeRedirect />} />
+      <Route path="/setup" element={<SetupPage />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/mytracks/hashtag" element={<TrackerListPage />} />
+      <Route path="/mytracks/account" element={<TrackerListPage />} />
+      <Route path="/new/ht/step1" element={<NewTrackerPage />} />
+      <Route path="/new/sl/step1" element={<NewTrackerPage />} />
+      <Route path="/edit/:hash/:friendly" element={<EditTrackerPage />} />
+      <Route path="/edit/:hash" element={<EditTrackerPage />} />
+      <Route path="/hashtag-tracking/:page/:hash/:friendly?" element={<TrackerShell />} />
+      <Route path="/hashtag-tracking/*" element={<TrackerShell />} />
+      <Route path="/pricing" element={<StaticInfoPage kind="pricing" />} />
+      <Route path="/pricing-plans" element={<StaticInfoPage kind="pricing" />} />
+      <Route path="/contact-us" element={<StaticInfoPage kind="contact" />} />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

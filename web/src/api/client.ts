@@ -1,0 +1,75 @@
+// The only place in the app that calls fetch. Every error becomes an ApiError carrying the
+// server's stable code and message.
+import type { FieldError } from './types';
+
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+    public fields: FieldError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+function readCookie(name: string): string | null {
+  const m = document.cookie.match(new RegExp('(?:^|; )' + name + '=([^;]*)'));
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') {
+    const token = readCookie('hark_csrf');
+    if (token) headers['X-CSRF-Token'] = token;
+  }
+  let res: Response;
+  try {
+    res = await fetch(withQuery(`/api/v1${path}`, query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'Sorry, an error occurred please try again.');
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const err = (json as { error?: { code?: string; message?: string; fields?: FieldError[] } } | null)?.error;
+    throw new ApiError(
+      res.status,
+      err?.code ?? 'unknown',
+      err?.message ?? 'An unknown error occurred.',
+      err?.fields ?? [],
+    );
+  }
+  return json as T;
+}
+
+export const get = <T>(path: string, query?: Query) => api<T>('GET', path, undefined, query);
+export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const put = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
+export const patch = <T>(path: string, body?: unknown) => api<T>('PATCH', path, body ?? {});
+export const del = <T>(path: string) => api<T>('DELETE', path);

@@ -1,0 +1,2 @@
+// Placeholder until the info pages land.
+export function StaticInfoPage(_props: { kind: 'pricing' | 'contact' }) { return null; }

@@ -1,0 +1,2 @@
+// Placeholder until the tracker page shell lands.
+export function TrackerShell() { return null; }

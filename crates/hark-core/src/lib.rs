@@ -1,6 +1,7 @@
 //! Hark's domain: the values that must be valid, the tracker search model and, later, the matcher
 //! and enrichment. No I/O lives here.
 
+pub mod criteria;
 pub mod limits;
 pub mod permission;
 pub mod platform;
@@ -8,6 +9,7 @@ pub mod search;
 pub mod tag;
 pub mod tracker;
 
+pub use criteria::{AccountLimits, AccountLists, CriteriaInput, TrackerCriteria};
 pub use permission::Permission;
 pub use platform::{Platform, PlatformSet};
 pub use search::{SearchError, SearchInput, SearchRow, SearchRowKind, TrackerSearch};

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { Me, PlatformFlags } from '../api/types';
+import { availablePlatforms, computeAccess, pageAvailable, selectedPlatforms, togglePlatform } from './access';
+
+const flags = (on: string[]): PlatformFlags =>
+  Object.fromEntries(['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums'].map((c) => [c, on.includes(c) ? 1 : 0])) as PlatformFlags;
+
+const me = (p: Partial<Me>): Me => ({
+  isLoggedIn: true,
+  id: 1,
+  email: 'a@b.c',
+  name: 'A',
+  isAdmin: false,
+  trial: false,
+  trialExpires: null,
+  plan: 0,
+  isPaidUser: true,
+  maxSearches: 5,
+  maxIgnored: 5,
+  allowFacebook: true,
+  allowTiktok: true,
+  allowYoutube: true,
+  isTrackerOwner: false,
+  permission: 0,
+  csrfToken: 't',
+  ...p,
+});
+
+describe('page availability', () => {
+  it('needs a platform other than news/blogs/forums and one the page allows', () => {
+    expect(pageAvailable('trending-topics', flags(['news', 'blogs']))).toBe(false);
+    expect(pageAvailable('trending-topics', flags(['news', 'tt']))).toBe(true);
+    expect(pageAvailable('sentiment', flags(['tt', 'yt']))).toBe(false);
+    expect(pageAvailable('sentiment', flags(['fb']))).toBe(true);
+    expect(pageAvailable('media-wall', flags(['yt']))).toBe(true);
+    expect(pageAvailable('posts', flags(['news']))).toBe(true);
+  });
+
+  it('limits platforms to what the page supports', () => {
+    expect(availablePlatforms('sentiment', flags(['twt', 'yt', 'news']))).toEqual(['twt']);
+    expect(availablePlatforms('posts', flags(['twt', 'yt', 'news']))).toEqual(['twt', 'yt', 'news']);
+    expect(selectedPlatforms(null, 'posts', flags(['twt', 'ig']))).toEqual(['twt', 'ig']);
+    expect(selectedPlatforms(['ig', 'fb'], 'posts', flags(['twt', 'ig']))).toEqual(['ig']);
+    expect(selectedPlatforms(['fb'], 'posts', flags(['twt', 'ig']))).toEqual(['twt', 'ig']);
+  });
+});
+
+describe('togglePlatform', () => {
+  const f = flags(['twt', 'ig', 'news']);
+  it('unchecks and checks', () => {
+    expect(togglePlatform(['twt', 'ig', 'news'], 'ig', 'posts', f)).toEqual({ selection: ['twt', 'news'], reverted: false });
+    expect(togglePlatform(['news'], 'twt', 'posts', f)).toEqual({ selection: ['twt', 'news'], reverted: false });
+  });
+  it('reverts unchecking the last checked platform', () => {
+    expect(togglePlatform(['ig'], 'ig', 'posts', f)).toEqual({ selection: ['ig'], reverted: true });
+  });
+  it('refuses platforms the tracker does not have', () => {
+    expect(togglePlatform(['ig'], 'fb', 'posts', f)).toEqual({ selection: ['ig'], reverted: true });
+  });
+});
+
+describe('computeAccess', () => {
+  const tracker = { permission: 0, isOwner: false, unlockDate: false };
+  it('signed-out visitor sees a limited view', () => {
+    const a = computeAccess({ ...me({}), isLoggedIn: false }, tracker, { demo: false, embed: false });
+    expect(a.canEditTracker).toBe(false);
+    expect(a.canSeeSettings).toBe(false);
+    expect(a.canSeeHistorical).toBe(false);
+    expect(a.canEditDates).toBe(false);
+    expect(a.canSwitchTrackers).toBe(false);
+  });
+  it('demo mode shows the edit link', () => {
+    expect(computeAccess(undefined, tracker, { demo: true, embed: false }).canEditTracker).toBe(true);
+  });
+  it('owner gets everything', () => {
+    const a = computeAccess(me({ isTrackerOwner: true, permission: 4 }), { ...tracker, permission: 4, isOwner: true }, { demo: false, embed: false });
+    expect(a).toMatchObject({ canEditTracker: true, canSeeSettings: true, canSeeHistorical: true, canEditDates: true, canManage: true, canSwitchTrackers: true });
+  });
+  it('administrator permission counts for settings; viewer and editor do not', () => {
+    expect(computeAccess(me({ permission: 3 }), tracker, { demo: false, embed: false }).canSeeSettings).toBe(true);
+    const editor = computeAccess(me({ permission: 2 }), tracker, { demo: false, embed: false });
+    expect(editor.canSeeSettings).toBe(false);
+    expect(editor.canSeeHistorical).toBe(true);
+    const viewer = computeAccess(me({ permission: 1 }), tracker, { demo: false, embed: false });
+    expect(viewer.canSeeHistorical).toBe(false);
+    expect(viewer.canEditDates).toBe(false);
+  });
+  it('an unlocked date range is editable by anyone', () => {
+    expect(computeAccess(undefined, { ...tracker, unlockDate: true }, { demo: false, embed: false }).canEditDates).toBe(true);
+  });
+});

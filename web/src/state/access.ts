@@ -1,0 +1,122 @@
+// Who may see and do what on a tracker page, and which platforms a page shows.
+// Pure functions of the tracker, the caller (GET /me?tracker=) and the query flags.
+import type { Me, PlatformCode, PlatformFlags, Tracker } from '../api/types';
+import { PLATFORM_CODES, type TrackerPage } from './query-state';
+
+export const WEB_PLATFORMS: PlatformCode[] = ['news', 'blogs', 'forums'];
+export const TRIAL_LOCKED: PlatformCode[] = ['tt', 'fb', 'yt'];
+
+/** Platforms each page supports; the other pages support them all. */
+export const PAGE_PLATFORMS: Partial<Record<TrackerPage, PlatformCode[]>> = {
+  'trending-topics': ['twt', 'ig', 'fb', 'yt', 'tt'],
+  sentiment: ['twt', 'ig', 'fb'],
+  'media-wall': ['twt', 'ig', 'fb', 'yt', 'tt'],
+};
+
+export function pagePlatforms(page: TrackerPage): PlatformCode[] {
+  return PAGE_PLATFORMS[page] ?? PLATFORM_CODES;
+}
+
+export function trackerPlatforms(flags: PlatformFlags | undefined | null): PlatformCode[] {
+  if (!flags) return [];
+  return PLATFORM_CODES.filter((c) => flags[c] === 1);
+}
+
+export function hasSocialPlatform(flags: PlatformFlags | undefined | null): boolean {
+  return trackerPlatforms(flags).some((c) => !WEB_PLATFORMS.includes(c));
+}
+
+/** Trending topics, sentiment and media wall need a social platform the page allows. */
+export function pageAvailable(page: TrackerPage, flags: PlatformFlags | undefined | null): boolean {
+  const allowed = PAGE_PLATFORMS[page];
+  if (!allowed) return true;
+  return hasSocialPlatform(flags) && trackerPlatforms(flags).some((c) => allowed.includes(c));
+}
+
+/** The platforms the page may filter on: the tracker's, limited to what the page supports. */
+export function availablePlatforms(page: TrackerPage, flags: PlatformFlags | undefined | null): PlatformCode[] {
+  const allowed = pagePlatforms(page);
+  return trackerPlatforms(flags).filter((c) => allowed.includes(c));
+}
+
+/** The effective selection: the URL's platforms that are available, or all available ones. */
+export function selectedPlatforms(
+  chosen: PlatformCode[] | null,
+  page: TrackerPage,
+  flags: PlatformFlags | undefined | null,
+): PlatformCode[] {
+  const available = availablePlatforms(page, flags);
+  if (!chosen) return available;
+  const picked = available.filter((c) => chosen.includes(c));
+  return picked.length ? picked : available;
+}
+
+/**
+ * Toggling a platform checkbox. The last checked platform cannot be unchecked (the toggle is
+ * reverted: the same selection comes back) and unavailable platforms cannot be checked.
+ * Returns null when the result is every available platform (the URL default).
+ */
+export function togglePlatform(
+  current: PlatformCode[],
+  code: PlatformCode,
+  page: TrackerPage,
+  flags: PlatformFlags | undefined | null,
+): { selection: PlatformCode[]; reverted: boolean } {
+  const available = availablePlatforms(page, flags);
+  if (!available.includes(code)) return { selection: current, reverted: true };
+  if (current.includes(code)) {
+    if (current.length <= 1) return { selection: current, reverted: true };
+    return { selection: current.filter((c) => c !== code), reverted: false };
+  }
+  return { selection: available.filter((c) => c === code || current.includes(c)), reverted: false };
+}
+
+export interface Access {
+  isLoggedIn: boolean;
+  isAdmin: boolean;
+  isOwner: boolean;
+  trial: boolean;
+  permission: number;
+  demo: boolean;
+  embed: boolean;
+  /** EDIT TRACKER link in the header. */
+  canEditTracker: boolean;
+  /** Tracker Settings and Notification Settings in the sidebar. */
+  canSeeSettings: boolean;
+  /** Historical Data button and sidebar entry. */
+  canSeeHistorical: boolean;
+  /** Date range picker enabled. */
+  canEditDates: boolean;
+  /** Post tags, share, customize and the hide-authenticated-metrics toggle. */
+  canManage: boolean;
+  /** Tracker quick switcher in the sidebar. */
+  canSwitchTrackers: boolean;
+}
+
+export function computeAccess(
+  me: Me | undefined | null,
+  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'>,
+  flags: { demo: boolean; embed: boolean },
+): Access {
+  const isLoggedIn = !!me?.isLoggedIn;
+  // GET /me?tracker= is authoritative; the tracker's own fields cover a /me still loading.
+  const permission = isLoggedIn ? Math.max(me!.permission ?? 0, tracker.permission ?? 0) : (tracker.permission ?? 0);
+  const isAdmin = isLoggedIn && !!me!.isAdmin;
+  const isOwner = isLoggedIn && (!!me!.isTrackerOwner || !!tracker.isOwner || permission >= 4);
+  const managing = isLoggedIn && (isOwner || isAdmin || permission >= 3);
+  return {
+    isLoggedIn,
+    isAdmin,
+    isOwner,
+    trial: isLoggedIn && !!me!.trial,
+    permission,
+    demo: flags.demo,
+    embed: flags.embed,
+    canEditTracker: flags.demo || (managing && permission >= 3),
+    canSeeSettings: managing && permission >= 3,
+    canSeeHistorical: isLoggedIn && permission >= 2,
+    canEditDates: !!tracker.unlockDate || isOwner || isAdmin,
+    canManage: managing,
+    canSwitchTrackers: isOwner,
+  };
+}

@@ -1,4 +1,4 @@
-// Placeholder until the auth pages land.
-export function SetupPage() { return null; }
-export function LoginPage() { return null; }
-export function HomeRedirect() { return null; }
+export { SetupPage } from './SetupPage';
+export { LoginPage } from './LoginPage';
+export { HomeRedirect } from './HomeRedirect';
+export { RequireSignIn } from './RequireSignIn';

@@ -1,4 +1,4 @@
-// Placeholder until the tracker pages land.
-export function TrackerListPage() { return null; }
-export function NewTrackerPage() { return null; }
-export function EditTrackerPage() { return null; }
+export { TrackerListPage } from './TrackerListPage';
+export { NewTrackerPage } from './NewTrackerPage';
+export { EditTrackerPage } from './EditTrackerPage';
+export { TrackerForm } from './TrackerForm';

@@ -73,7 +73,6 @@ function TrackerRow({ tracker: t }: { tracker: Tracker }) {
     <li className="group relative flex flex-wrap items-center gap-x-6 gap-y-2 px-5 py-4 hover:bg-slate-50" data-testid="tracker-row">
       <div className="min-w-0 flex-1 basis-64">
         <div className="flex items-center gap-3">
-          <StatusDot status={t.status} showLabel={false} />
           <Link
             to={dashboardPath(t)}
             className="truncate text-base font-semibold text-slate-900 after:absolute after:inset-0 hover:text-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
@@ -81,7 +80,7 @@ function TrackerRow({ tracker: t }: { tracker: Tracker }) {
             {t.title}
           </Link>
         </div>
-        <p className="mt-1 truncate pl-5.5 font-mono text-xs text-slate-500" title={t.searchDisplay}>
+        <p className="mt-1 truncate font-mono text-xs text-slate-500" title={t.searchDisplay}>
           {t.searchDisplay}
         </p>
       </div>

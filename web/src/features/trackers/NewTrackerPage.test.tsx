@@ -1,0 +1,90 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderRoute } from '../../lib/test-utils';
+import { meFixture, trackerFixture } from './fixtures';
+import { NewTrackerPage } from './NewTrackerPage';
+import { INSTAGRAM_WARNING } from './TrackerForm';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const page = (url = '/new/ht/step1', me = meFixture()) => {
+  const calls = mockApi({
+    'GET /me': () => ({ body: me }),
+    'POST /trackers': () => ({ status: 201, body: trackerFixture({ hash: 'h1', friendly: 'nasa' }) }),
+  });
+  renderRoute(<NewTrackerPage />, { path: '/new/ht/step1', url });
+  return calls;
+};
+
+describe('NewTrackerPage', () => {
+  it('shows validation errors only after a save attempt, then saves and opens the dashboard', async () => {
+    const calls = page();
+    const save = await screen.findByRole('button', { name: 'Save' });
+    expect(screen.queryByText('At least one search term must be entered.')).not.toBeInTheDocument();
+    fireEvent.click(save);
+    expect(await screen.findByText('At least one search term must be entered.')).toBeInTheDocument();
+    expect(screen.getByText('At least one platform must be selected.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: '@nasa' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Twitter' }));
+    expect(screen.queryByText('At least one search term must be entered.')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Exclude Retweets' }));
+    fireEvent.click(save);
+
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/hashtag-tracking/dashboard/h1/nasa'));
+    const post = calls.find((c) => c.method === 'POST' && c.path === '/trackers')!;
+    expect(post.body).toMatchObject({
+      search: { rows: [{ type: '+', searches: ['nasa'] }] },
+      platforms: { twt: 1, ig: 0 },
+      excludeRetweets: true,
+    });
+  });
+
+  it('Exclude Retweets appears only with twitter; Instagram warning with # or @ terms', async () => {
+    page();
+    await screen.findByRole('button', { name: 'Save' });
+    expect(screen.queryByRole('checkbox', { name: 'Exclude Retweets' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Instagram' }));
+    expect(screen.queryByText(INSTAGRAM_WARNING)).not.toBeInTheDocument();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: '#space' } });
+    expect(screen.getByText(INSTAGRAM_WARNING)).toBeInTheDocument();
+  });
+
+  it('locks tiktok, facebook and youtube for trial users with a contact link', async () => {
+    page('/new/ht/step1', meFixture({ trial: true }));
+    await screen.findByRole('button', { name: 'Save' });
+    expect(screen.getByRole('checkbox', { name: 'TikTok' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'Facebook' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'YouTube' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'News' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'listening for specified TikTok accounts is not available on trial' })).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Contact us' })[0]).toHaveAttribute('href', '/contact-us');
+  });
+
+  it('shows server field errors inline', async () => {
+    mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'POST /trackers': () => ({
+        status: 422,
+        body: { error: { code: 'validation_failed', message: 'Invalid', fields: [{ field: 'search', code: 'too_many_searches', message: 'Your plan allows 5 searches; this search makes 6.' }] } },
+      }),
+    });
+    renderRoute(<NewTrackerPage />, { path: '/new/ht/step1', url: '/new/ht/step1' });
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: 'a' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'News' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Your plan allows 5 searches; this search makes 6.')).toBeInTheDocument();
+  });
+
+  it('demo mode is read-only without a Save button', async () => {
+    mockApi({ 'GET /me': () => ({ body: meFixture({ isLoggedIn: false }) }) });
+    renderRoute(<NewTrackerPage />, { path: '/new/ht/step1', url: '/new/ht/step1?demo=true' });
+    expect(await screen.findByRole('textbox', { name: 'Row 1 term 1' })).toHaveAttribute('readonly');
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Twitter' })).toBeDisabled();
+  });
+});

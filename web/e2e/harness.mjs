@@ -104,7 +104,7 @@ export async function launchBrowser() {
 }
 
 /** Saves a full-page screenshot under e2e/screenshots/NAME.png. */
-export async function shot(page, name) {
+export async function shot(page, name, { fullPage = true } = {}) {
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
 }

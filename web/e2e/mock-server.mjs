@@ -78,11 +78,15 @@ createServer(async (req, res) => {
   const sid = cookies(req).hark_session;
   const user = sessions.get(sid);
   const m = req.method;
+  // CSRF as in docs/api.md: writes echo the hark_csrf cookie (set by GET /me) in X-CSRF-Token.
+  if (m !== 'GET' && (!cookies(req).hark_csrf || req.headers['x-csrf-token'] !== cookies(req).hark_csrf)) {
+    return fail(res, 403, 'csrf_failed', 'The security token is missing or wrong. Reload the page.');
+  }
   const body = m === 'GET' || m === 'DELETE' ? {} : await readBody(req);
   const signIn = (u) => {
     const s = randomBytes(8).toString('hex');
     sessions.set(s, u);
-    return { 'Set-Cookie': [`hark_session=${s}; Path=/; HttpOnly`, 'hark_csrf=mock; Path=/'] };
+    return { 'Set-Cookie': `hark_session=${s}; Path=/; HttpOnly` };
   };
   if (p === '/api/v1/health') return send(res, 200, { status: 'ok' });
   if (p === '/api/v1/setup' && m === 'GET') return send(res, 200, { needsSetup: users.length === 0 });
@@ -101,7 +105,7 @@ createServer(async (req, res) => {
     sessions.delete(sid);
     return send(res, 204);
   }
-  if (p === '/api/v1/me') return send(res, 200, { ...meOf(user), permission: user && url.searchParams.get('tracker') ? 4 : 0 }, { 'Set-Cookie': 'hark_csrf=mock; Path=/' });
+  if (p === '/api/v1/me') return send(res, 200, { ...meOf(user), permission: user && url.searchParams.get('tracker') ? 4 : 0 }, cookies(req).hark_csrf ? {} : { 'Set-Cookie': `hark_csrf=${randomBytes(8).toString('hex')}; Path=/` });
   if (!user) return fail(res, 401, 'unauthorized', 'Sign in first.');
   if (p === '/api/v1/trackers' && m === 'GET') return send(res, 200, { trackers: trackers.map(trackerOut).reverse(), count: trackers.length });
   if (p === '/api/v1/trackers' && m === 'POST') {

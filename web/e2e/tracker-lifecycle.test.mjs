@@ -113,7 +113,7 @@ test('setup, create, browse, edit, delete, sign out and sign in', async () => {
   const modal = page.getByRole('dialog', { name: 'Save changes' });
   await modal.waitFor();
   await modal.getByRole('button', { name: 'Re-analyze previous data' }).waitFor();
-  await shot(page, '09-save-changes-modal');
+  await shot(page, '09-save-changes-modal', { fullPage: false });
   await modal.getByRole('button', { name: 'Apply only to future data' }).click();
   await expectPath(page, new RegExp(`^/hashtag-tracking/dashboard/${hash}/`));
 
@@ -132,7 +132,7 @@ test('setup, create, browse, edit, delete, sign out and sign in', async () => {
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete tracker?' });
   await confirm.waitFor();
-  await shot(page, '10-delete-confirm');
+  await shot(page, '10-delete-confirm', { fullPage: false });
   await confirm.getByRole('button', { name: 'Delete tracker' }).click();
   await expectPath(page, /^\/mytracks\/hashtag$/);
   await page.getByText('No trackers yet').waitFor();

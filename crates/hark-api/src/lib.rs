@@ -1,1 +1,127 @@
+//! The HTTP side of Hark: the JSON API under `/api/v1`, its OpenAPI document, and the web app.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::routing::{any, get};
+use axum::Router;
+use hark_store::Store;
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub mod auth;
+pub mod dto;
+pub mod error;
+pub mod extract;
+pub mod filters;
+pub mod routes;
+
+use error::ApiError;
+use routes::{session, tags, trackers};
+
+#[derive(Clone, Debug)]
+pub struct ApiConfig {
+    /// Mark cookies Secure (set when Hark is served over https).
+    pub secure_cookies: bool,
+    /// The built web app (index.html and assets); absent means API only.
+    pub web_dir: Option<PathBuf>,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub config: Arc<ApiConfig>,
+    pub login_limiter: Arc<auth::LoginLimiter>,
+}
+
+impl AppState {
+    pub fn new(store: Store, config: ApiConfig) -> Self {
+        Self { store, config: Arc::new(config), login_limiter: Arc::new(auth::LoginLimiter::default()) }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
+    tags((name = "session"), (name = "trackers"), (name = "tags"))
+)]
+struct ApiDoc;
+
+/// The API routes and the OpenAPI document describing exactly them.
+pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(session::health))
+        .routes(routes!(session::setup_state, session::setup))
+        .routes(routes!(session::login))
+        .routes(routes!(session::logout))
+        .routes(routes!(session::me))
+        .routes(routes!(trackers::list_trackers, trackers::create_tracker))
+        .routes(routes!(trackers::get_tracker, trackers::edit_tracker, trackers::delete_tracker))
+        .routes(routes!(trackers::pause_tracker))
+        .routes(routes!(trackers::restart_tracker))
+        .routes(routes!(trackers::tracker_logs))
+        .routes(routes!(trackers::hide_auth_metrics))
+        .routes(routes!(trackers::custom_config))
+        .routes(routes!(trackers::total_posts))
+        .routes(routes!(tags::list_tags, tags::create_tag))
+        .routes(routes!(tags::edit_tag, tags::delete_tag))
+        .routes(routes!(tags::influencer_tags))
+        .split_for_parts()
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::not_found("API route")
+}
+
+pub fn app(state: AppState) -> Router {
+    let (api, doc) = api();
+    let doc = Arc::new(doc);
+    let api = api
+        .route(
+            "/api/v1/openapi.json",
+            get(move || {
+                let doc = doc.clone();
+                async move { axum::Json(doc.as_ref().clone()) }
+            }),
+        )
+        .route("/api/{*rest}", any(api_not_found))
+        .layer(axum::middleware::from_fn(auth::csrf_guard))
+        .layer(DefaultBodyLimit::max(1 << 20))
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
+    let mut router = api.with_state(state.clone());
+    if let Some(dir) = &state.config.web_dir {
+        let index = dir.join("index.html");
+        router = router.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)));
+    }
+    router
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(tower_http::compression::CompressionLayer::new())
+}
+
+/// Serves until `shutdown` resolves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
+}

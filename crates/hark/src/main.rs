@@ -1,1 +1,247 @@
-fn main() {}
+//! `hark`: the Hark server and its command line.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::{Args, Parser, Subcommand};
+use hark_api::{ApiConfig, AppState};
+use hark_store::Store;
+
+#[derive(Parser)]
+#[command(name = "hark", version, about = "Hark: self-hosted social listening")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web app and the JSON API.
+    Serve(ServeArgs),
+    /// Apply database migrations and exit.
+    Migrate(DbArgs),
+    /// Manage accounts.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+}
+
+#[derive(Args, Clone)]
+struct DbArgs {
+    /// Directory for the embedded SQLite database and other local data.
+    #[arg(long, env = "HARK_DATA_DIR", default_value = "./data")]
+    data_dir: PathBuf,
+    /// Database URL: sqlite://PATH or postgres://USER@HOST/DB. Defaults to SQLite in the data dir.
+    #[arg(long, env = "HARK_DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Address and port to listen on.
+    #[arg(long, env = "HARK_BIND", default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// Directory of the built web app (index.html and assets).
+    #[arg(long, env = "HARK_WEB_DIR", default_value = "web/dist")]
+    web_dir: PathBuf,
+    /// Mark session cookies Secure; set when Hark is served over https.
+    #[arg(long, env = "HARK_SECURE_COOKIES", default_value_t = false)]
+    secure_cookies: bool,
+    /// Do not create or feed the demo tracker.
+    #[arg(long, env = "HARK_NO_DEMO", default_value_t = false)]
+    no_demo: bool,
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create an account. The password is read from standard input (or prompted on a terminal).
+    Add(UserAddArgs),
+}
+
+#[derive(Args)]
+struct UserAddArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    #[arg(long)]
+    email: String,
+    #[arg(long, default_value = "")]
+    name: String,
+    /// Role: `admin` (instance administrator) or `user`.
+    #[arg(long, default_value = "user", value_parser = ["admin", "user"])]
+    role: String,
+    /// Create a 14-day trial account (trial limits apply).
+    #[arg(long, default_value_t = false)]
+    trial: bool,
+}
+
+impl DbArgs {
+    fn url(&self) -> anyhow::Result<String> {
+        if let Some(url) = &self.database_url {
+            return Ok(url.clone());
+        }
+        std::fs::create_dir_all(&self.data_dir)
+            .with_context(|| format!("cannot create data directory {}", self.data_dir.display()))?;
+        Ok(format!("sqlite://{}", self.data_dir.join("hark.db").display()))
+    }
+
+    async fn store(&self) -> anyhow::Result<Store> {
+        let url = self.url()?;
+        let store = Store::connect(&url).await.with_context(|| format!("cannot open the database ({})", redact(&url)))?;
+        store.migrate().await.context("cannot apply migrations")?;
+        Ok(store)
+    }
+}
+
+/// A database URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.find('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let store = args.db.store().await?;
+    let web_dir = if args.web_dir.join("index.html").is_file() {
+        Some(args.web_dir.clone())
+    } else {
+        tracing::warn!(dir = %args.web_dir.display(), "web app not built; serving the API only (run `make web`)");
+        None
+    };
+    let state = AppState::new(store.clone(), ApiConfig { secure_cookies: args.secure_cookies, web_dir });
+    let listener = tokio::net::TcpListener::bind(&args.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.bind))?;
+    let addr = listener.local_addr()?;
+    let _ = args.no_demo;
+    println!("Hark is serving on http://{addr}");
+    hark_api::serve(listener, state, shutdown_signal()).await?;
+    store.close().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+fn read_password() -> anyhow::Result<String> {
+    let stdin = std::io::stdin();
+    let password = if stdin.is_terminal() {
+        let p = rpassword::prompt_password("Password: ")?;
+        let again = rpassword::prompt_password("Repeat password: ")?;
+        if p != again {
+            bail!("the passwords differ");
+        }
+        p
+    } else {
+        let mut s = String::new();
+        stdin.lock().take(4096).read_to_string(&mut s)?;
+        s.lines().next().unwrap_or("").to_string()
+    };
+    Ok(password)
+}
+
+async fn user_add(args: UserAddArgs) -> anyhow::Result<()> {
+    let email = hark_api::auth::validate_email(&args.email).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let password = read_password()?;
+    hark_api::auth::validate_password(&password).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let store = args.db.store().await?;
+    let hash = hark_api::auth::hash_password(&password).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut user = hark_api::routes::session::self_hosted_user(email, hash, args.name.trim().to_string(), args.role == "admin");
+    if args.trial {
+        user.trial = true;
+        user.plan = 0;
+        user.max_ignored = hark_core::limits::DEFAULT_MAX_IGNORED;
+        user.trial_expires = Some(hark_core::now_millis() + hark_core::limits::TRIAL_DAYS * hark_core::limits::DAY_MS);
+    }
+    match store.create_user(&user, hark_core::now_millis()).await {
+        Ok(u) => {
+            println!("Created {} ({}), id {}", u.email, if u.is_admin { "admin" } else { "user" }, u.id);
+            Ok(())
+        }
+        Err(hark_store::StoreError::Conflict(_)) => bail!("an account with the email {} already exists", user.email),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("HARK_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(a) => serve(a).await,
+            Command::Migrate(a) => {
+                a.store().await?;
+                println!("Migrations applied.");
+                Ok(())
+            }
+            Command::User { command: UserCommand::Add(a) } => user_add(a).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_passwords() {
+        assert_eq!(redact("postgres://u:secret@h/db"), "postgres://u:***@h/db");
+        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact("sqlite://data/hark.db"), "sqlite://data/hark.db");
+    }
+
+    #[test]
+    fn cli_parses() {
+        Cli::command_for_test();
+    }
+
+    impl Cli {
+        fn command_for_test() {
+            use clap::CommandFactory;
+            Cli::command().debug_assert();
+        }
+    }
+}

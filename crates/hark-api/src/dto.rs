@@ -1,0 +1,238 @@
+//! Response shapes of the API (camelCase, instants in milliseconds).
+
+use hark_core::{Permission, TrackerCriteria};
+use hark_store::{TagRow, TrackerRow, UserRow};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Me {
+    pub is_logged_in: bool,
+    pub id: Option<i64>,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    pub is_admin: bool,
+    pub trial: bool,
+    pub trial_expires: Option<i64>,
+    pub plan: i64,
+    pub is_paid_user: bool,
+    pub max_searches: i64,
+    pub max_ignored: i64,
+    pub allow_facebook: bool,
+    pub allow_tiktok: bool,
+    pub allow_youtube: bool,
+    pub is_tracker_owner: bool,
+    pub permission: i64,
+    pub csrf_token: String,
+}
+
+impl Me {
+    pub fn new(user: Option<&UserRow>, permission: Permission, is_owner: bool, csrf_token: String) -> Self {
+        match user {
+            None => Me {
+                is_logged_in: false,
+                id: None,
+                email: None,
+                name: None,
+                is_admin: false,
+                trial: false,
+                trial_expires: None,
+                plan: 0,
+                is_paid_user: false,
+                max_searches: hark_core::limits::DEFAULT_MAX_SEARCHES,
+                max_ignored: hark_core::limits::DEFAULT_MAX_IGNORED,
+                allow_facebook: false,
+                allow_tiktok: false,
+                allow_youtube: false,
+                is_tracker_owner: false,
+                permission: permission.rank(),
+                csrf_token,
+            },
+            Some(u) => Me {
+                is_logged_in: true,
+                id: Some(u.id),
+                email: Some(u.email.clone()),
+                name: Some(u.name.clone()),
+                is_admin: u.is_admin,
+                trial: u.trial,
+                trial_expires: u.trial_expires,
+                plan: u.plan,
+                is_paid_user: !u.trial && (u.subscribed || u.plan > 0),
+                max_searches: u.max_searches,
+                max_ignored: u.max_ignored,
+                allow_facebook: u.allow_facebook,
+                allow_tiktok: u.allow_tiktok,
+                allow_youtube: u.allow_youtube,
+                is_tracker_owner: is_owner,
+                permission: permission.rank(),
+                csrf_token,
+            },
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq)]
+pub struct ChartConfig {
+    pub chart: String,
+    pub hide: bool,
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq)]
+pub struct CustomConfig {
+    pub order: Vec<ChartConfig>,
+    pub columns: i64,
+}
+
+impl Default for CustomConfig {
+    fn default() -> Self {
+        Self { order: Vec::new(), columns: 2 }
+    }
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LinkSharing {
+    pub edit_date_range: bool,
+    pub export_reports: bool,
+    pub view_predictions: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Subtracker {
+    pub label: String,
+    pub value: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SearchRows {
+    #[schema(value_type = Vec<Object>)]
+    pub rows: Vec<hark_core::SearchRow>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Tracker {
+    pub id: i64,
+    pub hash: String,
+    pub friendly: String,
+    pub title: String,
+    pub status: String,
+    pub created: i64,
+    pub end: Option<i64>,
+    pub last_cached: Option<i64>,
+    pub last_paused: Option<i64>,
+    pub first_data_point: Option<i64>,
+    #[schema(value_type = Object)]
+    pub platforms: hark_core::PlatformSet,
+    pub search: SearchRows,
+    pub search_display: String,
+    pub search_count: i64,
+    pub ignore_count: i64,
+    pub exclude_retweets: bool,
+    pub verified_users: bool,
+    pub verified_tiktok_users: bool,
+    pub language: Option<String>,
+    pub country_locations: Vec<String>,
+    pub volume_limit: Option<i64>,
+    #[schema(value_type = Object)]
+    pub usernames: hark_core::AccountLists,
+    #[schema(value_type = Object)]
+    pub ignore: hark_core::AccountLists,
+    pub subtrackers: Vec<Subtracker>,
+    pub highlights: Vec<String>,
+    pub hide_auth_metrics: bool,
+    pub custom_config: CustomConfig,
+    pub share_exports: bool,
+    pub unlock_date: bool,
+    pub is_sub_tracker: bool,
+    pub is_preview_mode: bool,
+    pub is_demo: bool,
+    pub total_posts: i64,
+    pub link_sharing: LinkSharing,
+    pub custom_url: Option<String>,
+    pub share_hash: Option<String>,
+    pub last_edit_mode: Option<String>,
+    pub permission: i64,
+    pub is_owner: bool,
+    pub owner_name: String,
+}
+
+pub fn criteria_of(row: &TrackerRow) -> Result<TrackerCriteria, ApiError> {
+    serde_json::from_str(&row.criteria)
+        .map_err(|e| ApiError::Internal(format!("tracker {} criteria unreadable: {e}", row.id)))
+}
+
+impl Tracker {
+    pub fn from_row(row: &TrackerRow, permission: Permission) -> Result<Self, ApiError> {
+        let c = criteria_of(row)?;
+        let custom_config: CustomConfig = serde_json::from_str(&row.custom_config).unwrap_or_default();
+        let link_sharing: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
+        let subtrackers = c
+            .subtrackers
+            .iter()
+            .enumerate()
+            .map(|(i, label)| Subtracker {
+                label: label.clone(),
+                value: format!("{}/{}?subtracker={}", row.hash, row.friendly, i + 1),
+            })
+            .collect();
+        Ok(Tracker {
+            id: row.id,
+            hash: row.hash.clone(),
+            friendly: row.friendly.clone(),
+            title: row.title.clone(),
+            status: row.status.clone(),
+            created: row.created_at,
+            end: row.end_at,
+            last_cached: row.last_cached,
+            last_paused: row.last_paused,
+            first_data_point: row.first_data_point,
+            platforms: c.platforms,
+            search: SearchRows { rows: c.search.rows() },
+            search_display: c.search.display(),
+            search_count: c.search.search_count(),
+            ignore_count: c.search.ignore_count(),
+            exclude_retweets: c.exclude_retweets,
+            verified_users: c.verified_users,
+            verified_tiktok_users: c.verified_tiktok_users,
+            language: c.language.clone(),
+            country_locations: c.country_locations.clone(),
+            volume_limit: c.volume_limit,
+            usernames: c.usernames.clone(),
+            ignore: c.ignore.clone(),
+            subtrackers,
+            highlights: c.highlights.clone(),
+            hide_auth_metrics: row.hide_auth_metrics,
+            custom_config,
+            share_exports: row.share_exports,
+            unlock_date: row.unlock_date,
+            is_sub_tracker: row.parent_id.is_some(),
+            is_preview_mode: row.is_preview_mode,
+            is_demo: row.is_demo,
+            total_posts: row.total_posts,
+            link_sharing,
+            custom_url: row.custom_url.clone(),
+            share_hash: row.share_hash.clone(),
+            last_edit_mode: row.last_edit_mode.clone(),
+            permission: permission.rank(),
+            is_owner: permission == Permission::Owner,
+            owner_name: row.owner_name.clone(),
+        })
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Tag {
+    pub id: i64,
+    pub name: String,
+    pub color: String,
+}
+
+impl From<TagRow> for Tag {
+    fn from(t: TagRow) -> Self {
+        Tag { id: t.id, name: t.name, color: t.color }
+    }
+}

@@ -1,0 +1,80 @@
+//! Extractors that answer bad input in our error shape, and the session user.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum_extra::extract::CookieJar;
+use hark_store::UserRow;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::{auth, AppState};
+
+/// JSON body; malformed or mistyped bodies become 400 `invalid_json`, oversized 413.
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(Json(v)),
+            Err(JsonRejection::BytesRejection(e)) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The request body is too large."))
+            }
+            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "invalid_content_type",
+                "Send the body as application/json.",
+            )),
+            Err(e) => Err(ApiError::bad_request("invalid_json", e.body_text())),
+        }
+    }
+}
+
+/// Query string; bad values become 400 `invalid_query`.
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(Query(v)),
+            Err(e @ QueryRejection::FailedToDeserializeQueryString(_)) => {
+                Err(ApiError::bad_request("invalid_query", e.body_text()))
+            }
+            Err(e) => Err(ApiError::bad_request("invalid_query", e.body_text())),
+        }
+    }
+}
+
+/// The signed-in user, if any.
+pub struct MaybeUser(pub Option<UserRow>);
+
+impl FromRequestParts<AppState> for MaybeUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let jar = CookieJar::from_headers(&parts.headers);
+        match jar.get(auth::SESSION_COOKIE) {
+            Some(c) => Ok(MaybeUser(auth::session_user(state, c.value()).await?)),
+            None => Ok(MaybeUser(None)),
+        }
+    }
+}
+
+/// The signed-in user; 401 otherwise.
+pub struct CurrentUser(pub UserRow);
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        match MaybeUser::from_request_parts(parts, state).await?.0 {
+            Some(u) => Ok(CurrentUser(u)),
+            None => Err(ApiError::unauthorized()),
+        }
+    }
+}

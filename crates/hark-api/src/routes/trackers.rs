@@ -1,0 +1,384 @@
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use hark_core::limits::TITLE_MAX;
+use hark_core::{
+    now_millis, AccountLimits, AccountLists, CriteriaInput, Friendly, Permission, Platform, PlatformSet, SearchRow,
+    TrackerCriteria, TrackerStatus,
+};
+use hark_store::{NewTracker, PostCountFilter, TrackerEdit, UserRow};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::dto::{CustomConfig, Tracker};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Json, MaybeUser, Query};
+use crate::filters::{DateRange, FilterQuery};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct SearchInputRows {
+    #[schema(value_type = Vec<Object>)]
+    pub rows: Vec<SearchRow>,
+}
+
+/// A tracker as the create and edit forms submit it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackerInput {
+    #[serde(default)]
+    title: Option<String>,
+    #[schema(value_type = Object)]
+    platforms: PlatformSet,
+    search: SearchInputRows,
+    #[serde(default)]
+    exclude_retweets: bool,
+    #[serde(default)]
+    verified_users: bool,
+    #[serde(default)]
+    verified_tiktok_users: bool,
+    #[serde(default)]
+    language: Option<String>,
+    #[serde(default)]
+    country_locations: Vec<String>,
+    #[serde(default)]
+    volume_limit: Option<i64>,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    usernames: AccountLists,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    ignore: AccountLists,
+    #[serde(default)]
+    subtrackers: Vec<String>,
+    #[serde(default)]
+    highlights: Vec<String>,
+    /// On edit: "reanalyze" re-matches collected posts, "future" applies to new posts only.
+    #[serde(default)]
+    mode: Option<String>,
+}
+
+fn limits_of(user: &UserRow) -> AccountLimits {
+    let mut allowed = PlatformSet::all();
+    if !user.allow_facebook {
+        allowed.remove(Platform::Facebook);
+    }
+    if !user.allow_tiktok {
+        allowed.remove(Platform::Tiktok);
+    }
+    if !user.allow_youtube {
+        allowed.remove(Platform::Youtube);
+    }
+    AccountLimits { max_searches: user.max_searches, max_ignored: user.max_ignored, trial: user.trial, allowed }
+}
+
+const MAX_LIST_ITEMS: usize = 500;
+
+impl TrackerInput {
+    fn into_parts(self, owner: &UserRow, current: PlatformSet) -> ApiResult<(TrackerCriteria, String, Option<String>)> {
+        let lists = [&self.usernames, &self.ignore];
+        let too_long = lists.iter().any(|l| {
+            [&l.twt, &l.ig, &l.yt, &l.fb, &l.tt, &l.web].iter().any(|v| v.len() > MAX_LIST_ITEMS)
+        }) || self.search.rows.len() > 50
+            || self.search.rows.iter().any(|r| r.searches.len() > 100)
+            || self.country_locations.len() > 300
+            || self.highlights.len() > MAX_LIST_ITEMS
+            || self.subtrackers.len() > MAX_LIST_ITEMS;
+        if too_long {
+            return Err(ApiError::unprocessable("too_many_items", "The tracker has too many entries."));
+        }
+        let title = self.title.as_deref().map(|t| t.trim().chars().filter(|c| !c.is_control()).collect::<String>());
+        if title.as_ref().is_some_and(|t| t.chars().count() > TITLE_MAX) {
+            return Err(ApiError::unprocessable("title_too_long", format!("Title must be at most {TITLE_MAX} characters.")));
+        }
+        let criteria = TrackerCriteria::parse(
+            CriteriaInput {
+                rows: self.search.rows,
+                platforms: self.platforms,
+                exclude_retweets: self.exclude_retweets,
+                verified_users: self.verified_users,
+                verified_tiktok_users: self.verified_tiktok_users,
+                language: self.language,
+                country_locations: self.country_locations,
+                volume_limit: self.volume_limit,
+                usernames: self.usernames,
+                ignore: self.ignore,
+                subtrackers: self.subtrackers,
+                highlights: self.highlights,
+            },
+            limits_of(owner),
+            current,
+        )
+        .map_err(ApiError::validation)?;
+        let title = match title.filter(|t| !t.is_empty()) {
+            Some(t) => t,
+            None => hark_core::tracker::default_title(criteria.search.first_term().unwrap_or_default()),
+        };
+        Ok((criteria, title, self.mode))
+    }
+}
+
+fn to_json(c: &TrackerCriteria) -> ApiResult<String> {
+    serde_json::to_string(c).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    page: Option<i64>,
+    per_page: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TrackerList {
+    trackers: Vec<Tracker>,
+    count: i64,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers", tag = "trackers", params(ListQuery),
+    responses((status = 200, body = TrackerList), (status = 401, body = ErrorBody)))]
+pub async fn list_trackers(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<axum::Json<TrackerList>> {
+    let page = q.page.unwrap_or(1).max(1);
+    let per_page = q.per_page.unwrap_or(100).clamp(1, 500);
+    let (rows, count) = state.store.trackers_for_user(user.id, page, per_page).await?;
+    let mut trackers = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let p = state.store.permission(row, user.id, user.is_admin).await?;
+        trackers.push(Tracker::from_row(row, p)?);
+    }
+    Ok(axum::Json(TrackerList { trackers, count }))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers", tag = "trackers", request_body = TrackerInput,
+    responses((status = 201, body = Tracker), (status = 422, body = ErrorBody)))]
+pub async fn create_tracker(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Json(input): Json<TrackerInput>,
+) -> ApiResult<impl IntoResponse> {
+    let (criteria, title, _) = input.into_parts(&user, PlatformSet::empty())?;
+    let row = state
+        .store
+        .create_tracker(
+            &NewTracker {
+                friendly: Friendly::from_text(criteria.search.first_term().unwrap_or(&title)),
+                title,
+                owner_id: user.id,
+                platforms: criteria.platforms.bits(),
+                criteria: to_json(&criteria)?,
+                volume_limit: criteria.volume_limit,
+                is_demo: false,
+                is_preview_mode: false,
+            },
+            now_millis(),
+        )
+        .await?;
+    Ok((StatusCode::CREATED, axum::Json(Tracker::from_row(&row, Permission::Owner)?)))
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
+    responses((status = 200, body = Tracker), (status = 404, body = ErrorBody)))]
+pub async fn get_tracker(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    Ok(axum::Json(Tracker::from_row(&row, p)?))
+}
+
+#[utoipa::path(patch, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
+    request_body = TrackerInput,
+    responses((status = 200, body = Tracker), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn edit_tracker(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<TrackerInput>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let owner = state.store.user_by_id(row.owner_id).await?.ok_or_else(|| ApiError::Internal("owner missing".into()))?;
+    let current = PlatformSet::from_bits(row.platforms);
+    let (criteria, title, mode) = input.into_parts(&owner, current)?;
+    let mode = match mode.as_deref() {
+        Some("reanalyze") => "reanalyze",
+        Some("future") | None => "future",
+        Some(_) => {
+            return Err(ApiError::unprocessable("invalid_mode", "Mode must be 'reanalyze' or 'future'."));
+        }
+    };
+    let edit = TrackerEdit {
+        title,
+        platforms: criteria.platforms.bits(),
+        criteria: to_json(&criteria)?,
+        volume_limit: criteria.volume_limit,
+        mode,
+        user_id: user.id,
+    };
+    let row = state.store.edit_tracker(row.id, &edit, now_millis()).await?;
+    Ok(axum::Json(Tracker::from_row(&row, p)?))
+}
+
+async fn set_status(state: &AppState, user: &UserRow, hash: &str, status: TrackerStatus) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(state, hash, Some(user), Permission::Administrator).await?;
+    let row = state.store.set_tracker_status(row.id, status, user.id, now_millis()).await?;
+    Ok(axum::Json(Tracker::from_row(&row, p)?))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/pause", tag = "trackers", params(("hash" = String, Path)),
+    responses((status = 200, body = Tracker), (status = 403, body = ErrorBody)))]
+pub async fn pause_tracker(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<Tracker>> {
+    set_status(&state, &user, &hash, TrackerStatus::Paused).await
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/restart", tag = "trackers", params(("hash" = String, Path)),
+    responses((status = 200, body = Tracker), (status = 403, body = ErrorBody)))]
+pub async fn restart_tracker(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<Tracker>> {
+    set_status(&state, &user, &hash, TrackerStatus::Running).await
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct StatusBody {
+    status: &'static str,
+}
+
+#[utoipa::path(delete, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
+    responses((status = 200, body = StatusBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn delete_tracker(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<StatusBody>> {
+    let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    if row.is_demo && !user.is_admin {
+        return Err(ApiError::forbidden("The demo tracker is read-only."));
+    }
+    state.store.delete_tracker(row.id).await?;
+    Ok(axum::Json(StatusBody { status: "success" }))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LogEntry {
+    action: String,
+    created_at: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LogList {
+    logs: Vec<LogEntry>,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/logs", tag = "trackers", params(("hash" = String, Path)),
+    responses((status = 200, body = LogList)))]
+pub async fn tracker_logs(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<LogList>> {
+    let (row, _) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    let logs = state
+        .store
+        .tracker_logs(row.id)
+        .await?
+        .into_iter()
+        .map(|l| LogEntry { action: l.action, created_at: l.created_at })
+        .collect();
+    Ok(axum::Json(LogList { logs }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct HideInput {
+    hidden: bool,
+}
+
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/hide-auth-metrics", tag = "trackers",
+    params(("hash" = String, Path)), request_body = HideInput, responses((status = 200, body = Tracker)))]
+pub async fn hide_auth_metrics(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<HideInput>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    state.store.set_hide_auth_metrics(row.id, input.hidden, now_millis()).await?;
+    let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    Ok(axum::Json(Tracker::from_row(&row, p)?))
+}
+
+/// Panels a dashboard can order and hide; Key Statistics and Timeline are pinned and not listed.
+pub const CHARTS: [&str; 14] = [
+    "posts", "influencers", "topics", "topPages", "sentiment", "shareOfVoice", "viewer_sentiment", "geography",
+    "demographics", "sources", "links", "post_type", "prediction", "totalPosts",
+];
+
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/custom-config", tag = "trackers",
+    params(("hash" = String, Path)), request_body = CustomConfig, responses((status = 200, body = Tracker)))]
+pub async fn custom_config(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<CustomConfig>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    if input.columns != 2 && input.columns != 3 {
+        return Err(ApiError::unprocessable("invalid_columns", "Chart columns must be 2 or 3."));
+    }
+    let current: CustomConfig = serde_json::from_str(&row.custom_config).unwrap_or_default();
+    if input.columns != current.columns && !user.is_admin && p < Permission::Administrator {
+        return Err(ApiError::forbidden("Only administrators choose the column count."));
+    }
+    let mut seen = Vec::new();
+    for c in &input.order {
+        if !CHARTS.contains(&c.chart.as_str()) || seen.contains(&c.chart) {
+            return Err(ApiError::unprocessable("invalid_chart", format!("Unknown or repeated chart '{}'.", c.chart)));
+        }
+        seen.push(c.chart.clone());
+    }
+    let json = serde_json::to_string(&input).map_err(|e| ApiError::Internal(e.to_string()))?;
+    state.store.set_custom_config(row.id, &json, now_millis()).await?;
+    let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    Ok(axum::Json(Tracker::from_row(&row, p)?))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PostCount {
+    posts: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TotalPosts {
+    count: PostCount,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/total-posts", tag = "trackers",
+    params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TotalPosts)))]
+pub async fn total_posts(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(hash): Path<String>,
+    Query(q): Query<FilterQuery>,
+) -> ApiResult<axum::Json<TotalPosts>> {
+    let (row, _) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    let tracker_platforms = PlatformSet::from_bits(row.platforms);
+    let platforms = q.platforms(tracker_platforms)?;
+    let DateRange { start, end } = q.range(now_millis())?;
+    let posts = state
+        .store
+        .count_tracker_posts(row.id, &PostCountFilter { platforms, start, end })
+        .await?;
+    Ok(axum::Json(TotalPosts { count: PostCount { posts } }))
+}

@@ -1,0 +1,38 @@
+/// Errors of the storage layer. Constraint violations keep the constraint's name so the HTTP layer
+/// can map them to 409/422.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("not found")]
+    NotFound,
+    #[error("conflict on {0}")]
+    Conflict(String),
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+    #[error("database: {0}")]
+    Database(sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => {
+                let name = db.constraint().map(str::to_string).unwrap_or_else(|| db.message().to_string());
+                StoreError::Conflict(name)
+            }
+            _ => StoreError::Database(e),
+        }
+    }
+}
+
+impl StoreError {
+    /// True for a unique violation on the named constraint (PostgreSQL names it; SQLite names the
+    /// columns, so the column list is matched too).
+    pub fn is_conflict_on(&self, constraint: &str, columns: &str) -> bool {
+        matches!(self, StoreError::Conflict(c) if c == constraint || c.contains(columns))
+    }
+}

@@ -257,7 +257,9 @@ fn negation(tokens: &[Token], i: usize, distance: usize, v: f64) -> f64 {
             }
         }
         _ => {
-            if negator.info.id == id::NEVER && (so_or_this(i - 2) || so_or_this(i - 1)) {
+            // As in VADER: "never so/this …" and also any "so"/"this" just before the word
+            // ("this amazing phone") add emphasis when three words of context exist.
+            if (negator.info.id == id::NEVER && so_or_this(i - 2)) || so_or_this(i - 1) {
                 return v * 1.25;
             }
             if negator.info.id == id::WITHOUT

@@ -1,6 +1,6 @@
 // Date range picker of the tracker header (dashboard-and-shell spec, section 5 "Date picker").
 import * as Popover from '@radix-ui/react-popover';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import type { DateRange } from 'react-day-picker';
 import { startOfDay } from 'date-fns';
 import { IconCalendar, IconChevronDown } from '../../components/icons';
@@ -41,6 +41,7 @@ export function DateRangePicker({
   onCustom: (start: string, end: string) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const contentRef = useRef<HTMLDivElement>(null);
   const [draft, setDraft] = useState<DateRange | undefined>(undefined);
   const active = activeShortcut(selection, tracker, now);
   const label = formatRange(range);
@@ -86,8 +87,16 @@ export function DateRangePicker({
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content
+          ref={contentRef}
           align="start"
           sideOffset={6}
+          onOpenAutoFocus={(e) => {
+            // Focus the active (or first available) shortcut rather than a disabled one's tooltip.
+            e.preventDefault();
+            const el = contentRef.current?.querySelector<HTMLButtonElement>('button[aria-pressed="true"]:not(:disabled)') ??
+              contentRef.current?.querySelector<HTMLButtonElement>('ul button:not(:disabled)');
+            el?.focus();
+          }}
           className="z-50 flex max-w-[96vw] flex-col rounded-xl border border-slate-200 bg-white shadow-xl sm:flex-row"
         >
           <ul className="flex flex-row flex-wrap gap-1 border-b border-slate-200 p-2 sm:w-40 sm:flex-col sm:border-b-0 sm:border-r" aria-label="Date shortcuts">

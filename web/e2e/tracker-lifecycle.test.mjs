@@ -162,12 +162,21 @@ test('setup, create, browse, edit, delete, sign out and sign in', async () => {
   await context.close();
 });
 
-test('signed-out visitors are sent to sign in', async () => {
+test('signed-out visitors are sent to sign in; demo form is read-only', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(server.url + '/new/ht/step1');
   await expectPath(page, /^\/login$/);
   assert.equal(new URL(page.url()).searchParams.get('next'), '/new/ht/step1');
   await shot(page, '12-login');
+
+  // Demo mode: the search form is read-only and has no Save button, even signed out.
+  await page.goto(server.url + '/new/ht/step1?demo=true');
+  const term = page.getByRole('textbox', { name: 'Row 1 term 1' });
+  await term.waitFor();
+  assert.equal(await term.getAttribute('readonly'), '');
+  assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0);
+  assert.equal(await page.getByRole('checkbox', { name: 'Twitter' }).isDisabled(), true);
+  await shot(page, '13-demo-form');
   await context.close();
 });

@@ -65,6 +65,16 @@ describe('TrackerListPage', () => {
     expect(calls.filter((c) => c.path === '/trackers').map((c) => c.query.get('perPage'))).toContain('100');
   });
 
+  it('goes to sign in when the session has ended', async () => {
+    mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'GET /trackers': () => ({ status: 401, body: { error: { code: 'unauthorized', message: 'Sign in first.' } } }),
+    });
+    renderRoute(<TrackerListPage />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/login?next=%2Fmytracks%2Fhashtag');
+  });
+
   it('sends signed-out visitors to sign in', async () => {
     mockApi({ 'GET /me': () => ({ body: meFixture({ isLoggedIn: false }) }) });
     renderRoute(<TrackerListPage />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });

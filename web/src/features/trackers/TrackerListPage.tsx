@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
 import { useTrackers } from '../../api/queries/trackers';
 import type { Tracker } from '../../api/types';
 import { AppHeader } from '../../components/AppHeader';
@@ -36,6 +37,11 @@ function TrackerList() {
     // A failed list fetch is only logged (tracker-lifecycle.md section 8).
     if (list.isError) console.error('tracker list failed', list.error);
   }, [list.isError, list.error]);
+
+  if (list.error instanceof ApiError && list.error.status === 401) {
+    // The session ended since /me was read.
+    return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
 
   const trackers = list.data?.trackers ?? [];
   const count = list.data?.count ?? trackers.length;

@@ -1,1 +1,237 @@
+//! Test helpers: a fresh database per test on SQLite and PostgreSQL, and `spawn_app` serving the
+//! real router on port 0.
 
+use std::sync::Arc;
+
+use hark_api::{ApiConfig, AppState};
+use hark_store::{Backend, Store};
+use rand::Rng;
+use reqwest::cookie::{CookieStore, Jar};
+use serde_json::Value;
+
+/// The backends to run store and HTTP tests on: SQLite always, PostgreSQL when
+/// `HARK_TEST_POSTGRES_URL` is set.
+pub fn backends() -> Vec<Backend> {
+    let mut b = vec![Backend::Sqlite];
+    if postgres_admin_url().is_some() {
+        b.push(Backend::Postgres);
+    } else {
+        eprintln!("HARK_TEST_POSTGRES_URL not set: PostgreSQL tests skipped");
+    }
+    b
+}
+
+fn postgres_admin_url() -> Option<String> {
+    std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty())
+}
+
+/// A database that exists for one test; dropped (PostgreSQL) or deleted (SQLite) afterwards.
+pub struct TestDb {
+    pub url: String,
+    pub backend: Backend,
+    _dir: Option<tempfile::TempDir>,
+    pg: Option<(String, String)>,
+}
+
+impl TestDb {
+    pub async fn new(backend: Backend) -> Self {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite://{}", dir.path().join("hark.db").display());
+                TestDb { url, backend, _dir: Some(dir), pg: None }
+            }
+            Backend::Postgres => {
+                let admin = postgres_admin_url().expect("HARK_TEST_POSTGRES_URL");
+                let name = format!("hark_test_{:016x}", rand::thread_rng().gen::<u64>());
+                let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("connect admin");
+                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.expect("create database");
+                let url = replace_db_name(&admin, &name);
+                TestDb { url, backend, _dir: None, pg: Some((admin, name)) }
+            }
+        }
+    }
+
+    pub async fn store(&self) -> Store {
+        let store = Store::connect(&self.url).await.expect("connect");
+        store.migrate().await.expect("migrate");
+        store
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some((admin, name)) = self.pg.take() {
+            // Dropping needs async I/O; a short-lived thread with its own runtime does it.
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread().enable_all().build();
+                if let Ok(rt) = rt {
+                    rt.block_on(async {
+                        if let Ok(mut c) = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await {
+                            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                                .execute(&mut c)
+                                .await;
+                        }
+                    });
+                }
+            })
+            .join();
+        }
+    }
+}
+
+fn replace_db_name(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let root = match base[scheme_end..].find('/') {
+        Some(i) => &base[..scheme_end + i],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{root}/{name}?{q}"),
+        None => format!("{root}/{name}"),
+    }
+}
+
+/// A running server on 127.0.0.1:0 with a cookie-keeping client.
+pub struct TestApp {
+    pub base: String,
+    pub store: Store,
+    pub client: reqwest::Client,
+    jar: Arc<Jar>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    pub db: TestDb,
+}
+
+pub struct Response {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl TestApp {
+    pub async fn spawn(backend: Backend) -> Self {
+        let db = TestDb::new(backend).await;
+        let store = db.store().await;
+        let state = AppState::new(store.clone(), ApiConfig { secure_cookies: false, web_dir: None });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = hark_api::serve(listener, state, async {
+                let _ = rx.await;
+            })
+            .await;
+        });
+        let (client, jar) = new_client();
+        TestApp { base, store, client, jar, shutdown: Some(tx), db }
+    }
+
+    /// A second browser: its own cookies, same server.
+    pub fn new_browser(&self) -> (reqwest::Client, Arc<Jar>) {
+        new_client()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// The CSRF cookie of this client, fetching `/api/v1/me` first when there is none.
+    pub async fn csrf(&self) -> String {
+        csrf_of(&self.client, &self.jar, &self.base).await
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        send(self.client.get(self.url(path))).await
+    }
+
+    pub async fn send_json(&self, method: &str, path: &str, body: Value) -> Response {
+        let token = self.csrf().await;
+        let req = self
+            .client
+            .request(method.parse().expect("method"), self.url(path))
+            .header("X-CSRF-Token", token)
+            .json(&body);
+        send(req).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Response {
+        self.send_json("POST", path, body).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Response {
+        let token = self.csrf().await;
+        send(self.client.delete(self.url(path)).header("X-CSRF-Token", token)).await
+    }
+
+    /// Creates the first account (instance admin) and keeps its session.
+    pub async fn setup_admin(&self) -> Value {
+        let r = self
+            .post("/api/v1/setup", serde_json::json!({"email": "admin@example.org", "password": "password123", "name": "Ada"}))
+            .await;
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        r.body
+    }
+
+    /// Creates a tracker with one term on twitter and returns its JSON.
+    pub async fn create_tracker(&self, term: &str) -> Value {
+        let r = self
+            .post(
+                "/api/v1/trackers",
+                serde_json::json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": [term]}]}}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        r.body
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+fn new_client() -> (reqwest::Client, Arc<Jar>) {
+    let jar = Arc::new(Jar::default());
+    let client = reqwest::Client::builder().cookie_provider(jar.clone()).build().expect("client");
+    (client, jar)
+}
+
+pub async fn csrf_of(client: &reqwest::Client, jar: &Jar, base: &str) -> String {
+    let url: reqwest::Url = base.parse().expect("url");
+    let find = |jar: &Jar| -> Option<String> {
+        let header = jar.cookies(&url)?;
+        let s = header.to_str().ok()?.to_string();
+        s.split("; ").find_map(|kv| kv.strip_prefix("hark_csrf=").map(str::to_string))
+    };
+    if let Some(t) = find(jar) {
+        return t;
+    }
+    client.get(format!("{base}/api/v1/me")).send().await.expect("me");
+    find(jar).expect("csrf cookie set by /me")
+}
+
+pub async fn send(req: reqwest::RequestBuilder) -> Response {
+    let res = req.send().await.expect("request");
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap_or_default();
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    Response { status, body }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_db_name;
+
+    #[test]
+    fn database_name_is_replaced() {
+        assert_eq!(replace_db_name("postgres://postgres@127.0.0.1:5432/test", "x"), "postgres://postgres@127.0.0.1:5432/x");
+        assert_eq!(replace_db_name("postgres://h/test?sslmode=disable", "x"), "postgres://h/x?sslmode=disable");
+        assert_eq!(replace_db_name("postgres://h", "x"), "postgres://h/x");
+    }
+}

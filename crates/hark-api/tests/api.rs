@@ -1,0 +1,380 @@
+//! HTTP tests through the real router, on SQLite and (when configured) PostgreSQL.
+
+use hark_store::Backend;
+use hark_testkit::{backends, csrf_of, send, TestApp};
+use serde_json::json;
+
+async fn each<F, Fut>(f: F)
+where
+    F: Fn(TestApp) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for b in backends() {
+        f(TestApp::spawn(b).await).await;
+    }
+}
+
+#[tokio::test]
+async fn setup_creates_the_first_admin_once() {
+    each(|app| async move {
+        assert_eq!(app.get("/api/v1/setup").await.body["needsSetup"], true);
+        let me = app.get("/api/v1/me").await;
+        assert_eq!(me.status, 200);
+        assert_eq!(me.body["isLoggedIn"], false);
+        let admin = app.setup_admin().await;
+        assert_eq!(admin["isAdmin"], true);
+        assert_eq!(admin["isLoggedIn"], true);
+        assert_eq!(app.get("/api/v1/setup").await.body["needsSetup"], false);
+        let again = app
+            .post("/api/v1/setup", json!({"email": "x@example.org", "password": "password123"}))
+            .await;
+        assert_eq!(again.status, 409);
+        assert_eq!(again.body["error"]["code"], "already_set_up");
+        assert_eq!(app.store.count_users().await.unwrap(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn login_logout_and_bad_credentials() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let out = app.post("/api/v1/auth/logout", json!({})).await;
+        assert_eq!(out.status, 204);
+        assert_eq!(app.get("/api/v1/me").await.body["isLoggedIn"], false);
+        assert_eq!(app.get("/api/v1/trackers").await.status, 401);
+        let bad = app.post("/api/v1/auth/login", json!({"email": "admin@example.org", "password": "nope-nope"})).await;
+        assert_eq!(bad.status, 401);
+        assert_eq!(bad.body["error"]["code"], "invalid_credentials");
+        let ok = app.post("/api/v1/auth/login", json!({"email": "ADMIN@example.org", "password": "password123"})).await;
+        assert_eq!(ok.status, 200, "{:?}", ok.body);
+        assert_eq!(app.get("/api/v1/me").await.body["email"], "admin@example.org");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn login_is_rate_limited() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    app.setup_admin().await;
+    let mut last = 0;
+    for _ in 0..12 {
+        last = app.post("/api/v1/auth/login", json!({"email": "admin@example.org", "password": "wrong-pass"})).await.status;
+    }
+    assert_eq!(last, 429);
+}
+
+#[tokio::test]
+async fn state_changes_need_the_csrf_token() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let res = send(
+            app.client
+                .post(app.url("/api/v1/trackers"))
+                .json(&json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["x"]}]}})),
+        )
+        .await;
+        assert_eq!(res.status, 403);
+        assert_eq!(res.body["error"]["code"], "csrf_failed");
+        let wrong = send(
+            app.client
+                .post(app.url("/api/v1/trackers"))
+                .header("X-CSRF-Token", "0".repeat(64))
+                .json(&json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["x"]}]}})),
+        )
+        .await;
+        assert_eq!(wrong.status, 403);
+        let (list, _) = app.store.trackers_for_user(1, 1, 10).await.unwrap();
+        assert!(list.is_empty(), "nothing was created");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn tracker_lifecycle() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let created = app
+            .post(
+                "/api/v1/trackers",
+                json!({
+                    "platforms": {"twt": 1, "ig": 1},
+                    "search": {"rows": [
+                        {"type": "+", "searches": ["@nike", "  ", "adidas"]},
+                        {"type": "+", "searches": ["", ""]},
+                        {"type": "-", "searches": ["puma"]}
+                    ]},
+                    "excludeRetweets": true,
+                    "subtrackers": ["air max"]
+                }),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{:?}", created.body);
+        let t = created.body;
+        assert_eq!(t["title"], "Real-time Tracker: nike");
+        assert_eq!(t["friendly"], "nike");
+        assert_eq!(t["search"]["rows"][0]["searches"], json!(["nike", "adidas"]));
+        assert_eq!(t["searchCount"], 2);
+        assert_eq!(t["ignoreCount"], 1);
+        assert_eq!(t["excludeRetweets"], true);
+        assert_eq!(t["permission"], 4);
+        assert_eq!(t["subtrackers"][0]["label"], "air max");
+        let hash = t["hash"].as_str().unwrap().to_string();
+
+        let list = app.get("/api/v1/trackers").await.body;
+        assert_eq!(list["count"], 1);
+        assert_eq!(list["trackers"][0]["hash"], hash.as_str());
+
+        let edited = app
+            .send_json(
+                "PATCH",
+                &format!("/api/v1/trackers/{hash}"),
+                json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["nike"]}]},
+                       "title": "Nike watch", "mode": "reanalyze"}),
+            )
+            .await;
+        assert_eq!(edited.status, 200, "{:?}", edited.body);
+        assert_eq!(edited.body["title"], "Nike watch");
+        assert_eq!(edited.body["lastEditMode"], "reanalyze");
+        assert_eq!(edited.body["platforms"]["ig"], 0);
+
+        let paused = app.post(&format!("/api/v1/trackers/{hash}/pause"), json!({})).await;
+        assert_eq!(paused.body["status"], "paused");
+        let restarted = app.post(&format!("/api/v1/trackers/{hash}/restart"), json!({})).await;
+        assert_eq!(restarted.body["status"], "running");
+        let logs = app.get(&format!("/api/v1/trackers/{hash}/logs")).await.body;
+        let actions: Vec<_> = logs["logs"].as_array().unwrap().iter().map(|l| l["action"].clone()).collect();
+        assert_eq!(actions, vec![json!("tracker_created"), json!("tracker_paused"), json!("tracker_restarted")]);
+
+        let hidden = app.send_json("PUT", &format!("/api/v1/trackers/{hash}/hide-auth-metrics"), json!({"hidden": true})).await;
+        assert_eq!(hidden.body["hideAuthMetrics"], true);
+        let cfg = app
+            .send_json(
+                "PUT",
+                &format!("/api/v1/trackers/{hash}/custom-config"),
+                json!({"order": [{"chart": "sentiment", "hide": true}], "columns": 3}),
+            )
+            .await;
+        assert_eq!(cfg.status, 200, "{:?}", cfg.body);
+        assert_eq!(cfg.body["customConfig"]["columns"], 3);
+        let bad_cfg = app
+            .send_json("PUT", &format!("/api/v1/trackers/{hash}/custom-config"), json!({"order": [], "columns": 4}))
+            .await;
+        assert_eq!(bad_cfg.status, 422);
+
+        let total = app.get(&format!("/api/v1/trackers/{hash}/total-posts?days=14&tz=Europe/Paris")).await;
+        assert_eq!(total.body["count"]["posts"], 0);
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}/total-posts?days=abc")).await.status, 400);
+
+        let deleted = app.delete(&format!("/api/v1/trackers/{hash}")).await;
+        assert_eq!(deleted.body["status"], "success");
+        let gone = app.get(&format!("/api/v1/trackers/{hash}")).await;
+        assert_eq!(gone.status, 404);
+        assert_eq!(gone.body["error"]["code"], "tracker_not_found");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn bad_input_is_rejected_and_changes_nothing() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let token = app.csrf().await;
+        let malformed = send(
+            app.client
+                .post(app.url("/api/v1/trackers"))
+                .header("X-CSRF-Token", &token)
+                .header("Content-Type", "application/json")
+                .body("{not json"),
+        )
+        .await;
+        assert_eq!(malformed.status, 400);
+        assert_eq!(malformed.body["error"]["code"], "invalid_json");
+
+        let empty = app.post("/api/v1/trackers", json!({"platforms": {}, "search": {"rows": [{"type": "+", "searches": [" "]}]}})).await;
+        assert_eq!(empty.status, 422);
+        let messages: Vec<_> = empty.body["error"]["fields"].as_array().unwrap().iter().map(|f| f["message"].clone()).collect();
+        assert!(messages.contains(&json!("At least one search term must be entered.")));
+        assert!(messages.contains(&json!("At least one platform must be selected.")));
+
+        let too_many = app
+            .post(
+                "/api/v1/trackers",
+                json!({"platforms": {"twt": 1}, "search": {"rows": [
+                    {"type": "+", "searches": ["a", "b", "c"]}, {"type": "+", "searches": ["d", "e"]}]}}),
+            )
+            .await;
+        assert_eq!(too_many.status, 422);
+        assert_eq!(too_many.body["error"]["fields"][0]["code"], "too_many_searches");
+
+        let long_title = app
+            .post(
+                "/api/v1/trackers",
+                json!({"title": "x".repeat(500), "platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["a"]}]}}),
+            )
+            .await;
+        assert_eq!(long_title.status, 422);
+        let unknown_platform = app
+            .post("/api/v1/trackers", json!({"platforms": {"myspace": 1}, "search": {"rows": [{"type": "+", "searches": ["a"]}]}}))
+            .await;
+        assert_eq!(unknown_platform.status, 400);
+        let huge = app.post("/api/v1/trackers", json!({"title": "y".repeat(2 << 20)})).await;
+        assert_eq!(huge.status, 413);
+
+        assert_eq!(app.get("/api/v1/trackers").await.body["count"], 0);
+        assert_eq!(app.get("/api/v1/trackers/zzzzzzzz").await.status, 404);
+        assert_eq!(app.get("/api/v1/trackers/..%2F..").await.status, 404);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn other_users_trackers_are_invisible_and_roles_are_enforced() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let t = app.create_tracker("nike").await;
+        let hash = t["hash"].as_str().unwrap().to_string();
+        // A second, non-admin account.
+        let hash_pw = hark_api::auth::hash_password("password123").unwrap();
+        let bob = app
+            .store
+            .create_user(
+                &hark_api::routes::session::self_hosted_user("bob@example.org".into(), hash_pw, "Bob".into(), false),
+                1,
+            )
+            .await
+            .unwrap();
+        let (bob_client, bob_jar) = app.new_browser();
+        let token = csrf_of(&bob_client, &bob_jar, &app.base).await;
+        let login = send(
+            bob_client
+                .post(app.url("/api/v1/auth/login"))
+                .header("X-CSRF-Token", &token)
+                .json(&json!({"email": "bob@example.org", "password": "password123"})),
+        )
+        .await;
+        assert_eq!(login.status, 200);
+        let token = csrf_of(&bob_client, &bob_jar, &app.base).await;
+        let seen = send(bob_client.get(app.url(&format!("/api/v1/trackers/{hash}")))).await;
+        assert_eq!(seen.status, 404, "another user's tracker reveals nothing");
+        let del = send(bob_client.delete(app.url(&format!("/api/v1/trackers/{hash}"))).header("X-CSRF-Token", &token)).await;
+        assert_eq!(del.status, 404);
+        let me = send(bob_client.get(app.url(&format!("/api/v1/me?tracker={hash}")))).await;
+        assert_eq!(me.body["permission"], 0);
+
+        // As a viewer Bob reads but cannot edit, pause or delete.
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        app.store.set_member(row.id, bob.id, hark_core::Permission::Viewer).await.unwrap();
+        assert_eq!(send(bob_client.get(app.url(&format!("/api/v1/trackers/{hash}")))).await.status, 200);
+        let edit = send(
+            bob_client
+                .patch(app.url(&format!("/api/v1/trackers/{hash}")))
+                .header("X-CSRF-Token", &token)
+                .json(&json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["hacked"]}]}})),
+        )
+        .await;
+        assert_eq!(edit.status, 403);
+        let pause = send(bob_client.post(app.url(&format!("/api/v1/trackers/{hash}/pause"))).header("X-CSRF-Token", &token)).await;
+        assert_eq!(pause.status, 403);
+        let tag = send(
+            bob_client
+                .post(app.url(&format!("/api/v1/trackers/{hash}/tags")))
+                .header("X-CSRF-Token", &token)
+                .json(&json!({"name": "x"})),
+        )
+        .await;
+        assert_eq!(tag.status, 403);
+        // As an editor Bob may change the search but not delete.
+        app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
+        let edit = send(
+            bob_client
+                .patch(app.url(&format!("/api/v1/trackers/{hash}")))
+                .header("X-CSRF-Token", &token)
+                .json(&json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["nike"]}]}})),
+        )
+        .await;
+        assert_eq!(edit.status, 200);
+        let del = send(bob_client.delete(app.url(&format!("/api/v1/trackers/{hash}"))).header("X-CSRF-Token", &token)).await;
+        assert_eq!(del.status, 403);
+        assert!(app.store.tracker_by_hash(&hash).await.unwrap().is_some());
+        // Signed out: 401, whatever the hash.
+        let anon = reqwest::Client::new();
+        assert_eq!(send(anon.get(app.url(&format!("/api/v1/trackers/{hash}")))).await.status, 401);
+        assert_eq!(send(anon.get(app.url("/api/v1/trackers/nosuchhash"))).await.status, 401);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn tags_are_validated_sorted_and_unique() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let hash = app.create_tracker("nike").await["hash"].as_str().unwrap().to_string();
+        let path = format!("/api/v1/trackers/{hash}/tags");
+        let b = app.post(&path, json!({"name": "beta", "color": "Grape"})).await;
+        assert_eq!(b.status, 201);
+        assert_eq!(b.body["color"], "#800080");
+        let a = app.post(&path, json!({"name": "  Alpha "})).await;
+        assert_eq!(a.body["name"], "Alpha");
+        assert_eq!(a.body["color"], "#c0392b", "Tomato is the default");
+        assert_eq!(app.post(&path, json!({"name": "beta"})).await.status, 409);
+        assert_eq!(app.post(&path, json!({"name": " "})).await.status, 422);
+        assert_eq!(app.post(&path, json!({"name": "x".repeat(46)})).await.status, 422);
+        assert_eq!(app.post(&path, json!({"name": "ok", "color": "#123456"})).await.status, 422);
+        let names: Vec<_> = app.get(&path).await.body["tags"].as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
+        assert_eq!(names, vec![json!("Alpha"), json!("beta")]);
+        let id = a.body["id"].as_i64().unwrap();
+        let edited = app.send_json("PATCH", &format!("{path}/{id}"), json!({"name": "Gamma", "color": "#616161"})).await;
+        assert_eq!(edited.body["name"], "Gamma");
+        assert_eq!(app.delete(&format!("{path}/{id}")).await.status, 204);
+        assert_eq!(app.delete(&format!("{path}/{id}")).await.status, 404);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn openapi_lists_every_route() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let doc = app.get("/api/v1/openapi.json").await.body;
+    let paths = doc["paths"].as_object().expect("paths");
+    let expected = [
+        ("get", "/api/v1/health"),
+        ("get", "/api/v1/setup"),
+        ("post", "/api/v1/setup"),
+        ("post", "/api/v1/auth/login"),
+        ("post", "/api/v1/auth/logout"),
+        ("get", "/api/v1/me"),
+        ("get", "/api/v1/trackers"),
+        ("post", "/api/v1/trackers"),
+        ("get", "/api/v1/trackers/{hash}"),
+        ("patch", "/api/v1/trackers/{hash}"),
+        ("delete", "/api/v1/trackers/{hash}"),
+        ("post", "/api/v1/trackers/{hash}/pause"),
+        ("post", "/api/v1/trackers/{hash}/restart"),
+        ("get", "/api/v1/trackers/{hash}/logs"),
+        ("put", "/api/v1/trackers/{hash}/hide-auth-metrics"),
+        ("put", "/api/v1/trackers/{hash}/custom-config"),
+        ("get", "/api/v1/trackers/{hash}/total-posts"),
+        ("get", "/api/v1/trackers/{hash}/tags"),
+        ("post", "/api/v1/trackers/{hash}/tags"),
+        ("patch", "/api/v1/trackers/{hash}/tags/{id}"),
+        ("delete", "/api/v1/trackers/{hash}/tags/{id}"),
+        ("get", "/api/v1/influencer-tags"),
+    ];
+    for (method, path) in expected {
+        assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");
+    }
+    let documented: usize = paths.values().map(|p| p.as_object().unwrap().len()).sum();
+    assert_eq!(documented, expected.len(), "the document lists exactly the served routes");
+    // Every documented route is served: none answers 404 for an unknown route or 405.
+    for (path, item) in paths {
+        for method in item.as_object().unwrap().keys() {
+            let url = app.url(&path.replace("{hash}", "abcdefgh").replace("{id}", "1"));
+            let res = app.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
+            let status = res.status().as_u16();
+            let body: serde_json::Value = res.json().await.unwrap_or_default();
+            assert_ne!(status, 405, "{method} {path}");
+            assert_ne!(body["error"]["message"], "API route not found.", "{method} {path}");
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Store tests: each runs on SQLite and, when configured, PostgreSQL, on a fresh database.
+
+use hark_core::{Friendly, Permission, PlatformSet, TrackerStatus};
+use hark_store::{NewTracker, NewUser, PostCountFilter, Store, TrackerEdit};
+use hark_testkit::{backends, TestDb};
+
+fn user(email: &str) -> NewUser {
+    NewUser {
+        email: email.into(),
+        password_hash: "x".into(),
+        name: "N".into(),
+        is_admin: false,
+        trial: false,
+        trial_expires: None,
+        plan: 100,
+        max_searches: 5,
+        max_ignored: 5,
+    }
+}
+
+fn tracker(owner: i64, slug: &str) -> NewTracker {
+    NewTracker {
+        friendly: Friendly::from_text(slug),
+        title: format!("Real-time Tracker: {slug}"),
+        owner_id: owner,
+        platforms: 1,
+        criteria: "{}".into(),
+        volume_limit: None,
+        is_demo: false,
+        is_preview_mode: false,
+    }
+}
+
+async fn each_backend<F, Fut>(f: F)
+where
+    F: Fn(Store) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        f(db.store().await).await;
+    }
+}
+
+#[tokio::test]
+async fn users_are_unique_by_lowercased_email() {
+    each_backend(|s| async move {
+        assert_eq!(s.count_users().await.unwrap(), 0);
+        let u = s.create_user(&user("Ann@Example.org"), 1).await.unwrap();
+        assert_eq!(u.email, "ann@example.org");
+        let dup = s.create_user(&user("ann@example.org"), 2).await.unwrap_err();
+        assert!(dup.is_conflict_on("users_email_key", "users.email"), "{dup:?}");
+        assert_eq!(s.user_by_email(" ANN@example.org").await.unwrap().unwrap().id, u.id);
+        // The first-user path refuses once an account exists.
+        assert!(s.create_first_user(&user("b@example.org"), 3).await.unwrap().is_none());
+        assert_eq!(s.count_users().await.unwrap(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sessions_expire_and_end() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        s.create_session("h1", u.id, 100, 200).await.unwrap();
+        assert_eq!(s.session_user("h1", 150).await.unwrap().unwrap().id, u.id);
+        assert!(s.session_user("h1", 200).await.unwrap().is_none());
+        assert!(s.session_user("other", 150).await.unwrap().is_none());
+        s.delete_session("h1").await.unwrap();
+        assert!(s.session_user("h1", 150).await.unwrap().is_none());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn trackers_get_unique_slugs_and_a_created_log() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let a = s.create_tracker(&tracker(u.id, "nike"), 10).await.unwrap();
+        let b = s.create_tracker(&tracker(u.id, "nike"), 11).await.unwrap();
+        let c = s.create_tracker(&tracker(u.id, "nike"), 12).await.unwrap();
+        assert_eq!(a.friendly, "nike");
+        assert_eq!(b.friendly, "nike-2");
+        assert_eq!(c.friendly, "nike-3");
+        assert_ne!(a.hash, b.hash);
+        assert_eq!(a.owner_name, "N");
+        let logs = s.tracker_logs(a.id).await.unwrap();
+        assert_eq!(logs.len(), 1);
+        assert_eq!(logs[0].action, "tracker_created");
+        let (list, count) = s.trackers_for_user(u.id, 1, 2).await.unwrap();
+        assert_eq!(count, 3);
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].id, c.id, "newest first");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn pause_and_restart_log_once() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let t = s.create_tracker(&tracker(u.id, "x"), 10).await.unwrap();
+        let p = s.set_tracker_status(t.id, TrackerStatus::Paused, u.id, 20).await.unwrap();
+        assert_eq!(p.status(), TrackerStatus::Paused);
+        assert_eq!(p.last_paused, Some(20));
+        // Pausing a paused tracker changes nothing.
+        s.set_tracker_status(t.id, TrackerStatus::Paused, u.id, 25).await.unwrap();
+        let r = s.set_tracker_status(t.id, TrackerStatus::Running, u.id, 30).await.unwrap();
+        assert_eq!(r.status(), TrackerStatus::Running);
+        let actions: Vec<_> = s.tracker_logs(t.id).await.unwrap().into_iter().map(|l| l.action).collect();
+        assert_eq!(actions, vec!["tracker_created", "tracker_paused", "tracker_restarted"]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn permissions_rank_owner_admin_and_members() {
+    each_backend(|s| async move {
+        let owner = s.create_user(&user("o@example.org"), 1).await.unwrap();
+        let other = s.create_user(&user("v@example.org"), 1).await.unwrap();
+        let t = s.create_tracker(&tracker(owner.id, "x"), 10).await.unwrap();
+        assert_eq!(s.permission(&t, owner.id, false).await.unwrap(), Permission::Owner);
+        assert_eq!(s.permission(&t, other.id, false).await.unwrap(), Permission::NoAccess);
+        assert_eq!(s.permission(&t, other.id, true).await.unwrap(), Permission::Administrator);
+        s.set_member(t.id, other.id, Permission::Viewer).await.unwrap();
+        assert_eq!(s.permission(&t, other.id, false).await.unwrap(), Permission::Viewer);
+        s.set_member(t.id, other.id, Permission::Editor).await.unwrap();
+        assert_eq!(s.permission(&t, other.id, false).await.unwrap(), Permission::Editor);
+        let (shared, n) = s.trackers_for_user(other.id, 1, 10).await.unwrap();
+        assert_eq!((shared.len(), n), (1, 1));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn edits_record_the_choice_and_deletes_cascade() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let t = s.create_tracker(&tracker(u.id, "x"), 10).await.unwrap();
+        let edited = s
+            .edit_tracker(
+                t.id,
+                &TrackerEdit {
+                    title: "New".into(),
+                    platforms: 3,
+                    criteria: "{\"a\":1}".into(),
+                    volume_limit: Some(10),
+                    mode: "reanalyze",
+                    user_id: u.id,
+                },
+                20,
+            )
+            .await
+            .unwrap();
+        assert_eq!(edited.title, "New");
+        assert_eq!(edited.last_edit_mode.as_deref(), Some("reanalyze"));
+        assert_eq!(edited.volume_limit, Some(10));
+        let tag = s.create_tag(t.id, "Urgent", "#c0392b", 1).await.unwrap();
+        let dup = s.create_tag(t.id, "Urgent", "#c0392b", 1).await.unwrap_err();
+        assert!(dup.is_conflict_on("tags_tracker_name_key", "tags.tracker_id, tags.name"), "{dup:?}");
+        assert!(s.update_tag(t.id, tag.id, "Later", "#616161").await.unwrap().is_some());
+        assert!(s.update_tag(t.id + 1, tag.id, "Nope", "#616161").await.unwrap().is_none());
+        assert!(s.delete_tracker(t.id).await.unwrap());
+        assert!(s.tracker_by_hash(&t.hash).await.unwrap().is_none());
+        assert!(s.tracker_logs(t.id).await.unwrap().is_empty());
+        assert!(s.tags(t.id).await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn post_count_respects_filters() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let t = s.create_tracker(&tracker(u.id, "x"), 10).await.unwrap();
+        let f = PostCountFilter { platforms: PlatformSet::all(), start: None, end: None };
+        assert_eq!(s.count_tracker_posts(t.id, &f).await.unwrap(), 0);
+        let none = PostCountFilter { platforms: PlatformSet::empty(), start: None, end: None };
+        assert_eq!(s.count_tracker_posts(t.id, &none).await.unwrap(), 0);
+    })
+    .await;
+}

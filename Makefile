@@ -1,0 +1,30 @@
+# Hark — the two commands a newcomer needs are `make run` and `make test`.
+.PHONY: run test web web-deps server bench e2e clean
+
+CARGO ?= cargo
+
+run: web
+	$(CARGO) build --release -p hark
+	./target/release/hark serve
+
+test:
+	bash scripts/test.sh
+
+web-deps:
+	@cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+
+web: web-deps
+	cd web && npm run build
+
+server:
+	$(CARGO) build -p hark
+
+e2e: web server
+	cd web && node --test e2e/
+
+bench:
+	bash scripts/bench.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist

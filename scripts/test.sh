@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh machine, then runs them all: Rust (SQLite and PostgreSQL),
+# web unit tests, and browser end-to-end tests in Debian's Chromium on both databases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Checking tools"
+if [ ! -x /usr/bin/chromium ]; then
+  step "Installing Chromium (Debian package)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+make --no-print-directory web-deps
+
+# PostgreSQL: the configured server, the local one, or a throwaway cluster.
+source scripts/postgres.sh
+ensure_postgres
+export HARK_TEST_POSTGRES_URL="$PG_URL"
+echo "PostgreSQL for tests: $HARK_TEST_POSTGRES_URL"
+
+step "Rust tests (SQLite and PostgreSQL)"
+if command -v cargo-nextest >/dev/null 2>&1; then
+  cargo nextest run --workspace --no-fail-fast
+else
+  cargo test --workspace --no-fail-fast
+fi
+
+step "Web unit tests"
+(cd web && npx vitest run)
+
+step "Building the web app and the server"
+(cd web && npm run build)
+cargo build -p hark
+
+step "Browser tests on SQLite"
+(cd web && node --test e2e/)
+
+step "Browser tests on PostgreSQL"
+E2E_DB="hark_e2e_$$"
+psql "$PG_URL" -qc "CREATE DATABASE $E2E_DB" >/dev/null
+trap 'psql "$PG_URL" -qc "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+(cd web && HARK_DATABASE_URL="$(pg_url_for "$E2E_DB")" node --test e2e/)

@@ -73,12 +73,17 @@ fn is_hangul_syllable(c: char) -> bool {
 /// Characters that form a token on their own (scripts written without spaces between words).
 pub fn is_solo(c: char) -> bool {
     matches!(c as u32,
-        0x3040..=0x30FF      // hiragana, katakana
+        0x3040..=0x3098 | 0x309B..=0x30FF // hiragana, katakana (not the combining voicing marks)
         | 0x31F0..=0x31FF    // katakana phonetic extensions
         | 0x3400..=0x4DBF    // CJK extension A
         | 0x4E00..=0x9FFF    // CJK unified ideographs
         | 0xF900..=0xFAFF    // CJK compatibility ideographs
         | 0x20000..=0x3FFFF) // CJK extensions B and later
+}
+
+#[inline]
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 pub fn is_word_char(c: char) -> bool {
@@ -245,37 +250,70 @@ impl NormText {
         }
         let before = self.text.len();
         let mut prev = Prev::Sep;
-        // Fast path for ASCII text, which is already in normal form apart from case.
-        if s.is_ascii() {
-            for b in s.bytes() {
-                self.step(b.to_ascii_lowercase() as char, &mut prev);
-            }
-        } else {
-            for c in s.chars() {
+        // ASCII runs are already in normal form apart from case and go through a byte loop;
+        // other characters are folded one by one.
+        let mut rest = s;
+        while !rest.is_empty() {
+            let n = rest.bytes().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+            self.ascii_run(&rest[..n], &mut prev);
+            rest = &rest[n..];
+            let m = rest.bytes().position(|b| b.is_ascii()).unwrap_or(rest.len());
+            for c in rest[..m].chars() {
                 let mut buf = [' '; 8];
-                let mut n = 0usize;
+                let mut k = 0usize;
                 let mut extra: Vec<char> = Vec::new();
                 fold_char(c, |f| {
-                    if n < buf.len() {
-                        buf[n] = f;
-                        n += 1;
+                    if k < buf.len() {
+                        buf[k] = f;
+                        k += 1;
                     } else {
                         extra.push(f);
                     }
                 });
-                for &f in &buf[..n] {
+                for &f in &buf[..k] {
                     self.step(f, &mut prev);
                 }
                 for f in extra {
                     self.step(f, &mut prev);
                 }
             }
+            rest = &rest[m..];
         }
         if matches!(prev, Prev::Word | Prev::Solo) {
             self.text.push(' ');
         }
         if self.text.len() > before {
             self.fields_with_tokens += 1;
+        }
+    }
+
+    /// [`NormText::step`] for a run of ASCII, a word at a time.
+    fn ascii_run(&mut self, run: &str, prev: &mut Prev) {
+        let b = run.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if is_word_byte(b[i]) {
+                let mut j = i + 1;
+                while j < b.len() && is_word_byte(b[j]) {
+                    j += 1;
+                }
+                match *prev {
+                    Prev::Word => {}
+                    Prev::Solo => self.text.push(' '),
+                    p => self.start_token(p),
+                }
+                let word = &run[i..j];
+                if word.bytes().any(|c| c.is_ascii_uppercase()) {
+                    self.text.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+                } else {
+                    self.text.push_str(word);
+                }
+                *prev = Prev::Word;
+                i = j;
+            } else {
+                self.step(b[i] as char, prev);
+                i += 1;
+            }
         }
     }
 
@@ -321,6 +359,48 @@ impl NormText {
                 _ => Prev::Sep,
             }
         };
+    }
+
+    /// Writes into `out` this text with every token `keep` refuses replaced by a field break, so
+    /// a phrase can still match only words that are adjacent here. The matcher scans the shorter
+    /// text: most words of a post are in no tracker's terms.
+    pub fn filter_into(&self, out: &mut NormText, mut keep: impl FnMut(&str) -> bool) {
+        out.clear();
+        let text = self.text.as_str();
+        let bytes = text.as_bytes();
+        let mut sig = 0usize;
+        let mut i = 1usize;
+        let mut kept_any = false;
+        while i < bytes.len() {
+            if bytes[i] == b'\n' {
+                out.push_break();
+                i += 2;
+                continue;
+            }
+            let end = bytes[i..].iter().position(|&b| b == b' ').map_or(bytes.len(), |p| i + p);
+            let token = &text[i..end];
+            if keep(token) {
+                while sig < self.sigils.len() && (self.sigils[sig].0 as usize) < i {
+                    sig += 1;
+                }
+                if sig < self.sigils.len() && self.sigils[sig].0 as usize == i {
+                    out.sigils.push((out.text.len() as u32, self.sigils[sig].1));
+                }
+                out.text.push_str(token);
+                out.text.push(' ');
+                kept_any = true;
+            } else {
+                out.push_break();
+            }
+            i = end + 1;
+        }
+        out.fields_with_tokens = usize::from(kept_any);
+    }
+
+    fn push_break(&mut self) {
+        if self.text.len() > 1 && !self.text.ends_with("\n ") {
+            self.text.push_str("\n ");
+        }
     }
 
     /// The tokens of the normalised text, with sigils (for tests and the entity code).
@@ -388,6 +468,22 @@ mod tests {
     }
 
     #[test]
+    fn filtering_breaks_phrases_at_dropped_words() {
+        let n = NormText::of("#Nike and AIR max, @air");
+        let mut out = NormText::new();
+        n.filter_into(&mut out, |t| t != "and");
+        assert_eq!(out.as_str(), " nike \n air max air ");
+        assert_eq!(out.sigils(), &[(1, Sigil::Hash), (16, Sigil::At)]);
+        n.filter_into(&mut out, |_| false);
+        assert_eq!(out.as_str(), " ");
+        assert!(out.is_empty());
+        let mut two = NormText::of("a b");
+        two.push_field("c");
+        two.filter_into(&mut out, |t| t != "b");
+        assert_eq!(out.as_str(), " a \n c ");
+    }
+
+    #[test]
     fn norm_text_agrees_with_tokenize() {
         let samples = [
             "Ça va? #ÉTÉ @Zoë $btc",
@@ -399,6 +495,7 @@ mod tests {
             "ﬀ ㎏ ① Ⅻ",
             "a\u{0}b\u{ffff}c",
             "\u{11366}#0",
+            "\u{dcf}\u{3099}a",
         ];
         for s in samples {
             assert_eq!(NormText::of(s).tokens(), tokenize(s), "{s:?}");

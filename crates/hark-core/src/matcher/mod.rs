@@ -3,7 +3,9 @@
 //! [`MatchSet::build`] compiles all trackers' terms into one Aho-Corasick automaton over the
 //! normalised text (see [`crate::text::NormText`]). Each pattern is a term's tokens with a space on
 //! both sides (`" nike air "`), so a hit is already on word boundaries; tags (`#`, `@`, `$`) are
-//! checked on the side table. A pattern hit fans out to the (tracker, role) pairs that use it, which
+//! checked on the side table. Before the scan, the words of the post that are in no pattern (a
+//! Bloom filter of pattern words says which) are replaced by field breaks: most words of a post
+//! are in no term, and the automaton then walks a much shorter text. A pattern hit fans out to the (tracker, role) pairs that use it, which
 //! set bits in a small per-tracker state: one bit per include row, an exclude flag and one bit
 //! per subtracker. Only the trackers touched by a post are evaluated afterwards, together with the
 //! trackers that collect from the post's author. Term semantics are those of [`crate::query`].
@@ -93,6 +95,7 @@ struct TrackerState {
 #[derive(Debug, Default)]
 pub struct MatchScratch {
     text: NormText,
+    kept: NormText,
     epoch: u32,
     states: Vec<TrackerState>,
     variant_seen: Vec<u32>,
@@ -105,7 +108,7 @@ impl MatchScratch {
         Self::default()
     }
 
-    /// The normalised text of the last post matched.
+    /// The normalised text of the last post matched (before words in no pattern are dropped).
     pub fn text(&self) -> &NormText {
         &self.text
     }
@@ -129,6 +132,8 @@ thread_local! {
 #[derive(Debug, Clone)]
 pub struct MatchSet {
     automaton: Option<AhoCorasick>,
+    /// Every word of every pattern; the other words of a post are dropped before the scan.
+    vocabulary: TokenFilter,
     /// Per automaton pattern: its variants `variant_start[p]..variant_start[p + 1]`.
     variant_start: Vec<u32>,
     variants: Vec<Variant>,
@@ -143,6 +148,11 @@ impl MatchSet {
     /// Compiles the given trackers. A tracker whose criteria cannot compile is left out and
     /// listed in [`MatchSet::rejected`]; the others still match.
     pub fn build(trackers: &[(i64, &TrackerCriteria)]) -> Self {
+        Self::build_with(trackers, Engine::Auto)
+    }
+
+    /// [`MatchSet::build`] with a chosen automaton.
+    pub fn build_with(trackers: &[(i64, &TrackerCriteria)], engine: Engine) -> Self {
         let mut compiled = Vec::with_capacity(trackers.len());
         let mut rejected = Vec::new();
         for (id, c) in trackers {
@@ -151,7 +161,7 @@ impl MatchSet {
                 Err(e) => rejected.push((*id, e)),
             }
         }
-        let mut set = Self::from_compiled(&compiled);
+        let mut set = Self::from_compiled(&compiled, engine);
         rejected.append(&mut set.rejected);
         set.rejected = rejected;
         set
@@ -159,7 +169,7 @@ impl MatchSet {
 
     /// Builds from trackers compiled already; one with more include rows or subtrackers than
     /// the bit sets hold is left out and listed in [`MatchSet::rejected`].
-    pub fn from_compiled(all: &[CompiledTracker]) -> Self {
+    pub fn from_compiled(all: &[CompiledTracker], engine: Engine) -> Self {
         let mut rejected = Vec::new();
         let mut trackers: Vec<&CompiledTracker> = Vec::with_capacity(all.len());
         for t in all {
@@ -213,13 +223,14 @@ impl MatchSet {
             }
         }
         variant_start.push(variants.len() as u32);
+        let vocabulary = TokenFilter::new(per_pattern.iter().flat_map(|(p, _)| p.split([' ', '\n'])).filter(|t| !t.is_empty()));
         let automaton = if per_pattern.is_empty() {
             None
         } else {
             let pats: Vec<&str> = per_pattern.iter().map(|(p, _)| *p).collect();
-            build_automaton(&pats)
+            build_automaton(&pats, engine)
         };
-        Self { automaton, variant_start, variants, refs, trackers: infos, accounts, rejected }
+        Self { automaton, vocabulary, variant_start, variants, refs, trackers: infos, accounts, rejected }
     }
 
     pub fn rejected(&self) -> &[(i64, Invalid)] {
@@ -228,6 +239,14 @@ impl MatchSet {
 
     pub fn tracker_count(&self) -> usize {
         self.trackers.len()
+    }
+
+    /// Which automaton was built and its heap size in bytes (for benchmarks and logs).
+    pub fn automaton_info(&self) -> (String, usize) {
+        match &self.automaton {
+            Some(ac) => (format!("{:?}", ac.kind()), ac.memory_usage()),
+            None => ("none".into(), 0),
+        }
     }
 
     pub fn pattern_count(&self) -> usize {
@@ -263,7 +282,9 @@ impl MatchSet {
         scratch.prepare(self.trackers.len(), self.variants.len());
         normalize_post(post, &mut scratch.text);
         let epoch = scratch.epoch;
-        let MatchScratch { text, states, variant_seen, touched, key, .. } = scratch;
+        let MatchScratch { text: full, kept, states, variant_seen, touched, key, .. } = scratch;
+        full.filter_into(kept, |t| self.vocabulary.contains(t));
+        let text = &*kept;
 
         if let Some(ac) = &self.automaton {
             for m in ac.find_overlapping_iter(text.as_str()) {
@@ -364,13 +385,72 @@ impl<'a> PatternTable<'a> {
     }
 }
 
-/// A DFA is fastest to search; past a size it costs too much memory, so the automaton falls
-/// back to the contiguous NFA, which the crate builds for any size.
-fn build_automaton(patterns: &[&str]) -> Option<AhoCorasick> {
+/// A Bloom filter of pattern words (two probes of one 64-bit hash, about 16 bits per word):
+/// a word it refuses is in no pattern; one it accepts may be (about 1% are not, which only
+/// costs a longer scan).
+#[derive(Debug, Clone)]
+struct TokenFilter {
+    bits: Vec<u64>,
+    mask: u64,
+}
+
+impl TokenFilter {
+    fn new<'a>(tokens: impl Iterator<Item = &'a str> + Clone) -> Self {
+        let n = tokens.clone().count().max(1);
+        let size = (n * 16).next_power_of_two().max(1 << 12);
+        let mut f = Self { bits: vec![0; size / 64], mask: size as u64 - 1 };
+        for t in tokens {
+            let (a, b) = f.probes(t);
+            f.bits[a / 64] |= 1 << (a % 64);
+            f.bits[b / 64] |= 1 << (b % 64);
+        }
+        f
+    }
+
+    #[inline]
+    fn probes(&self, t: &str) -> (usize, usize) {
+        // FNV-1a, then a final mix so both halves of the hash are usable.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in t.as_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        ((h & self.mask) as usize, ((h >> 32) & self.mask) as usize)
+    }
+
+    #[inline]
+    fn contains(&self, t: &str) -> bool {
+        let (a, b) = self.probes(t);
+        self.bits[a / 64] & (1 << (a % 64)) != 0 && self.bits[b / 64] & (1 << (b % 64)) != 0
+    }
+}
+
+/// Which Aho-Corasick automaton a [`MatchSet`] scans with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The DFA for small sets (about 1,000 trackers), else the NFA.
+    #[default]
+    Auto,
+    Dfa,
+    /// The contiguous NFA: a tenth of the DFA's memory, somewhat slower per byte.
+    Nfa,
+}
+
+/// Small sets use the DFA, which is fastest while its tables stay in cache; larger ones the
+/// contiguous NFA (for 10,000 trackers the DFA is 26 MB and the NFA 2.7 MB, and the NFA matches
+/// about 1.5 times as many posts per second; see BENCHMARKS.md).
+fn build_automaton(patterns: &[&str], engine: Engine) -> Option<AhoCorasick> {
     let mut b = AhoCorasickBuilder::new();
     b.match_kind(MatchKind::Standard).prefilter(false);
     let total: usize = patterns.iter().map(|p| p.len()).sum();
-    if total <= DFA_MAX_PATTERN_BYTES {
+    let dfa = match engine {
+        Engine::Auto => total <= DFA_MAX_PATTERN_BYTES,
+        Engine::Dfa => true,
+        Engine::Nfa => false,
+    };
+    if dfa {
         if let Ok(ac) = b.kind(Some(AhoCorasickKind::DFA)).build(patterns) {
             return Some(ac);
         }
@@ -378,5 +458,5 @@ fn build_automaton(patterns: &[&str]) -> Option<AhoCorasick> {
     b.kind(Some(AhoCorasickKind::ContiguousNFA)).build(patterns).ok()
 }
 
-/// Total pattern bytes under which the DFA is used (a few tens of MB of tables at most).
-const DFA_MAX_PATTERN_BYTES: usize = 1 << 20;
+/// Total pattern bytes up to which [`Engine::Auto`] uses the DFA (its tables then take a few MB).
+const DFA_MAX_PATTERN_BYTES: usize = 32 << 10;

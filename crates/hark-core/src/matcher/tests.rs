@@ -162,7 +162,8 @@ fn hostile_text_does_not_panic() {
 
 // Property test: random small-vocabulary queries and posts; all three matchers must agree.
 
-const WORDS: &[&str] = &["nike", "Nike", "NIKÉ", "air", "max", "café", "cafe", "ab", "a", "nikes", "日本", "x_y"];
+const WORDS: &[&str] =
+    &["nike", "Nike", "NIKÉ", "air", "max", "café", "cafe", "ab", "a", "nikes", "日本", "x_y", "ナイキ", "नमस्ते", "ǅ"];
 const SEPS: &[&str] = &[" ", " ", ", ", "-", "!", "'", "\n", "a#", "."];
 const SIGILS: &[&str] = &["", "", "", "#", "@", "$"];
 
@@ -221,7 +222,10 @@ fn any_post() -> impl Strategy<Value = Post> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // 512 cases by default; PROPTEST_CASES=n runs more.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+    ))]
 
     #[test]
     fn automaton_agrees_with_reference(

@@ -9,12 +9,24 @@ pub mod search;
 pub mod tag;
 pub mod tracker;
 
+pub mod device;
+pub mod engagement;
+pub mod entities;
+pub mod matcher;
+pub mod post;
+pub mod post_type;
+pub mod query;
+pub mod text;
+
 pub use criteria::{AccountLimits, AccountLists, CriteriaInput, TrackerCriteria};
 pub use permission::Permission;
 pub use platform::{Platform, PlatformSet};
 pub use search::{SearchError, SearchInput, SearchRow, SearchRowKind, TrackerSearch};
 pub use tag::{TagColor, TagName};
 pub use tracker::{Friendly, TrackerHash, TrackerStatus};
+
+pub use matcher::{MatchScratch, MatchSet, TrackerMatch};
+pub use post::{Post, PostKey};
 
 /// Milliseconds since the Unix epoch; every stored instant uses it.
 pub type Millis = i64;

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { useSetup, useSetupStatus } from '../../api/queries/auth';
+import { useMe } from '../../api/queries/me';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { LoadingState } from '../../components/Spinner';
@@ -12,6 +13,8 @@ import { validateAccount, type AccountErrors } from './validation';
 /** First visit: creates the first account, which becomes the instance administrator. */
 export function SetupPage() {
   const status = useSetupStatus();
+  // GET /me also sets the CSRF cookie that the POST below must echo.
+  const me = useMe();
   const setup = useSetup();
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -19,7 +22,7 @@ export function SetupPage() {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<AccountErrors>({});
 
-  if (status.isPending) return <LoadingState />;
+  if (status.isPending || me.isPending) return <LoadingState />;
   if (status.data && !status.data.needsSetup && !setup.isSuccess) return <Navigate to="/login" replace />;
 
   const server = setup.isError ? fieldErrors(setup.error) : {};

@@ -30,6 +30,7 @@ describe('SetupPage', () => {
   it('checks fields, creates the first account and opens the tracker list', async () => {
     const calls = mockApi({
       'GET /setup': () => ({ body: { needsSetup: true } }),
+      'GET /me': () => ({ body: signedOut }),
       'POST /setup': () => ({ status: 201, body: meFixture() }),
     });
     renderRoute(<SetupPage />, { path: '/setup', url: '/setup' });
@@ -45,7 +46,7 @@ describe('SetupPage', () => {
   });
 
   it('sends to sign in once the instance is set up', async () => {
-    mockApi({ 'GET /setup': () => ({ body: { needsSetup: false } }) });
+    mockApi({ 'GET /setup': () => ({ body: { needsSetup: false } }), 'GET /me': () => ({ body: signedOut }) });
     renderRoute(<SetupPage />, { path: '/setup', url: '/setup' });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
   });

@@ -78,6 +78,41 @@ describe('EditTrackerPage', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/hashtag-tracking/dashboard/'));
   });
 
+  it('Escape closes the save-changes modal without saving', async () => {
+    const calls = setup();
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: 'ferris' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    expect(screen.getByRole('textbox', { name: 'Row 1 term 1' })).toHaveValue('ferris');
+  });
+
+  it('a 422 from the server closes the modal and shows the message inline', async () => {
+    const tracker = trackerFixture();
+    setup(tracker, {
+      [`PATCH /trackers/${tracker.hash}`]: () => ({
+        status: 422,
+        body: { error: { code: 'validation_failed', message: 'Invalid', fields: [{ field: 'platforms', code: 'platform_locked', message: 'listening for specified TikTok accounts is not available on trial' }] } },
+      }),
+    });
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: 'ferris' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Re-analyze previous data' }));
+    expect(await screen.findByText('listening for specified TikTok accounts is not available on trial')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('an unknown tracker shows a not-found message', async () => {
+    mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'GET /trackers/nope': () => ({ status: 404, body: { error: { code: 'tracker_not_found', message: 'Tracker not found.' } } }),
+    });
+    renderRoute(<EditTrackerPage />, { path: '/edit/:hash/:friendly', url: '/edit/nope/x' });
+    expect(await screen.findByText('This tracker does not exist or you do not have access to it.')).toBeInTheDocument();
+  });
+
   it('pauses the tracker', async () => {
     const calls = setup();
     fireEvent.click(await screen.findByRole('button', { name: 'Pause tracker' }));

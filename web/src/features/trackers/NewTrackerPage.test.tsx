@@ -80,6 +80,35 @@ describe('NewTrackerPage', () => {
     expect(await screen.findByText('Your plan allows 5 searches; this search makes 6.')).toBeInTheDocument();
   });
 
+  it('sends exclude rows and advanced filters; a bad volume limit blocks saving', async () => {
+    const calls = page();
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: 'rust' } });
+    fireEvent.click(screen.getByRole('button', { name: '+ Add row' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Row 2 type' }), { target: { value: '-' } });
+    expect(screen.getByText('Do not include', { selector: 'option' })).toBeInTheDocument();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Row 2 term 1' }), { target: { value: 'game' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Blogs' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced filters' }));
+    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'en' } });
+    fireEvent.change(screen.getByLabelText('Country locations'), { target: { value: 'us, gb' } });
+    fireEvent.change(screen.getByLabelText('Volume limit'), { target: { value: 'lots' } });
+    fireEvent.change(screen.getByLabelText('Subtracker terms'), { target: { value: 'cargo\nclippy' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Enter a positive whole number of posts, or leave it blank for no limit.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.change(screen.getByLabelText('Volume limit'), { target: { value: '5000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+      search: { rows: [{ type: '+', searches: ['rust'] }, { type: '-', searches: ['game'] }] },
+      platforms: { blogs: 1, twt: 0 },
+      language: 'en',
+      countryLocations: ['US', 'GB'],
+      volumeLimit: 5000,
+      subtrackers: ['cargo', 'clippy'],
+    });
+  });
+
   it('demo mode is read-only without a Save button', async () => {
     mockApi({ 'GET /me': () => ({ body: meFixture({ isLoggedIn: false }) }) });
     renderRoute(<NewTrackerPage />, { path: '/new/ht/step1', url: '/new/ht/step1?demo=true' });

@@ -30,12 +30,12 @@ export function PlatformPicker({ platforms, onChange, access, readOnly = false, 
         <div className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4">
           {PLATFORMS.map((p) => {
             const on = platforms[p.code] === 1;
-            const lock = platformLock(p.code, on, access);
+            const lock = readOnly ? null : platformLock(p.code, on, access);
             const id = `platform-${p.code}`;
             return (
               <div
                 key={p.code}
-                className={`flex items-center gap-2 rounded-md border px-3 py-2 text-sm ${on ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-white'} ${lock ? 'opacity-80' : ''}`}
+                className={`flex flex-wrap items-center gap-x-2 rounded-md border px-3 py-2 text-sm ${on ? 'border-brand-500 bg-brand-50' : 'border-slate-200 bg-white'} ${lock ? 'opacity-80' : ''}`}
               >
                 <input
                   id={id}
@@ -70,7 +70,7 @@ export function PlatformPicker({ platforms, onChange, access, readOnly = false, 
                   </Tooltip.Root>
                 )}
                 {lock && (
-                  <Link to="/contact-us" className="text-xs font-medium text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+                  <Link to="/contact-us" className="basis-full pl-6 text-xs font-medium text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
                     Contact us
                   </Link>
                 )}

@@ -23,18 +23,18 @@ export function SaveChangesModal({ open, onOpenChange, onChoose, pending, error 
       description="Choose how the new search settings apply to this tracker."
     >
       {error && <Alert className="mb-4">{error}</Alert>}
-      <div className="grid gap-3 sm:grid-cols-2">
-        <div className="flex flex-col rounded-md border border-slate-200 p-4">
+      <div className="space-y-3">
+        <div className="flex items-center gap-4 rounded-md border border-slate-200 p-4">
           <p className="flex-1 text-sm text-slate-600">
             Re-checks the posts already collected and deletes old data that does not match the new criteria.
           </p>
-          <Button className="mt-4" loading={pending === 'reanalyze'} disabled={pending !== null} onClick={() => onChoose('reanalyze')}>
+          <Button className="shrink-0 whitespace-nowrap" loading={pending === 'reanalyze'} disabled={pending !== null} onClick={() => onChoose('reanalyze')}>
             Re-analyze previous data
           </Button>
         </div>
-        <div className="flex flex-col rounded-md border border-slate-200 p-4">
+        <div className="flex items-center gap-4 rounded-md border border-slate-200 p-4">
           <p className="flex-1 text-sm text-slate-600">Keeps what was collected so far; the new criteria apply to posts collected from now on.</p>
-          <Button className="mt-4" variant="secondary" loading={pending === 'future'} disabled={pending !== null} onClick={() => onChoose('future')}>
+          <Button className="shrink-0 whitespace-nowrap" variant="secondary" loading={pending === 'future'} disabled={pending !== null} onClick={() => onChoose('future')}>
             Apply only to future data
           </Button>
         </div>

@@ -76,7 +76,7 @@ export function SearchBuilder({ rows, onChange, limits, readOnly = false, error 
                       aria-label={`Row ${i + 1} term ${j + 1}`}
                       value={term}
                       readOnly={readOnly}
-                      placeholder={exclude ? 'term to exclude' : i === 0 && j === 0 ? '#hashtag or keyword' : 'term'}
+                      placeholder={exclude ? 'term to exclude' : i === 0 && j === 0 ? '#hashtag' : 'term'}
                       onChange={(e) => onChange(setTerm(rows, i, j, e.target.value))}
                       style={{ width: inputWidth(term) }}
                       className={`h-8 rounded-md border bg-white pl-2 text-sm text-slate-900 placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-brand-500 read-only:bg-slate-50 ${row.searches.length > 1 && !readOnly ? 'pr-7' : 'pr-2'} ${error && i === 0 ? 'border-red-400' : 'border-slate-300'}`}

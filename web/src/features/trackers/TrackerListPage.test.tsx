@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderRoute } from '../../lib/test-utils';
 import { meFixture, trackerFixture } from './fixtures';
@@ -46,6 +46,33 @@ describe('TrackerListPage', () => {
     // Viewers get no settings link.
     expect(second.queryByRole('link', { name: /Settings for/ })).not.toBeInTheDocument();
     expect(screen.getByText('2 trackers')).toBeInTheDocument();
+  });
+
+  it('pages through more than 100 trackers', async () => {
+    const calls = mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'GET /trackers': (c) => ({
+        body: { trackers: [trackerFixture({ hash: `h${c.query.get('page')}`, title: `Tracker on page ${c.query.get('page')}` })], count: 150 },
+      }),
+    });
+    renderRoute(<TrackerListPage />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+    expect(await screen.findByText('Tracker on page 1')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Tracker on page 2')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/mytracks/hashtag?page=2');
+    expect(calls.filter((c) => c.path === '/trackers').map((c) => c.query.get('perPage'))).toContain('100');
+  });
+
+  it('goes to sign in when the session has ended', async () => {
+    mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'GET /trackers': () => ({ status: 401, body: { error: { code: 'unauthorized', message: 'Sign in first.' } } }),
+    });
+    renderRoute(<TrackerListPage />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/login?next=%2Fmytracks%2Fhashtag');
   });
 
   it('sends signed-out visitors to sign in', async () => {

@@ -1,14 +1,19 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
 import { useTrackers } from '../../api/queries/trackers';
 import type { Tracker } from '../../api/types';
 import { AppHeader } from '../../components/AppHeader';
+import { Button } from '../../components/Button';
 import { PlatformBadges } from '../../components/PlatformBadges';
 import { LoadingState } from '../../components/Spinner';
 import { StatusDot } from '../../components/StatusDot';
 import { formatCount, formatDay } from '../../lib/dates';
 import { RequireSignIn } from '../auth';
 import { dashboardPath, editPath } from './tracker-form';
+
+/** The list asks for 100 trackers a page, as the tracker list call does. */
+const PER_PAGE = 100;
 
 const linkButton =
   'inline-flex h-9 items-center gap-1.5 rounded-md bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2';
@@ -23,7 +28,9 @@ export function TrackerListPage() {
 
 function TrackerList() {
   const location = useLocation();
-  const list = useTrackers(1);
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const list = useTrackers(page);
   const account = location.pathname.startsWith('/mytracks/account');
 
   useEffect(() => {
@@ -31,8 +38,15 @@ function TrackerList() {
     if (list.isError) console.error('tracker list failed', list.error);
   }, [list.isError, list.error]);
 
+  if (list.error instanceof ApiError && list.error.status === 401) {
+    // The session ended since /me was read.
+    return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+
   const trackers = list.data?.trackers ?? [];
   const count = list.data?.count ?? trackers.length;
+  const pages = Math.max(1, Math.ceil(count / PER_PAGE));
+  const goTo = (p: number) => setParams(p > 1 ? { page: String(p) } : {});
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -61,6 +75,21 @@ function TrackerList() {
                 <TrackerRow key={t.hash} tracker={t} />
               ))}
             </ul>
+          )}
+          {pages > 1 && (
+            <nav aria-label="Pagination" className="mt-4 flex items-center justify-between text-sm text-slate-600">
+              <span>
+                Page {page} of {pages}
+              </span>
+              <div className="flex gap-2">
+                <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => goTo(page - 1)}>
+                  Previous
+                </Button>
+                <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => goTo(page + 1)}>
+                  Next
+                </Button>
+              </div>
+            </nav>
           )}
         </section>
       </main>

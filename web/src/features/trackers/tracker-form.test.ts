@@ -57,6 +57,7 @@ it('parses the volume limit', () => {
   expect(parseVolumeLimit('')).toBeNull();
   expect(parseVolumeLimit(' 1000 ')).toBe(1000);
   expect(parseVolumeLimit('-3')).toBe('invalid');
+  expect(parseVolumeLimit('0')).toBe('invalid');
   expect(parseVolumeLimit('1e3')).toBe('invalid');
 });
 

@@ -93,11 +93,11 @@ export function valuesFromTracker(t: Tracker): TrackerFormValues {
   };
 }
 
-/** Parses the volume limit; blank → null, anything else must be a whole number ≥ 0. */
+/** Parses the volume limit; blank → null, anything else must be a positive whole number. */
 export function parseVolumeLimit(text: string): number | null | 'invalid' {
   const t = text.trim();
   if (t === '') return null;
-  if (!/^\d+$/.test(t)) return 'invalid';
+  if (!/^\d+$/.test(t) || Number(t) <= 0) return 'invalid';
   return Number(t);
 }
 
@@ -166,7 +166,7 @@ export interface FormErrors {
   volumeLimit?: string;
 }
 
-export const MSG_VOLUME = 'Enter a whole number of posts, or leave it blank for no limit.';
+export const MSG_VOLUME = 'Enter a positive whole number of posts, or leave it blank for no limit.';
 
 /** Every client-side rule of the form; shown only after a save attempt. */
 export function validateForm(v: TrackerFormValues): FormErrors {

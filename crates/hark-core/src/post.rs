@@ -1,0 +1,283 @@
+//! One post model for every platform (posts document section 3) and its key `platform;id`.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::{Invalid, Millis, Platform};
+
+const ID_MAX: usize = 256;
+
+/// The identity of a stored post: platform and external id, written `twitter;123`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PostKey {
+    pub platform: Platform,
+    pub id: String,
+}
+
+impl PostKey {
+    pub fn new(platform: Platform, id: impl Into<String>) -> Result<Self, Invalid> {
+        let id = id.into();
+        let id_ok = !id.trim().is_empty()
+            && id.chars().count() <= ID_MAX
+            && !id.contains(';')
+            && !id.chars().any(char::is_control);
+        if id_ok {
+            Ok(Self { platform, id })
+        } else {
+            Err(Invalid::new("invalid_post_key", "A post id must be 1 to 256 characters, without ';'."))
+        }
+    }
+
+    /// Accepts `platform;id` where the platform is its name or short code.
+    pub fn parse(s: &str) -> Result<Self, Invalid> {
+        let (p, id) = s
+            .split_once(';')
+            .ok_or_else(|| Invalid::new("invalid_post_key", "A post key is written platform;id."))?;
+        Self::new(Platform::parse(p)?, id)
+    }
+}
+
+impl std::fmt::Display for PostKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{};{}", self.platform.name(), self.id)
+    }
+}
+
+impl Serialize for PostKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PostKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Self::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serde for [`Platform`] as its long name (the form used in post keys).
+pub mod platform_name {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(p: &Platform, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(p.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Platform, D::Error> {
+        let s = String::deserialize(d)?;
+        Platform::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Converts a platform timestamp to milliseconds. Facebook values are used as they are (they
+/// arrive in milliseconds already). Otherwise the digit count decides: up to 10 digits are
+/// seconds, 11 to 13 milliseconds, 14 to 16 microseconds, more nanoseconds. Negative values
+/// become 0.
+pub fn normalize_timestamp(v: i64, platform: Platform) -> Millis {
+    if platform == Platform::Facebook {
+        return v;
+    }
+    if v <= 0 {
+        return 0;
+    }
+    match digits(v) {
+        0..=10 => v.saturating_mul(1000),
+        11..=13 => v,
+        14..=16 => v / 1_000,
+        _ => v / 1_000_000,
+    }
+}
+
+fn digits(v: i64) -> u32 {
+    v.checked_ilog10().map_or(1, |l| l + 1)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Author {
+    /// The platform's account id.
+    pub id: String,
+    /// Screen name without '@'.
+    pub username: String,
+    /// Display name.
+    pub name: String,
+    pub avatar_url: Option<String>,
+    pub followers: Option<i64>,
+    pub verified: bool,
+    /// Free-text location from the profile.
+    pub location: Option<String>,
+    pub bio: Option<String>,
+}
+
+/// Counts as the platform reports them; `None` when the platform does not report one.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Counts {
+    pub likes: Option<i64>,
+    /// Retweets on twitter (its shares).
+    pub retweets: Option<i64>,
+    pub replies: Option<i64>,
+    pub comments: Option<i64>,
+    pub shares: Option<i64>,
+    pub views: Option<i64>,
+    pub dislikes: Option<i64>,
+    pub saves: Option<i64>,
+    pub impressions: Option<i64>,
+    pub reach: Option<i64>,
+    pub clicks: Option<i64>,
+    pub quotes: Option<i64>,
+    /// Instagram story insights.
+    pub exits: Option<i64>,
+    pub taps_forward: Option<i64>,
+    pub taps_back: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MediaKind {
+    Photo,
+    Video,
+    Gif,
+    Carousel,
+    Reel,
+    Audio,
+    Link,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Media {
+    pub kind: MediaKind,
+    pub url: String,
+    #[serde(default)]
+    pub thumbnail_url: Option<String>,
+    /// Video variants carry a bitrate (twitter picks an mp4 of at least 320000; a gif, 0).
+    #[serde(default)]
+    pub bitrate: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PostFlags {
+    pub is_retweet: bool,
+    /// The original author's username when this is a retweet.
+    pub retweet_of: Option<String>,
+    pub is_quote: bool,
+    pub quoted_text: Option<String>,
+    pub quoted_url: Option<String>,
+    pub is_reply: bool,
+    pub is_story: bool,
+}
+
+/// A collected post, the same shape for every platform.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Post {
+    #[serde(with = "platform_name")]
+    pub platform: Platform,
+    /// The platform's id of the post.
+    pub id: String,
+    #[serde(default)]
+    pub author: Author,
+    #[serde(default)]
+    pub text: String,
+    /// Headline of a web post (news, blogs, forums).
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+    pub created_at: Millis,
+    /// Language the platform reports, if any.
+    #[serde(default)]
+    pub lang: Option<String>,
+    #[serde(default)]
+    pub counts: Counts,
+    #[serde(default)]
+    pub media: Vec<Media>,
+    #[serde(default)]
+    pub flags: PostFlags,
+    /// The client that posted it (twitter's `source`), raw.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Latitude and longitude.
+    #[serde(default)]
+    pub coordinates: Option<(f64, f64)>,
+    /// The platform payload, kept for fields not modelled here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<serde_json::Value>,
+}
+
+impl Post {
+    /// A post with only the required fields set.
+    pub fn new(platform: Platform, id: impl Into<String>, text: impl Into<String>, created_at: Millis) -> Self {
+        Self {
+            platform,
+            id: id.into(),
+            author: Author::default(),
+            text: text.into(),
+            title: None,
+            url: None,
+            created_at,
+            lang: None,
+            counts: Counts::default(),
+            media: Vec::new(),
+            flags: PostFlags::default(),
+            source: None,
+            coordinates: None,
+            raw: None,
+        }
+    }
+
+    pub fn key(&self) -> Result<PostKey, Invalid> {
+        PostKey::new(self.platform, self.id.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_round_trips() {
+        let k = PostKey::parse("twitter;123").unwrap();
+        assert_eq!(k.platform, Platform::Twitter);
+        assert_eq!(k.to_string(), "twitter;123");
+        assert_eq!(PostKey::parse("ig;C0de_x").unwrap().to_string(), "instagram;C0de_x");
+        for bad in ["twitter", "twitter;", "myspace;1", "twitter;a;b", "twitter; ", "twitter;a\nb"] {
+            assert!(PostKey::parse(bad).is_err(), "{bad}");
+        }
+        let json = serde_json::to_string(&k).unwrap();
+        assert_eq!(json, "\"twitter;123\"");
+        assert_eq!(serde_json::from_str::<PostKey>(&json).unwrap(), k);
+    }
+
+    #[test]
+    fn timestamps_follow_digit_rule() {
+        assert_eq!(normalize_timestamp(1_700_000_000, Platform::Twitter), 1_700_000_000_000);
+        assert_eq!(normalize_timestamp(1_700_000_000_123, Platform::Instagram), 1_700_000_000_123);
+        assert_eq!(normalize_timestamp(1_700_000_000_123_456, Platform::Tiktok), 1_700_000_000_123);
+        assert_eq!(normalize_timestamp(1_700_000_000_123_456_789, Platform::News), 1_700_000_000_123);
+        assert_eq!(normalize_timestamp(1_700_000_000, Platform::Facebook), 1_700_000_000);
+        assert_eq!(normalize_timestamp(-5, Platform::Youtube), 0);
+        assert_eq!(normalize_timestamp(0, Platform::Youtube), 0);
+        assert_eq!(normalize_timestamp(7, Platform::Youtube), 7000);
+    }
+
+    #[test]
+    fn post_serde_is_camel_case() {
+        let mut p = Post::new(Platform::Twitter, "1", "hi", 5);
+        p.flags.is_retweet = true;
+        p.counts.likes = Some(3);
+        p.author.avatar_url = Some("a".into());
+        let v = serde_json::to_value(&p).unwrap();
+        assert_eq!(v["platform"], "twitter");
+        assert_eq!(v["createdAt"], 5);
+        assert_eq!(v["flags"]["isRetweet"], true);
+        assert_eq!(v["author"]["avatarUrl"], "a");
+        let back: Post = serde_json::from_value(v).unwrap();
+        assert_eq!(back, p);
+        let minimal: Post = serde_json::from_str(r#"{"platform":"ig","id":"x","createdAt":1}"#).unwrap();
+        assert_eq!(minimal.platform, Platform::Instagram);
+        assert_eq!(p.key().unwrap().to_string(), "twitter;1");
+    }
+}

@@ -1,0 +1,110 @@
+// Starts a real `hark serve` on a free port with a fresh data directory and the built web app,
+// and launches Debian's Chromium through playwright-core.
+//
+//   HARK_BIN           server binary (default ../target/debug/hark from web/)
+//   HARK_DATABASE_URL  passed through for a PostgreSQL run
+//   HARK_E2E_MOCK=1    use e2e/mock-server.mjs instead (UI work while the server is not built)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const webDir = path.resolve(here, '..');
+export const distDir = path.join(webDir, 'dist');
+export const screenshotDir = path.join(here, 'screenshots');
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let lastErr = null;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v1/health`);
+      if (res.ok) return;
+      lastErr = new Error(`health answered ${res.status}`);
+    } catch (e) {
+      lastErr = e;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`server not healthy after ${timeoutMs} ms: ${lastErr}`);
+}
+
+/** Starts the server; returns { url, stop, logs }. */
+export async function startServer() {
+  if (!existsSync(path.join(distDir, 'index.html'))) {
+    throw new Error(`web app not built: run "npm run build" in ${webDir}`);
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hark-e2e-'));
+  const mock = process.env.HARK_E2E_MOCK === '1';
+  const bin = process.env.HARK_BIN ? path.resolve(webDir, process.env.HARK_BIN) : path.resolve(webDir, '../target/debug/hark');
+  const [cmd, args] = mock
+    ? [process.execPath, [path.join(here, 'mock-server.mjs'), '--port', String(port), '--web-dir', distDir]]
+    : [bin, ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--web-dir', distDir, '--no-demo']];
+  if (!mock && !existsSync(bin)) throw new Error(`server binary not found at ${bin} (set HARK_BIN)`);
+
+  const env = { ...process.env };
+  if (!env.RUST_LOG) env.RUST_LOG = 'warn';
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs = [];
+  child.stdout.on('data', (d) => logs.push(String(d)));
+  child.stderr.on('data', (d) => logs.push(String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(url, child, 60_000);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw new Error(`${e.message}\n--- server output ---\n${logs.join('')}`);
+  }
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { url, stop, logs };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Saves a full-page screenshot under e2e/screenshots/NAME.png. */
+export async function shot(page, name, { fullPage = true } = {}) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
+}

@@ -1,0 +1,21 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, expect, it, vi } from 'vitest';
+import { meFixture } from '../features/trackers/fixtures';
+import { mockApi, renderRoute } from '../lib/test-utils';
+import { UserMenu } from './UserMenu';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+it('signs out through the API and goes to sign in', async () => {
+  const calls = mockApi({ 'GET /me': () => ({ body: meFixture() }), 'POST /auth/logout': () => ({ status: 204 }) });
+  renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+  const trigger = await screen.findByRole('button', { name: 'Account menu for Ada' });
+  // Radix opens the menu on pointer down / keyboard.
+  fireEvent.keyDown(trigger, { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+  expect(calls.some((c) => c.method === 'POST' && c.path === '/auth/logout')).toBe(true);
+});

@@ -1,0 +1,197 @@
+// Tracker page header (dashboard-and-shell spec, section 2 "Tracker page header").
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useTags } from '../../api/queries/trackers';
+import { useHideAuthMetrics, useInfluencerTags } from '../../api/queries/shell';
+import { IconChevronDown, IconHistory, IconShare, IconSliders } from '../../components/icons';
+import { Tooltip } from '../../components/Tooltip';
+import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, tagFilters } from '../../state/query-state';
+import { defaultDays } from '../../state/query-state';
+import { editPath, showsSubHeader } from '../../state/routes';
+import { useShell } from './context';
+import { CustomizePanel } from './CustomizePanel';
+import { DateRangePicker } from './DateRangePicker';
+import { PlatformCheckboxes } from './PlatformCheckboxes';
+import { dashboardShareUrl, ShareModal } from './ShareModal';
+import { TagFilter } from './TagFilter';
+
+export const SUBTRACKER_WIDTH = 180;
+
+const button =
+  'inline-flex h-9 items-center gap-2 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium text-slate-700 shadow-sm hover:border-slate-400 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-50';
+
+export function TrackerHeader() {
+  const shell = useShell();
+  const { tracker, access, page, query, update, now, range, platforms, openHistorical } = shell;
+  const location = useLocation();
+  const [shareOpen, setShareOpen] = useState(false);
+  const [customizeOpen, setCustomizeOpen] = useState(false);
+  const isDashboard = page === 'dashboard' || page === 'realtime';
+  const backfilling = !!(tracker as { isBackfilling?: boolean }).isBackfilling;
+  const previewLocked = page === 'posts' && tracker.isPreviewMode;
+
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-3 px-6 py-4">
+        <div className="flex min-w-0 flex-1 items-center gap-3">
+          {/* The title is text: React escapes it, so no markup from the title reaches the page. */}
+          <h1 className="truncate text-xl font-semibold text-slate-900" title={tracker.title}>
+            {tracker.title}
+          </h1>
+          {access.demo ? <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-bold tracking-wide text-amber-800">DEMO</span> : null}
+          {access.canEditTracker ? (
+            <Link
+              to={editPath(tracker.hash, tracker.friendly) + location.search}
+              className="shrink-0 rounded text-xs font-bold tracking-wide text-brand-700 hover:text-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            >
+              EDIT TRACKER
+            </Link>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {access.demo ? <CreateOwnTracker /> : null}
+          {access.canSeeHistorical ? (
+            <button type="button" className={button} disabled={backfilling || access.embed} onClick={openHistorical}>
+              <IconHistory size={16} />
+              {backfilling ? 'Backfill in Progress' : 'Historical Data'}
+            </button>
+          ) : null}
+          <button type="button" className={button} disabled={access.embed} onClick={() => setShareOpen(true)}>
+            <IconShare size={16} />
+            Share
+          </button>
+          {isDashboard ? (
+            <button type="button" className={button} disabled={access.embed} onClick={() => setCustomizeOpen(true)} aria-haspopup="dialog">
+              <IconSliders size={16} />
+              Customize
+            </button>
+          ) : null}
+        </div>
+      </div>
+      {showsSubHeader(page) ? (
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-3 border-t border-slate-100 bg-slate-50/60 px-6 py-3">
+          <DateRangePicker
+            tracker={tracker}
+            selection={query.date ?? { kind: 'days', days: defaultDays(page) }}
+            range={range}
+            now={now}
+            disabled={!access.canEditDates || previewLocked}
+            onDays={(d) => update(setDays(d))}
+            onCustom={(s, e) => update(setCustomRange(s, e))}
+          />
+          <PlatformCheckboxes
+            page={page}
+            flags={tracker.platforms}
+            selected={platforms}
+            trial={access.trial}
+            disabled={previewLocked}
+            onChange={(sel) => update(setPlatforms(sel))}
+          />
+          <div className="ml-auto flex flex-wrap items-center gap-3">
+            {tracker.subtrackers?.length && !access.embed ? <SubtrackerSelect /> : null}
+            {access.canManage || query.postTags.length || query.influencerTags.length ? <HeaderTagFilter disabled={previewLocked} /> : null}
+            {access.canManage && !access.embed ? <HideAuthMetrics /> : null}
+          </div>
+        </div>
+      ) : null}
+      <ShareModal open={shareOpen} onOpenChange={setShareOpen} url={dashboardShareUrl(window.location.origin, tracker, location.search)} />
+      {isDashboard ? <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} /> : null}
+    </header>
+  );
+}
+
+function CreateOwnTracker() {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="inline-flex h-9 items-center gap-2 rounded-md bg-brand-600 px-3 text-sm font-medium text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+        Create My Own Tracker
+        <IconChevronDown size={14} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 w-52 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg">
+          <DropdownMenu.Item asChild>
+            <Link to="/new/ht/step1" className="block rounded-md px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100">
+              Add Tracker
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild>
+            <Link to="/advanced" className="block rounded-md px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100">
+              Add Advanced Tracker
+            </Link>
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** Choosing a subtracker is a full page load to /hashtag-tracking/{page}/{subtracker value}. */
+function SubtrackerSelect() {
+  const { tracker, page } = useShell();
+  return (
+    <select
+      aria-label="Subtracker"
+      style={{ width: SUBTRACKER_WIDTH }}
+      defaultValue=""
+      onChange={(e) => {
+        if (e.target.value) window.location.assign(`/hashtag-tracking/${page}/${e.target.value}`);
+      }}
+      className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      <option value="">All Subtrackers</option>
+      {tracker.subtrackers.map((s) => (
+        <option key={s.value} value={s.value}>
+          {s.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function HeaderTagFilter({ disabled }: { disabled: boolean }) {
+  const { tracker, access, query, update, hrefFor } = useShell();
+  const [opened, setOpened] = useState(false);
+  // Post tags load for the owner or an admin only; influencer tags for a signed-in caller.
+  const postTags = useTags(tracker.hash, access.canManage);
+  const infTags = useInfluencerTags(access.isLoggedIn && opened);
+  return (
+    <TagFilter
+      applied={tagFilters(query)}
+      postTags={{ tags: postTags.data?.tags ?? [], loading: postTags.isLoading, error: postTags.isError }}
+      influencerTags={{
+        tags: infTags.data?.tags ?? [],
+        loading: infTags.isLoading || (access.isLoggedIn && !opened),
+        error: infTags.isError,
+      }}
+      canCreate={access.canManage}
+      createHref={hrefFor('posts')}
+      disabled={disabled}
+      onOpen={() => setOpened(true)}
+      onApply={(f) => {
+        update(applyTagFilters(f));
+        window.scrollTo?.({ top: 0 });
+      }}
+      onClear={() => update(clearTagFilters)}
+    />
+  );
+}
+
+function HideAuthMetrics() {
+  const { tracker } = useShell();
+  const m = useHideAuthMetrics(tracker.hash);
+  return (
+    <Tooltip content={m.isError ? 'The setting could not be saved.' : null}>
+      <label className="inline-flex cursor-pointer select-none items-center gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          className="h-4 w-4 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          checked={!!tracker.hideAuthMetrics}
+          onChange={(e) => m.mutate(e.target.checked)}
+        />
+        Hide Authenticated Metrics
+      </label>
+    </Tooltip>
+  );
+}
+

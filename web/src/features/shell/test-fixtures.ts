@@ -1,0 +1,78 @@
+// Fixtures for the shell's component tests.
+import type { Me, PlatformCode, PlatformFlags, Tracker } from '../../api/types';
+
+export function flags(on: PlatformCode[]): PlatformFlags {
+  return Object.fromEntries(
+    (['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums'] as PlatformCode[]).map((c) => [c, on.includes(c) ? 1 : 0]),
+  ) as PlatformFlags;
+}
+
+export function makeTracker(p: Partial<Tracker> = {}): Tracker {
+  const now = Date.now();
+  return {
+    id: 1,
+    hash: 'abc123',
+    friendly: 'rust-lang',
+    title: 'Rust tracker',
+    status: 'running',
+    created: now - 20 * 86_400_000,
+    end: null,
+    lastCached: now,
+    lastPaused: null,
+    firstDataPoint: now - 30 * 86_400_000,
+    platforms: flags(['twt', 'ig']),
+    search: { rows: [{ type: '+', searches: ['rust'] }] },
+    searchDisplay: 'rust',
+    searchCount: 1,
+    ignoreCount: 0,
+    excludeRetweets: false,
+    verifiedUsers: false,
+    verifiedTiktokUsers: false,
+    language: null,
+    countryLocations: [],
+    volumeLimit: null,
+    usernames: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [] },
+    ignore: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [] },
+    subtrackers: [],
+    highlights: [],
+    hideAuthMetrics: false,
+    customConfig: { order: [], columns: 2 },
+    shareExports: false,
+    unlockDate: false,
+    isSubTracker: false,
+    isPreviewMode: false,
+    isDemo: false,
+    totalPosts: 0,
+    linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false },
+    customUrl: null,
+    shareHash: null,
+    lastEditMode: null,
+    permission: 4,
+    isOwner: true,
+    ownerName: 'Ada',
+    ...p,
+  };
+}
+
+export function makeMe(p: Partial<Me> = {}): Me {
+  return {
+    isLoggedIn: true,
+    id: 1,
+    email: 'ada@example.com',
+    name: 'Ada',
+    isAdmin: false,
+    trial: false,
+    trialExpires: null,
+    plan: 35,
+    isPaidUser: true,
+    maxSearches: 5,
+    maxIgnored: 5,
+    allowFacebook: true,
+    allowTiktok: true,
+    allowYoutube: true,
+    isTrackerOwner: true,
+    permission: 4,
+    csrfToken: 't',
+    ...p,
+  };
+}

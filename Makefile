@@ -11,7 +11,7 @@ test:
 	bash scripts/test.sh
 
 web-deps:
-	@cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+	@cd web && if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm install --no-audit --no-fund; fi
 
 web: web-deps
 	cd web && npm run build

@@ -8,6 +8,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 mod error;
+mod ingest;
 mod posts;
 mod sessions;
 mod tags;
@@ -15,6 +16,7 @@ mod trackers;
 mod users;
 
 pub use error::StoreError;
+pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::PostCountFilter;
 pub use tags::TagRow;
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};

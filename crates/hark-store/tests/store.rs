@@ -180,3 +180,63 @@ async fn post_count_respects_filters() {
     })
     .await;
 }
+
+fn record(key: &str, created_at: i64, engagement: i64, trackers: &[i64]) -> hark_store::PostRecord {
+    hark_store::PostRecord {
+        post_key: format!("twitter;{key}"),
+        platform: "twitter",
+        external_id: key.into(),
+        created_at,
+        author_username: format!("user{}", key.len()),
+        author_followers: 100,
+        text: format!("post {key} #coffee"),
+        post_type: "original",
+        engagement,
+        sentiment: 0.5,
+        sentiment_bucket: "slight_positive",
+        country: Some("GB".into()),
+        data: "{}".into(),
+        terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], ..Default::default() },
+        links: trackers.iter().map(|t| hark_store::TrackerLink { tracker_id: *t, subtrackers: 0 }).collect(),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn ingest_is_idempotent_and_keeps_rollups_right() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let a = s.create_tracker(&tracker(u.id, "a"), 10).await.unwrap();
+        let b = s.create_tracker(&tracker(u.id, "b"), 10).await.unwrap();
+        let batch = vec![
+            record("1", 3_600_000, 5, &[a.id]),
+            record("2", 3_700_000, 7, &[a.id, b.id]),
+            record("3", 90_000_000, 1, &[b.id]),
+            // A repeat inside the batch: the last one wins.
+            record("1", 3_600_000, 6, &[a.id]),
+        ];
+        let stats = s.ingest_batch(&batch, 100).await.unwrap();
+        assert_eq!((stats.new_posts, stats.updated_posts, stats.new_links), (3, 0, 4));
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (2, 13));
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (2, 8));
+        // The same batch again (a restart after a crash): nothing doubles.
+        let again = s.ingest_batch(&batch, 200).await.unwrap();
+        assert_eq!((again.new_posts, again.updated_posts, again.new_links), (0, 3, 0));
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (2, 13));
+        // A repeat with new counts moves engagement only.
+        let stats = s.ingest_batch(&[record("2", 3_700_000, 10, &[a.id, b.id])], 300).await.unwrap();
+        assert_eq!(stats.new_links, 0);
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (2, 16));
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (2, 11));
+        let all = PostCountFilter { platforms: PlatformSet::all(), start: None, end: None };
+        assert_eq!(s.count_tracker_posts(a.id, &all).await.unwrap(), 2);
+        let early = PostCountFilter { platforms: PlatformSet::all(), start: None, end: Some(50_000_000) };
+        assert_eq!(s.count_tracker_posts(b.id, &early).await.unwrap(), 1);
+        assert_eq!(s.rollup_terms(a.id, "hashtag", 10).await.unwrap(), vec![("#coffee".to_string(), 2)]);
+        assert_eq!(s.rollup_terms(b.id, "country", 10).await.unwrap(), vec![("GB".to_string(), 2)]);
+        let t = s.tracker_by_id(a.id).await.unwrap().unwrap();
+        assert_eq!(t.total_posts, 2);
+        assert_eq!(t.first_data_point, Some(3_600_000));
+    })
+    .await;
+}

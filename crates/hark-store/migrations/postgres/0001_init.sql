@@ -156,9 +156,13 @@ CREATE TABLE posts (
     reach BIGINT NOT NULL DEFAULT 0,
     engagement BIGINT NOT NULL DEFAULT 0,
     sentiment DOUBLE PRECISION,
+    sentiment_bucket TEXT,
+    engagement_rate DOUBLE PRECISION,
     country TEXT,
     gender TEXT,
     source TEXT,
+    device TEXT,
+    terms TEXT NOT NULL DEFAULT '{}',
     media TEXT,
     data TEXT NOT NULL DEFAULT '{}',
     CONSTRAINT posts_post_key_key UNIQUE (post_key)
@@ -194,4 +198,40 @@ CREATE TABLE ignored_users (
     username TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     PRIMARY KEY (tracker_id, platform, username)
+);
+
+-- Rollups written in the same transaction as the posts they count (see DESIGN.md).
+CREATE TABLE rollup_hourly (
+    tracker_id BIGINT NOT NULL REFERENCES trackers(id) ON DELETE CASCADE,
+    hour BIGINT NOT NULL,
+    platform TEXT NOT NULL,
+    posts BIGINT NOT NULL DEFAULT 0,
+    engagement BIGINT NOT NULL DEFAULT 0,
+    reach BIGINT NOT NULL DEFAULT 0,
+    impressions BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (tracker_id, hour, platform)
+);
+
+-- Daily counts of terms by kind: hashtag, mention, keyword, domain, link, country, source,
+-- post_type, sentiment, gender, lang.
+CREATE TABLE rollup_terms (
+    tracker_id BIGINT NOT NULL REFERENCES trackers(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    day BIGINT NOT NULL,
+    platform TEXT NOT NULL,
+    term TEXT NOT NULL,
+    count BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (tracker_id, kind, day, platform, term)
+);
+
+-- Daily activity per author: posts, engagement and the largest follower count seen.
+CREATE TABLE rollup_authors (
+    tracker_id BIGINT NOT NULL REFERENCES trackers(id) ON DELETE CASCADE,
+    day BIGINT NOT NULL,
+    platform TEXT NOT NULL,
+    author TEXT NOT NULL,
+    posts BIGINT NOT NULL DEFAULT 0,
+    engagement BIGINT NOT NULL DEFAULT 0,
+    followers BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (tracker_id, day, platform, author)
 );

@@ -156,9 +156,13 @@ CREATE TABLE posts (
     reach INTEGER NOT NULL DEFAULT 0,
     engagement INTEGER NOT NULL DEFAULT 0,
     sentiment REAL,
+    sentiment_bucket TEXT,
+    engagement_rate REAL,
     country TEXT,
     gender TEXT,
     source TEXT,
+    device TEXT,
+    terms TEXT NOT NULL DEFAULT '{}',
     media TEXT,
     data TEXT NOT NULL DEFAULT '{}',
     CONSTRAINT posts_post_key_key UNIQUE (post_key)
@@ -194,4 +198,40 @@ CREATE TABLE ignored_users (
     username TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     PRIMARY KEY (tracker_id, platform, username)
+);
+
+-- Rollups written in the same transaction as the posts they count (see DESIGN.md).
+CREATE TABLE rollup_hourly (
+    tracker_id INTEGER NOT NULL REFERENCES trackers(id) ON DELETE CASCADE,
+    hour INTEGER NOT NULL,
+    platform TEXT NOT NULL,
+    posts INTEGER NOT NULL DEFAULT 0,
+    engagement INTEGER NOT NULL DEFAULT 0,
+    reach INTEGER NOT NULL DEFAULT 0,
+    impressions INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tracker_id, hour, platform)
+);
+
+-- Daily counts of terms by kind: hashtag, mention, keyword, domain, link, country, source,
+-- post_type, sentiment, gender, lang.
+CREATE TABLE rollup_terms (
+    tracker_id INTEGER NOT NULL REFERENCES trackers(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    platform TEXT NOT NULL,
+    term TEXT NOT NULL,
+    count INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tracker_id, kind, day, platform, term)
+);
+
+-- Daily activity per author: posts, engagement and the largest follower count seen.
+CREATE TABLE rollup_authors (
+    tracker_id INTEGER NOT NULL REFERENCES trackers(id) ON DELETE CASCADE,
+    day INTEGER NOT NULL,
+    platform TEXT NOT NULL,
+    author TEXT NOT NULL,
+    posts INTEGER NOT NULL DEFAULT 0,
+    engagement INTEGER NOT NULL DEFAULT 0,
+    followers INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tracker_id, day, platform, author)
 );

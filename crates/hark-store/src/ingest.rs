@@ -1,0 +1,407 @@
+//! Writing collected posts: one transaction per batch stores new posts once, updates the counts of
+//! repeats, links posts to the trackers they matched and adds their contribution to the rollups.
+//! Running the same batch twice changes nothing the second time, so a batch interrupted by a crash
+//! can simply be sent again.
+
+use std::collections::HashMap;
+
+use hark_core::Millis;
+use serde::{Deserialize, Serialize};
+
+use crate::{with_pool, Backend, Result, Store};
+
+const HOUR_MS: i64 = 3_600_000;
+const DAY_MS: i64 = 86_400_000;
+
+/// Terms derived from a post that the rollups count; kept on the post so deletes can subtract.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PostTerms {
+    #[serde(default, rename = "h")]
+    pub hashtags: Vec<String>,
+    #[serde(default, rename = "m")]
+    pub mentions: Vec<String>,
+    #[serde(default, rename = "k")]
+    pub keywords: Vec<String>,
+    #[serde(default, rename = "d")]
+    pub domains: Vec<String>,
+    #[serde(default, rename = "l")]
+    pub links: Vec<String>,
+}
+
+/// A tracker a post matched, with the subtrackers (bit i = subtracker i+1) it matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrackerLink {
+    pub tracker_id: i64,
+    pub subtrackers: i64,
+}
+
+/// A post ready to store: platform fields plus its enrichment.
+#[derive(Debug, Clone, Default)]
+pub struct PostRecord {
+    pub post_key: String,
+    pub platform: &'static str,
+    pub external_id: String,
+    pub created_at: Millis,
+    pub author_id: String,
+    pub author_username: String,
+    pub author_name: String,
+    pub author_avatar: Option<String>,
+    pub author_followers: i64,
+    pub author_verified: bool,
+    pub author_location: Option<String>,
+    pub text: String,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub lang: Option<String>,
+    pub post_type: &'static str,
+    pub is_story: bool,
+    pub likes: i64,
+    pub shares: i64,
+    pub comments: i64,
+    pub views: i64,
+    pub dislikes: i64,
+    pub impressions: i64,
+    pub reach: i64,
+    pub engagement: i64,
+    pub engagement_rate: Option<f64>,
+    pub sentiment: f64,
+    pub sentiment_bucket: &'static str,
+    pub country: Option<String>,
+    pub gender: Option<&'static str>,
+    pub source: Option<String>,
+    pub device: Option<String>,
+    pub media: Option<String>,
+    pub data: String,
+    pub terms: PostTerms,
+    pub links: Vec<TrackerLink>,
+}
+
+impl PostRecord {
+    fn author_key(&self) -> &str {
+        if self.author_username.is_empty() {
+            &self.author_id
+        } else {
+            &self.author_username
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IngestStats {
+    /// Posts stored for the first time.
+    pub new_posts: u64,
+    /// Posts already stored whose counts were refreshed.
+    pub updated_posts: u64,
+    /// New links between a post and a tracker.
+    pub new_links: u64,
+}
+
+#[derive(Default, Clone, Copy)]
+struct HourAgg {
+    posts: i64,
+    engagement: i64,
+    reach: i64,
+    impressions: i64,
+}
+
+#[derive(Default, Clone, Copy)]
+struct AuthorAgg {
+    posts: i64,
+    engagement: i64,
+    followers: i64,
+}
+
+/// Rollup increments of one batch, summed in memory so each rollup row is written once.
+#[derive(Default)]
+struct Deltas<'a> {
+    hours: HashMap<(i64, i64, &'a str), HourAgg>,
+    terms: HashMap<(i64, &'static str, i64, &'a str, &'a str), i64>,
+    authors: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
+    tracker_posts: HashMap<i64, (i64, Millis)>,
+}
+
+impl<'a> Deltas<'a> {
+    /// Adds (sign 1) or removes (sign -1) a post's whole contribution to a tracker.
+    fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sign: i64) {
+        let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
+        let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
+        let h = self.hours.entry((tracker, hour, p.platform)).or_default();
+        h.posts += sign;
+        h.engagement += sign * p.engagement;
+        h.reach += sign * p.author_followers;
+        h.impressions += sign * p.impressions;
+        let mut term = |kind: &'static str, t: &'a str| {
+            *self.terms.entry((tracker, kind, day, p.platform, t)).or_default() += sign;
+        };
+        for t in &p.terms.hashtags {
+            term("hashtag", t);
+        }
+        for t in &p.terms.mentions {
+            term("mention", t);
+        }
+        for t in &p.terms.keywords {
+            term("keyword", t);
+        }
+        for t in &p.terms.domains {
+            term("domain", t);
+        }
+        for t in &p.terms.links {
+            term("link", t);
+        }
+        term("post_type", p.post_type);
+        term("sentiment", p.sentiment_bucket);
+        if let Some(c) = &p.country {
+            term("country", c);
+        }
+        if let Some(d) = &p.device {
+            term("source", d);
+        }
+        if let Some(g) = p.gender {
+            term("gender", g);
+        }
+        if let Some(l) = &p.lang {
+            term("lang", l);
+        }
+        let a = self.authors.entry((tracker, day, p.platform, p.author_key())).or_default();
+        a.posts += sign;
+        a.engagement += sign * p.engagement;
+        a.followers = a.followers.max(p.author_followers);
+        let t = self.tracker_posts.entry(tracker).or_insert((0, i64::MAX));
+        t.0 += sign;
+        t.1 = t.1.min(p.created_at);
+    }
+
+    /// A repeat of a post a tracker already has: only its engagement moved.
+    fn add_engagement(&mut self, tracker: i64, p: &'a PostRecord, delta: i64) {
+        if delta == 0 {
+            return;
+        }
+        let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
+        let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
+        self.hours.entry((tracker, hour, p.platform)).or_default().engagement += delta;
+        self.authors.entry((tracker, day, p.platform, p.author_key())).or_default().engagement += delta;
+    }
+}
+
+const POST_COLUMNS: &str = "post_key, platform, external_id, created_at, collected_at, updated_at, author_id, \
+     author_username, author_name, author_avatar, author_followers, author_verified, author_location, text, title, url, \
+     lang, post_type, is_story, likes, shares, comments, views, dislikes, impressions, reach, engagement, \
+     engagement_rate, sentiment, sentiment_bucket, country, gender, source, device, media, data, terms";
+const POST_PARAMS: usize = 37;
+
+impl Store {
+    /// Stores a batch of posts and their rollups in one transaction. Posts are keyed by
+    /// `platform;id`: a post seen before has its counts refreshed and is never duplicated.
+    pub async fn ingest_batch(&self, posts: &[PostRecord], now: Millis) -> Result<IngestStats> {
+        if posts.is_empty() {
+            return Ok(IngestStats::default());
+        }
+        // The last occurrence of a key in the batch wins.
+        let mut index: HashMap<&str, usize> = HashMap::with_capacity(posts.len());
+        for (i, p) in posts.iter().enumerate() {
+            index.insert(&p.post_key, i);
+        }
+        let mut unique: Vec<&PostRecord> = index.values().map(|&i| &posts[i]).collect();
+        unique.sort_unstable_by_key(|p| p.created_at);
+        let terms_json: Vec<String> =
+            unique.iter().map(|p| serde_json::to_string(&p.terms).unwrap_or_else(|_| "{}".into())).collect();
+        let max_of = match self.backend() {
+            Backend::Sqlite => "MAX",
+            Backend::Postgres => "GREATEST",
+        };
+        let posts_chunk = match self.backend() {
+            Backend::Sqlite => 32_000 / POST_PARAMS,
+            Backend::Postgres => 60_000 / POST_PARAMS,
+        };
+
+        with_pool!(self, |pool| {
+            let mut tx = pool.begin().await?;
+            // What is already stored: ids and engagement of repeats.
+            let mut existing: HashMap<String, (i64, i64)> = HashMap::new();
+            for chunk in unique.chunks(900) {
+                let mut q = sqlx::QueryBuilder::new("SELECT post_key, id, engagement FROM posts WHERE post_key IN (");
+                let mut sep = q.separated(", ");
+                for p in chunk {
+                    sep.push_bind(p.post_key.as_str());
+                }
+                q.push(")");
+                let rows: Vec<(String, i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
+                for (k, id, e) in rows {
+                    existing.insert(k, (id, e));
+                }
+            }
+            // Upsert posts, collecting every id.
+            let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
+            for (chunk_no, chunk) in unique.chunks(posts_chunk).enumerate() {
+                let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
+                q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
+                    b.push_bind(p.post_key.as_str())
+                        .push_bind(p.platform)
+                        .push_bind(p.external_id.as_str())
+                        .push_bind(p.created_at)
+                        .push_bind(now)
+                        .push_bind(now)
+                        .push_bind(p.author_id.as_str())
+                        .push_bind(p.author_username.as_str())
+                        .push_bind(p.author_name.as_str())
+                        .push_bind(p.author_avatar.as_deref())
+                        .push_bind(p.author_followers)
+                        .push_bind(p.author_verified)
+                        .push_bind(p.author_location.as_deref())
+                        .push_bind(p.text.as_str())
+                        .push_bind(p.title.as_deref())
+                        .push_bind(p.url.as_deref())
+                        .push_bind(p.lang.as_deref())
+                        .push_bind(p.post_type)
+                        .push_bind(p.is_story)
+                        .push_bind(p.likes)
+                        .push_bind(p.shares)
+                        .push_bind(p.comments)
+                        .push_bind(p.views)
+                        .push_bind(p.dislikes)
+                        .push_bind(p.impressions)
+                        .push_bind(p.reach)
+                        .push_bind(p.engagement)
+                        .push_bind(p.engagement_rate)
+                        .push_bind(p.sentiment)
+                        .push_bind(p.sentiment_bucket)
+                        .push_bind(p.country.as_deref())
+                        .push_bind(p.gender)
+                        .push_bind(p.source.as_deref())
+                        .push_bind(p.device.as_deref())
+                        .push_bind(p.media.as_deref())
+                        .push_bind(p.data.as_str())
+                        .push_bind(terms_json[chunk_no * posts_chunk + i].as_str());
+                });
+                q.push(
+                    " ON CONFLICT (post_key) DO UPDATE SET likes = excluded.likes, shares = excluded.shares, \
+                     comments = excluded.comments, views = excluded.views, dislikes = excluded.dislikes, \
+                     impressions = excluded.impressions, reach = excluded.reach, engagement = excluded.engagement, \
+                     engagement_rate = excluded.engagement_rate, author_followers = excluded.author_followers, \
+                     updated_at = excluded.updated_at RETURNING post_key, id",
+                );
+                let rows: Vec<(String, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
+                ids.extend(rows);
+            }
+            // Link posts to trackers; only links that did not exist count toward the rollups.
+            let links: Vec<(i64, i64, &PostRecord, i64)> = unique
+                .iter()
+                .filter_map(|p| ids.get(&p.post_key).map(|id| (*id, *p)))
+                .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l.subtrackers)))
+                .collect();
+            let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
+            for chunk in links.chunks(5000) {
+                let mut q = sqlx::QueryBuilder::new(
+                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers) ",
+                );
+                q.push_values(chunk, |mut b, (t, id, p, sub)| {
+                    b.push_bind(*t).push_bind(*id).push_bind(p.created_at).push_bind(now).push_bind(p.platform).push_bind(*sub);
+                });
+                q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
+                let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
+                new_links.extend(rows);
+            }
+            let mut deltas = Deltas::default();
+            for (t, id, p, _) in &links {
+                if new_links.contains(&(*t, *id)) {
+                    deltas.add_post(*t, p, 1);
+                } else if let Some((_, old)) = existing.get(&p.post_key) {
+                    deltas.add_engagement(*t, p, p.engagement - old);
+                }
+            }
+            write_deltas!(tx, deltas, max_of, now);
+            tx.commit().await?;
+            Ok(IngestStats {
+                new_posts: (unique.len() - existing.len()) as u64,
+                updated_posts: existing.len() as u64,
+                new_links: new_links.len() as u64,
+            })
+        })
+    }
+
+    /// Rollup rows of a tracker, for tests and checks: (posts, engagement) summed over hours.
+    pub async fn rollup_totals(&self, tracker_id: i64) -> Result<(i64, i64)> {
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, (i64, i64)>(
+            "SELECT CAST(COALESCE(SUM(posts), 0) AS BIGINT), CAST(COALESCE(SUM(engagement), 0) AS BIGINT) \
+             FROM rollup_hourly WHERE tracker_id = $1"
+        )
+        .bind(tracker_id)
+        .fetch_one(p)
+        .await?))
+    }
+
+    /// Summed counts of one term kind for a tracker, largest first.
+    pub async fn rollup_terms(&self, tracker_id: i64, kind: &str, limit: i64) -> Result<Vec<(String, i64)>> {
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, (String, i64)>(
+            "SELECT term, CAST(SUM(count) AS BIGINT) AS n FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
+             GROUP BY term HAVING SUM(count) > 0 ORDER BY n DESC, term LIMIT $3"
+        )
+        .bind(tracker_id)
+        .bind(kind)
+        .bind(limit)
+        .fetch_all(p)
+        .await?))
+    }
+}
+
+/// Writes summed rollup increments inside the transaction `$tx`.
+macro_rules! write_deltas {
+    ($tx:ident, $deltas:ident, $max_of:ident, $now:ident) => {{
+        let hours: Vec<_> = $deltas.hours.iter().collect();
+        for chunk in hours.chunks(4000) {
+            let mut q = sqlx::QueryBuilder::new(
+                "INSERT INTO rollup_hourly (tracker_id, hour, platform, posts, engagement, reach, impressions) ",
+            );
+            q.push_values(chunk, |mut b, ((t, h, p), a)| {
+                b.push_bind(*t).push_bind(*h).push_bind(*p).push_bind(a.posts).push_bind(a.engagement).push_bind(a.reach).push_bind(a.impressions);
+            });
+            q.push(
+                " ON CONFLICT (tracker_id, hour, platform) DO UPDATE SET posts = rollup_hourly.posts + excluded.posts, \
+                 engagement = rollup_hourly.engagement + excluded.engagement, reach = rollup_hourly.reach + excluded.reach, \
+                 impressions = rollup_hourly.impressions + excluded.impressions",
+            );
+            q.build().execute(&mut *$tx).await?;
+        }
+        let terms: Vec<_> = $deltas.terms.iter().filter(|(_, n)| **n != 0).collect();
+        for chunk in terms.chunks(5000) {
+            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ");
+            q.push_values(chunk, |mut b, ((t, k, d, p, term), n)| {
+                b.push_bind(*t).push_bind(*k).push_bind(*d).push_bind(*p).push_bind(*term).push_bind(**n);
+            });
+            q.push(
+                " ON CONFLICT (tracker_id, kind, day, platform, term) DO UPDATE SET count = rollup_terms.count + excluded.count",
+            );
+            q.build().execute(&mut *$tx).await?;
+        }
+        let authors: Vec<_> = $deltas.authors.iter().collect();
+        for chunk in authors.chunks(4000) {
+            let mut q = sqlx::QueryBuilder::new(
+                "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) ",
+            );
+            q.push_values(chunk, |mut b, ((t, d, p, a), v)| {
+                b.push_bind(*t).push_bind(*d).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
+            });
+            q.push(format!(
+                " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
+                 engagement = rollup_authors.engagement + excluded.engagement, \
+                 followers = {}(rollup_authors.followers, excluded.followers)",
+                $max_of
+            ));
+            q.build().execute(&mut *$tx).await?;
+        }
+        for (t, (n, first)) in &$deltas.tracker_posts {
+            sqlx::query(
+                "UPDATE trackers SET total_posts = total_posts + $1, last_cached = $2, \
+                 first_data_point = CASE WHEN first_data_point IS NULL OR first_data_point > $3 THEN $3 ELSE first_data_point END \
+                 WHERE id = $4",
+            )
+            .bind(*n)
+            .bind($now)
+            .bind(*first)
+            .bind(*t)
+            .execute(&mut *$tx)
+            .await?;
+        }
+    }};
+}
+use write_deltas;

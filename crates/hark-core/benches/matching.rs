@@ -14,9 +14,10 @@ use rand::{Rng, SeedableRng};
 
 const TRACKERS: usize = 10_000;
 const POSTS: usize = 20_000;
-const NAIVE_POSTS: usize = 1_000;
+const NAIVE_POSTS: usize = 500;
 const ROUNDS: usize = 7;
 const NAIVE_ROUNDS: usize = 3;
+const MIN_ROUND: std::time::Duration = std::time::Duration::from_millis(400);
 
 fn word(rng: &mut StdRng) -> String {
     const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzaeiouaeiourstln";
@@ -112,20 +113,27 @@ fn thread_cpu_ns() -> Option<u64> {
     std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
 }
 
-/// Runs `f` over `n` items `rounds` times; returns (per-CPU-second rates, wall-clock rates).
+/// Runs `f` (one pass over `n` posts) `rounds` times; each round repeats passes for at least
+/// `MIN_ROUND` so the CPU clock's tick granularity does not matter. Returns (per-CPU-second
+/// rates, wall-clock rates).
 fn measure(rounds: usize, n: usize, mut f: impl FnMut()) -> (Vec<f64>, Vec<f64>) {
+    f(); // warm-up
     let (mut cpu, mut wall) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let c0 = thread_cpu_ns();
         let t = Instant::now();
-        f();
+        let mut passes = 0usize;
+        while passes == 0 || t.elapsed() < MIN_ROUND {
+            f();
+            passes += 1;
+        }
         let w = t.elapsed().as_secs_f64();
         let c = match (c0, thread_cpu_ns()) {
             (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
             _ => w,
         };
-        cpu.push(n as f64 / c);
-        wall.push(n as f64 / w);
+        cpu.push((n * passes) as f64 / c);
+        wall.push((n * passes) as f64 / w);
     }
     (cpu, wall)
 }

@@ -81,9 +81,21 @@ pub fn is_solo(c: char) -> bool {
         | 0x20000..=0x3FFFF) // CJK extensions B and later
 }
 
+/// ASCII letters, digits and `_`.
+const WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric() || b == b'_';
+        i += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    WORD_BYTES[b as usize]
 }
 
 pub fn is_word_char(c: char) -> bool {
@@ -302,16 +314,26 @@ impl NormText {
                     Prev::Solo => self.text.push(' '),
                     p => self.start_token(p),
                 }
-                let word = &run[i..j];
-                if word.bytes().any(|c| c.is_ascii_uppercase()) {
-                    self.text.extend(word.chars().map(|c| c.to_ascii_lowercase()));
-                } else {
-                    self.text.push_str(word);
-                }
+                let at = self.text.len();
+                self.text.push_str(&run[i..j]);
+                self.text[at..].make_ascii_lowercase();
                 *prev = Prev::Word;
                 i = j;
             } else {
-                self.step(b[i] as char, prev);
+                // The ASCII case of `step` for a character that is not a word character.
+                *prev = match *prev {
+                    Prev::Word | Prev::Solo => {
+                        self.text.push(' ');
+                        Prev::Sep
+                    }
+                    Prev::Glue => Prev::Sep,
+                    Prev::Sep | Prev::Sigil(_) => match b[i] {
+                        b'#' => Prev::Sigil(Sigil::Hash),
+                        b'@' => Prev::Sigil(Sigil::At),
+                        b'$' => Prev::Sigil(Sigil::Dollar),
+                        _ => Prev::Sep,
+                    },
+                };
                 i += 1;
             }
         }

@@ -290,15 +290,14 @@ impl MatchSet {
             for m in ac.find_overlapping_iter(text.as_str()) {
                 let p = m.pattern().as_usize();
                 let (vs, ve) = (self.variant_start[p] as usize, self.variant_start[p + 1] as usize);
-                for v in vs..ve {
-                    if variant_seen[v] == epoch {
+                for (seen, variant) in variant_seen[vs..ve].iter_mut().zip(&self.variants[vs..ve]) {
+                    if *seen == epoch {
                         continue;
                     }
-                    let variant = &self.variants[v];
                     if !variant.sigils.iter().all(|(off, s)| text.sigil_at(m.start() + *off as usize) == Some(*s)) {
                         continue;
                     }
-                    variant_seen[v] = epoch;
+                    *seen = epoch;
                     for r in &self.refs[variant.refs_start as usize..variant.refs_end as usize] {
                         let st = touch(states, touched, r.tracker, epoch);
                         match r.role {

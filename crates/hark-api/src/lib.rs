@@ -71,6 +71,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(trackers::hide_auth_metrics))
         .routes(routes!(trackers::custom_config))
         .routes(routes!(trackers::total_posts))
+        .routes(routes!(trackers::demo_tracker))
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))
         .routes(routes!(tags::influencer_tags))

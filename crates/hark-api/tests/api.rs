@@ -360,6 +360,7 @@ async fn openapi_lists_every_route() {
         ("patch", "/api/v1/trackers/{hash}/tags/{id}"),
         ("delete", "/api/v1/trackers/{hash}/tags/{id}"),
         ("get", "/api/v1/influencer-tags"),
+        ("get", "/api/v1/demo"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");

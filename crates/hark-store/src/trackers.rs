@@ -165,6 +165,15 @@ impl Store {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, TrackerRow>(&sql).bind(id).fetch_optional(p).await?))
     }
 
+    /// Running trackers with their criteria (JSON): what incoming posts are matched against.
+    pub async fn running_trackers(&self) -> Result<Vec<(i64, String)>> {
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, (i64, String)>(
+            "SELECT id, criteria FROM trackers WHERE status = 'running' ORDER BY id"
+        )
+        .fetch_all(p)
+        .await?))
+    }
+
     /// The demo tracker, if one exists.
     pub async fn demo_tracker(&self) -> Result<Option<TrackerRow>> {
         let sql = format!("{TRACKER_SELECT} WHERE t.is_demo = $1 ORDER BY t.id LIMIT 1");

@@ -124,8 +124,23 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
-    let _ = args.no_demo;
     println!("Hark is serving on http://{addr}");
+    if !args.no_demo {
+        // The first start writes a few weeks of sample posts; the server answers meanwhile.
+        let demo_store = store.clone();
+        tokio::spawn(async move {
+            match hark_ingest::demo_tracker::ensure_demo_tracker(&demo_store).await {
+                Ok(t) => {
+                    println!(
+                        "Demo tracker (sample data): http://{addr}/hashtag-tracking/dashboard/{}/{}?demo=true",
+                        t.hash, t.friendly
+                    );
+                    hark_ingest::demo_tracker::run_demo_feed(demo_store, t.id, std::time::Duration::from_secs(5)).await;
+                }
+                Err(e) => tracing::warn!(error = %e, "demo tracker unavailable"),
+            }
+        });
+    }
     hark_api::serve(listener, state, shutdown_signal()).await?;
     store.close().await;
     Ok(())

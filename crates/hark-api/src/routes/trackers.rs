@@ -382,3 +382,17 @@ pub async fn total_posts(
         .await?;
     Ok(axum::Json(TotalPosts { count: PostCount { posts } }))
 }
+
+#[derive(Serialize, ToSchema)]
+pub struct DemoTracker {
+    hash: String,
+    friendly: String,
+    title: String,
+}
+
+#[utoipa::path(get, path = "/api/v1/demo", tag = "trackers",
+    responses((status = 200, body = DemoTracker), (status = 404, body = ErrorBody)))]
+pub async fn demo_tracker(State(state): State<AppState>) -> ApiResult<axum::Json<DemoTracker>> {
+    let t = state.store.demo_tracker().await?.ok_or_else(|| ApiError::not_found("Demo tracker"))?;
+    Ok(axum::Json(DemoTracker { hash: t.hash, friendly: t.friendly, title: t.title }))
+}

@@ -1,0 +1,166 @@
+//! The ingest pipeline: a batch of posts is de-duplicated, enriched once per post, matched against
+//! every running tracker at once, and written with its rollups in one transaction.
+
+use std::sync::{Arc, RwLock};
+
+use hark_core::{MatchSet, Millis, Post, TrackerCriteria};
+use hark_store::{IngestStats, PostRecord, PostTerms, Store, StoreError, TrackerLink};
+
+use crate::enrich::{enrich, Enrichment};
+use crate::keywords::keywords;
+
+/// Posts per transaction: large enough to amortise the commit, small enough to keep memory flat.
+pub const BATCH: usize = 5_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("tracker {0} has unreadable criteria: {1}")]
+    Criteria(i64, String),
+}
+
+/// Turns a post and its enrichment into the row the store writes.
+pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRecord {
+    let c = &post.counts;
+    let platform = post.platform.name();
+    let gender = match e.gender {
+        hark_enrich::gender::Gender::Male => Some("male"),
+        hark_enrich::gender::Gender::Female => Some("female"),
+        hark_enrich::gender::Gender::Unknown => None,
+    };
+    let post_type = match e.post_type.as_str() {
+        "reply" => "reply",
+        "retweet" => "retweet",
+        _ => "original",
+    };
+    let text = if post.text.trim().is_empty() { post.title.as_deref().unwrap_or("") } else { &post.text };
+    let mut raw = post.clone();
+    raw.raw = None;
+    PostRecord {
+        post_key: format!("{platform};{}", post.id),
+        platform,
+        external_id: post.id.clone(),
+        created_at: post.created_at,
+        author_id: post.author.id.clone(),
+        author_username: post.author.username.clone(),
+        author_name: post.author.name.clone(),
+        author_avatar: post.author.avatar_url.clone(),
+        author_followers: post.author.followers.unwrap_or(0).max(0),
+        author_verified: post.author.verified,
+        author_location: post.author.location.clone(),
+        text: post.text.clone(),
+        title: post.title.clone(),
+        url: post.url.clone(),
+        lang: e.lang.clone(),
+        post_type,
+        is_story: post.flags.is_story,
+        likes: c.likes.unwrap_or(0),
+        shares: c.shares.or(c.retweets).unwrap_or(0),
+        comments: c.comments.or(c.replies).unwrap_or(0),
+        views: c.views.unwrap_or(0),
+        dislikes: c.dislikes.unwrap_or(0),
+        impressions: c.impressions.unwrap_or(0),
+        reach: c.reach.or(post.author.followers).unwrap_or(0),
+        engagement: e.engagement,
+        engagement_rate: e.engagement_rate,
+        sentiment: e.sentiment,
+        sentiment_bucket: e.sentiment_bucket.as_str(),
+        country: e.country.clone(),
+        gender,
+        source: post.source.clone(),
+        device: e.device.clone(),
+        media: if post.media.is_empty() { None } else { serde_json::to_string(&post.media).ok() },
+        data: serde_json::to_string(&raw).unwrap_or_else(|_| "{}".into()),
+        terms: PostTerms {
+            hashtags: e.hashtags.clone(),
+            mentions: e.mentions.clone(),
+            keywords: keywords(text),
+            domains: e.domains.clone(),
+            links: e.links.clone(),
+        },
+        links,
+    }
+}
+
+/// The running trackers compiled into one matcher.
+pub fn compile(trackers: &[(i64, String)]) -> Result<MatchSet, IngestError> {
+    let parsed: Vec<(i64, TrackerCriteria)> = trackers
+        .iter()
+        .map(|(id, json)| {
+            serde_json::from_str(json).map(|c| (*id, c)).map_err(|e| IngestError::Criteria(*id, e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<(i64, &TrackerCriteria)> = parsed.iter().map(|(id, c)| (*id, c)).collect();
+    Ok(MatchSet::build(&refs))
+}
+
+/// Enriches and matches a batch (CPU work, no I/O). Posts matching no tracker are dropped.
+pub fn prepare(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
+    let mut out = Vec::with_capacity(posts.len());
+    let mut matches = Vec::new();
+    let mut scratch = hark_core::MatchScratch::new();
+    for post in posts {
+        let e = enrich(post);
+        matcher.match_post_with(&mut scratch, post, e.country.as_deref(), e.lang.as_deref(), &mut matches);
+        if matches.is_empty() {
+            continue;
+        }
+        let links =
+            matches.iter().map(|m| TrackerLink { tracker_id: m.tracker_id, subtrackers: m.subtrackers as i64 }).collect();
+        out.push(to_record(post, &e, links));
+    }
+    out
+}
+
+/// Ingests into every running tracker. The matcher is rebuilt when trackers change
+/// ([`Pipeline::reload`]).
+pub struct Pipeline {
+    store: Store,
+    matcher: RwLock<Arc<MatchSet>>,
+}
+
+impl Pipeline {
+    pub async fn new(store: Store) -> Result<Self, IngestError> {
+        let matcher = compile(&store.running_trackers().await?)?;
+        Ok(Self { store, matcher: RwLock::new(Arc::new(matcher)) })
+    }
+
+    /// Recompiles the matcher from the trackers now running.
+    pub async fn reload(&self) -> Result<(), IngestError> {
+        let m = Arc::new(compile(&self.store.running_trackers().await?)?);
+        *self.matcher.write().unwrap_or_else(|p| p.into_inner()) = m;
+        Ok(())
+    }
+
+    fn matcher(&self) -> Arc<MatchSet> {
+        self.matcher.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Ingests posts in batches; enrichment of the next batch overlaps the write of the current.
+    pub async fn ingest(&self, posts: Vec<Post>, now: Millis) -> Result<IngestStats, IngestError> {
+        ingest_with(&self.store, self.matcher(), posts, now).await
+    }
+}
+
+/// Ingests `posts` matched by `matcher`, batch by batch.
+pub async fn ingest_with(
+    store: &Store,
+    matcher: Arc<MatchSet>,
+    posts: Vec<Post>,
+    now: Millis,
+) -> Result<IngestStats, IngestError> {
+    let mut total = IngestStats::default();
+    let mut chunks = posts.chunks(BATCH).map(|c| c.to_vec()).collect::<Vec<_>>().into_iter();
+    let spawn = |chunk: Vec<Post>, m: Arc<MatchSet>| tokio::task::spawn_blocking(move || prepare(&m, &chunk));
+    let mut next = chunks.next().map(|c| spawn(c, matcher.clone()));
+    while let Some(handle) = next.take() {
+        let records = handle.await.unwrap_or_default();
+        next = chunks.next().map(|c| spawn(c, matcher.clone()));
+        let s = store.ingest_batch(&records, now).await?;
+        total.new_posts += s.new_posts;
+        total.updated_posts += s.updated_posts;
+        total.new_links += s.new_links;
+    }
+    Ok(total)
+}

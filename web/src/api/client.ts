@@ -30,9 +30,18 @@ function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
+/** A body sent as it is (a file upload) rather than as JSON. */
+class RawBody {
+  constructor(
+    public data: Blob,
+    public contentType: string,
+  ) {}
+}
+
 export async function api<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body instanceof RawBody) headers['Content-Type'] = body.contentType;
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') {
     const token = readCookie('hark_csrf');
     if (token) headers['X-CSRF-Token'] = token;
@@ -43,7 +52,7 @@ export async function api<T>(method: string, path: string, body?: unknown, query
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : body instanceof RawBody ? body.data : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, 'network', 'Sorry, an error occurred please try again.');
@@ -73,3 +82,6 @@ export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, bo
 export const put = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
 export const patch = <T>(path: string, body?: unknown) => api<T>('PATCH', path, body ?? {});
 export const del = <T>(path: string) => api<T>('DELETE', path);
+/** POST of a file or blob as the raw request body (imports), with the CSRF header like every POST. */
+export const postRaw = <T>(path: string, body: Blob | File, contentType: string, query?: Query) =>
+  api<T>('POST', path, new RawBody(body, contentType), query);

@@ -109,3 +109,22 @@ export interface FieldError {
   code: string;
   message: string;
 }
+
+/** GET /demo: the demo tracker of the instance. */
+export interface DemoTracker {
+  hash: string;
+  friendly: string;
+  title: string;
+}
+
+export type ImportFormat = 'ndjson' | 'csv';
+
+/** POST /trackers/{hash}/import answer. `errors` holds at most 100 entries. */
+export interface ImportResult {
+  lines: number;
+  imported: number;
+  newPosts: number;
+  unmatched: number;
+  invalid: number;
+  errors: { line: number; reason: string }[];
+}

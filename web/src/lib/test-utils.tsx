@@ -10,6 +10,7 @@ export interface ApiCall {
   path: string;
   query: URLSearchParams;
   body: unknown;
+  headers: Headers;
 }
 
 type Handler = (call: ApiCall) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
@@ -30,7 +31,9 @@ export function mockApi(routes: Record<string, Handler>): ApiCall[] {
         method,
         path,
         query: url.searchParams,
-        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+        // JSON bodies are parsed; raw uploads (Blob/File) are passed through as they are.
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : (init?.body ?? undefined),
+        headers: new Headers(init?.headers),
       };
       calls.push(call);
       const h = routes[`${method} ${path}`];

@@ -8,6 +8,7 @@ import { LoadingState } from '../../components/Spinner';
 import { TextField } from '../../components/TextField';
 import { errorMessage } from '../../lib/errors';
 import { AuthLayout } from './AuthLayout';
+import { DemoLink } from './DemoLink';
 import { nextPath } from './validation';
 
 export function LoginPage() {
@@ -36,7 +37,7 @@ export function LoginPage() {
   };
 
   return (
-    <AuthLayout title="Sign in" subtitle="Sign in to see your trackers.">
+    <AuthLayout title="Sign in" subtitle="Sign in to see your trackers." footer={<DemoLink />}>
       <form onSubmit={submit} noValidate className="space-y-4">
         {missing && <Alert>{missing}</Alert>}
         {login.isError && <Alert>{errorMessage(login.error)}</Alert>}

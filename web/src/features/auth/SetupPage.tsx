@@ -8,6 +8,7 @@ import { LoadingState } from '../../components/Spinner';
 import { TextField } from '../../components/TextField';
 import { errorMessage, fieldErrors } from '../../lib/errors';
 import { AuthLayout } from './AuthLayout';
+import { DemoLink } from './DemoLink';
 import { validateAccount, type AccountErrors } from './validation';
 
 /** First visit: creates the first account, which becomes the instance administrator. */
@@ -42,6 +43,7 @@ export function SetupPage() {
     <AuthLayout
       title="Set up Hark"
       subtitle="Create the first account. It becomes the administrator of this instance."
+      footer={<DemoLink />}
     >
       <form onSubmit={submit} noValidate className="space-y-4">
         {setup.isError && Object.keys(server).length === 0 && <Alert>{errorMessage(setup.error)}</Alert>}

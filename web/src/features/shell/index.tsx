@@ -8,6 +8,7 @@ import { useMe } from '../../api/queries/me';
 import { useTotalPosts } from '../../api/queries/shell';
 import { useTracker } from '../../api/queries/trackers';
 import type { Me, Tracker } from '../../api/types';
+import { SampleDataNotice } from '../../components/SampleDataNotice';
 import { TooltipProvider } from '../../components/Tooltip';
 import { computeAccess, pageAvailable, selectedPlatforms } from '../../state/access';
 import { includesToday, resolveRange } from '../../state/date-range';
@@ -140,6 +141,7 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
           />
           <main className="min-w-0 flex-1" id="main">
             <TrackerHeader />
+            {tracker.isDemo ? <SampleDataNotice className="border-b" /> : null}
             <Suspense fallback={<PageLoading />}>
               <Page />
             </Suspense>

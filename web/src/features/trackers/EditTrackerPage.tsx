@@ -14,12 +14,14 @@ import type { Tracker } from '../../api/types';
 import { Alert } from '../../components/Alert';
 import { AppHeader } from '../../components/AppHeader';
 import { Button } from '../../components/Button';
+import { SampleDataNotice } from '../../components/SampleDataNotice';
 import { LoadingState } from '../../components/Spinner';
 import { StatusDot } from '../../components/StatusDot';
 import { formatCount, formatDay } from '../../lib/dates';
 import { errorMessage, fieldErrors } from '../../lib/errors';
 import { RequireSignIn } from '../auth';
 import { DeleteTrackerDialog } from './DeleteTrackerDialog';
+import { ImportPostsSection } from './ImportPostsSection';
 import { accessOf, limitsOf } from './limits';
 import { SaveChangesModal } from './SaveChangesModal';
 import { TrackerForm } from './TrackerForm';
@@ -166,6 +168,8 @@ function SettingsForm({ tracker }: { tracker: Tracker }) {
         </Link>
       </div>
 
+      {tracker.isDemo && <SampleDataNotice className="mt-6 rounded-lg border" />}
+
       <section aria-label="Status" className="mt-6 flex flex-wrap items-center gap-x-8 gap-y-3 rounded-lg border border-slate-200 bg-white px-5 py-4 shadow-sm">
         <StatusDot status={tracker.status} />
         <div className="text-sm text-slate-600">
@@ -225,6 +229,8 @@ function SettingsForm({ tracker }: { tracker: Tracker }) {
           </div>
         )}
       </form>
+
+      {canManage && !tracker.isDemo && <ImportPostsSection hash={tracker.hash} />}
 
       {canManage && (
         <section aria-labelledby="danger-zone" className="mt-6 rounded-lg border border-red-200 bg-white p-6 shadow-sm">

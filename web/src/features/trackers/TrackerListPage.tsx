@@ -9,7 +9,7 @@ import { PlatformBadges } from '../../components/PlatformBadges';
 import { LoadingState } from '../../components/Spinner';
 import { StatusDot } from '../../components/StatusDot';
 import { formatCount, formatDay } from '../../lib/dates';
-import { RequireSignIn } from '../auth';
+import { DemoLink, RequireSignIn } from '../auth';
 import { dashboardPath, editPath } from './tracker-form';
 
 /** The list asks for 100 trackers a page, as the tracker list call does. */
@@ -59,9 +59,12 @@ function TrackerList() {
               {list.isPending ? 'Loading your trackers…' : `${count} ${count === 1 ? 'tracker' : 'trackers'}`}
             </p>
           </div>
-          <Link to="/new/ht/step1" className={linkButton}>
-            <span aria-hidden="true">+</span> Add Tracker
-          </Link>
+          <div className="flex flex-wrap items-center gap-4">
+            <DemoLink />
+            <Link to="/new/ht/step1" className={linkButton}>
+              <span aria-hidden="true">+</span> Add Tracker
+            </Link>
+          </div>
         </div>
 
         <section aria-label="Trackers" className="mt-6">

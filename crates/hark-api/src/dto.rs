@@ -158,6 +158,23 @@ pub struct Tracker {
     pub permission: i64,
     pub is_owner: bool,
     pub owner_name: String,
+    /// Progress of the latest re-analysis of stored posts, when one was asked for.
+    pub reanalysis: Option<ReanalysisProgress>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReanalysisProgress {
+    pub processed: i64,
+    pub total: i64,
+    pub removed: i64,
+    pub done: bool,
+}
+
+impl From<hark_store::Reanalysis> for ReanalysisProgress {
+    fn from(r: hark_store::Reanalysis) -> Self {
+        ReanalysisProgress { processed: r.processed, total: r.total, removed: r.removed, done: r.applied_at.is_some() }
+    }
 }
 
 pub fn criteria_of(row: &TrackerRow) -> Result<TrackerCriteria, ApiError> {
@@ -220,6 +237,7 @@ impl Tracker {
             permission: permission.rank(),
             is_owner: permission == Permission::Owner,
             owner_name: row.owner_name.clone(),
+            reanalysis: None,
         })
     }
 }

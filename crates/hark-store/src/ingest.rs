@@ -97,32 +97,32 @@ pub struct IngestStats {
 }
 
 #[derive(Default, Clone, Copy)]
-struct HourAgg {
-    posts: i64,
-    engagement: i64,
-    reach: i64,
-    impressions: i64,
+pub(crate) struct HourAgg {
+    pub(crate) posts: i64,
+    pub(crate) engagement: i64,
+    pub(crate) reach: i64,
+    pub(crate) impressions: i64,
 }
 
 #[derive(Default, Clone, Copy)]
-struct AuthorAgg {
-    posts: i64,
-    engagement: i64,
-    followers: i64,
+pub(crate) struct AuthorAgg {
+    pub(crate) posts: i64,
+    pub(crate) engagement: i64,
+    pub(crate) followers: i64,
 }
 
 /// Rollup increments of one batch, summed in memory so each rollup row is written once.
 #[derive(Default)]
-struct Deltas<'a> {
-    hours: HashMap<(i64, i64, &'a str), HourAgg>,
-    terms: HashMap<(i64, &'static str, i64, &'a str, &'a str), i64>,
-    authors: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
-    tracker_posts: HashMap<i64, (i64, Millis)>,
+pub(crate) struct Deltas<'a> {
+    pub(crate) hours: HashMap<(i64, i64, &'a str), HourAgg>,
+    pub(crate) terms: HashMap<(i64, &'static str, i64, &'a str, &'a str), i64>,
+    pub(crate) authors: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
+    pub(crate) tracker_posts: HashMap<i64, (i64, Millis)>,
 }
 
 impl<'a> Deltas<'a> {
     /// Adds (sign 1) or removes (sign -1) a post's whole contribution to a tracker.
-    fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sign: i64) {
+    pub(crate) fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sign: i64) {
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
         let h = self.hours.entry((tracker, hour, p.platform)).or_default();
@@ -404,4 +404,4 @@ macro_rules! write_deltas {
         }
     }};
 }
-use write_deltas;
+pub(crate) use write_deltas;

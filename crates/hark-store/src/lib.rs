@@ -10,6 +10,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 mod error;
 mod ingest;
 mod posts;
+mod reanalysis;
 mod sessions;
 mod tags;
 mod trackers;
@@ -18,6 +19,7 @@ mod users;
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::PostCountFilter;
+pub use reanalysis::{Reanalysis, StoredPost};
 pub use tags::TagRow;
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};
 pub use users::{NewUser, UserRow};

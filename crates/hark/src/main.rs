@@ -125,6 +125,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
     println!("Hark is serving on http://{addr}");
+    tokio::spawn(hark_ingest::reanalysis::run_worker(store.clone(), std::time::Duration::from_secs(2)));
     if !args.no_demo {
         // The first start writes a few weeks of sample posts; the server answers meanwhile.
         let demo_store = store.clone();

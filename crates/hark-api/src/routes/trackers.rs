@@ -189,7 +189,9 @@ pub async fn get_tracker(
     Path(hash): Path<String>,
 ) -> ApiResult<axum::Json<Tracker>> {
     let (row, p) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
-    Ok(axum::Json(Tracker::from_row(&row, p)?))
+    let mut tracker = Tracker::from_row(&row, p)?;
+    tracker.reanalysis = state.store.latest_reanalysis(row.id).await?.map(Into::into);
+    Ok(axum::Json(tracker))
 }
 
 #[utoipa::path(patch, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
@@ -221,7 +223,9 @@ pub async fn edit_tracker(
         user_id: user.id,
     };
     let row = state.store.edit_tracker(row.id, &edit, now_millis()).await?;
-    Ok(axum::Json(Tracker::from_row(&row, p)?))
+    let mut tracker = Tracker::from_row(&row, p)?;
+    tracker.reanalysis = state.store.latest_reanalysis(row.id).await?.map(Into::into);
+    Ok(axum::Json(tracker))
 }
 
 async fn set_status(state: &AppState, user: &UserRow, hash: &str, status: TrackerStatus) -> ApiResult<axum::Json<Tracker>> {

@@ -95,6 +95,9 @@ CREATE TABLE tracker_edits (
     criteria_after TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     applied_at BIGINT,
+    processed BIGINT NOT NULL DEFAULT 0,
+    total BIGINT NOT NULL DEFAULT 0,
+    removed BIGINT NOT NULL DEFAULT 0,
     CONSTRAINT tracker_edits_mode_check CHECK (mode IN ('reanalyze', 'future'))
 );
 CREATE INDEX tracker_edits_pending_idx ON tracker_edits(tracker_id, applied_at);

@@ -95,6 +95,9 @@ CREATE TABLE tracker_edits (
     criteria_after TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     applied_at INTEGER,
+    processed INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    removed INTEGER NOT NULL DEFAULT 0,
     CONSTRAINT tracker_edits_mode_check CHECK (mode IN ('reanalyze', 'future'))
 );
 CREATE INDEX tracker_edits_pending_idx ON tracker_edits(tracker_id, applied_at);

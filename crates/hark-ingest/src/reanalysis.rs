@@ -1,0 +1,77 @@
+//! Re-analysis: after a search edit with "re-analyze previous data", a tracker's stored posts are
+//! matched again against its new search; posts that no longer match leave the tracker (and its
+//! rollups) and subtracker labels are refreshed. Progress is stored as it goes, so a restart
+//! resumes from the beginning of the remaining work without double counting.
+
+use std::time::Duration;
+
+use hark_core::{now_millis, MatchScratch, Post};
+use hark_store::Store;
+
+use crate::pipeline::{compile, IngestError};
+
+const PAGE: i64 = 2_000;
+
+/// Runs the oldest pending re-analysis to the end. Returns false when none was pending.
+pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
+    let Some(job) = store.pending_reanalysis().await? else {
+        return Ok(false);
+    };
+    let now = now_millis();
+    let Some(tracker) = store.tracker_by_id(job.tracker_id).await? else {
+        store.set_reanalysis_progress(job.id, 0, 0, 0, Some(now)).await?;
+        return Ok(true);
+    };
+    if let Some(latest) = store.latest_reanalysis(tracker.id).await? {
+        if latest.id != job.id {
+            // A newer edit supersedes this one; only the newest search matters.
+            store.supersede_reanalysis(tracker.id, latest.id, now).await?;
+            return Ok(true);
+        }
+    }
+    let matcher = compile(&[(tracker.id, tracker.criteria.clone())])?;
+    let total = store.count_links(tracker.id).await?;
+    let (mut processed, mut removed, mut after) = (0i64, 0i64, 0i64);
+    let mut scratch = MatchScratch::new();
+    let mut matches = Vec::new();
+    store.set_reanalysis_progress(job.id, 0, total, 0, None).await?;
+    loop {
+        let page = store.tracker_posts_page(tracker.id, after, PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.post_id;
+        let mut gone = Vec::new();
+        let mut relabel = Vec::new();
+        for stored in &page {
+            let post: Post = match serde_json::from_str(&stored.data) {
+                Ok(p) => p,
+                Err(_) => continue,
+            };
+            matcher.match_post_with(&mut scratch, &post, stored.country.as_deref(), stored.lang.as_deref(), &mut matches);
+            match matches.iter().find(|m| m.tracker_id == tracker.id) {
+                None => gone.push(stored.post_id),
+                Some(m) if m.subtrackers as i64 != stored.subtrackers => relabel.push((stored.post_id, m.subtrackers as i64)),
+                Some(_) => {}
+            }
+        }
+        removed += store.unlink_posts(tracker.id, &gone, now_millis()).await? as i64;
+        store.set_subtrackers(tracker.id, &relabel).await?;
+        processed += page.len() as i64;
+        store.set_reanalysis_progress(job.id, processed, total.max(processed), removed, None).await?;
+        tokio::task::yield_now().await;
+    }
+    store.set_reanalysis_progress(job.id, processed, total.max(processed), removed, Some(now_millis())).await?;
+    tracing::info!(tracker = tracker.id, processed, removed, "re-analysis finished");
+    Ok(true)
+}
+
+/// Works through pending re-analyses, checking every `every`.
+pub async fn run_worker(store: Store, every: Duration) {
+    loop {
+        match run_next(&store).await {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "re-analysis failed; will retry"),
+        }
+        tokio::time::sleep(every).await;
+    }
+}

@@ -1,0 +1,184 @@
+//! The pipeline end to end on SQLite and PostgreSQL: matching, enrichment, storage, rollups,
+//! repeats, an interrupted run taken up again, and re-analysis after a search edit.
+
+use std::sync::Arc;
+
+use hark_core::{Friendly, Platform, Post, SearchRow, SearchRowKind, TrackerCriteria, TrackerSearch};
+use hark_ingest::demo::DemoGenerator;
+use hark_ingest::pipeline::{compile, ingest_with, prepare, Pipeline};
+use hark_store::{NewTracker, NewUser, PostCountFilter, Store, TrackerEdit};
+use hark_testkit::{backends, TestDb};
+
+fn criteria(terms: &[&str]) -> TrackerCriteria {
+    TrackerCriteria {
+        search: TrackerSearch { include: vec![terms.iter().map(|t| t.to_string()).collect()], exclude: vec![] },
+        platforms: hark_core::PlatformSet::all(),
+        exclude_retweets: false,
+        verified_users: false,
+        verified_tiktok_users: false,
+        language: None,
+        country_locations: vec![],
+        volume_limit: None,
+        usernames: Default::default(),
+        ignore: Default::default(),
+        subtrackers: vec!["espresso".into()],
+        highlights: vec![],
+    }
+}
+
+async fn setup(store: &Store, terms: &[&str]) -> i64 {
+    let user = store
+        .create_user(
+            &NewUser {
+                email: "o@example.org".into(),
+                password_hash: "!".into(),
+                name: "O".into(),
+                is_admin: false,
+                trial: false,
+                trial_expires: None,
+                plan: 100,
+                max_searches: 5,
+                max_ignored: 5,
+            },
+            1,
+        )
+        .await
+        .unwrap();
+    let c = criteria(terms);
+    store
+        .create_tracker(
+            &NewTracker {
+                friendly: Friendly::from_text("t"),
+                title: "t".into(),
+                owner_id: user.id,
+                platforms: c.platforms.bits(),
+                criteria: serde_json::to_string(&c).unwrap(),
+                volume_limit: None,
+                is_demo: false,
+                is_preview_mode: false,
+            },
+            1,
+        )
+        .await
+        .unwrap()
+        .id
+}
+
+fn post(id: &str, text: &str, t: i64) -> Post {
+    let mut p = Post::new(Platform::Twitter, id, text, t);
+    p.author.username = format!("user{id}");
+    p.author.name = "Maria Garcia".into();
+    p.counts.likes = Some(3);
+    p.counts.retweets = Some(1);
+    p
+}
+
+fn all() -> PostCountFilter {
+    PostCountFilter { platforms: hark_core::PlatformSet::all(), start: None, end: None }
+}
+
+#[tokio::test]
+async fn matched_posts_are_enriched_and_stored_once() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee"]).await;
+        let pipeline = Pipeline::new(store.clone()).await.unwrap();
+        let posts = vec![
+            post("1", "I love this coffee! #coffee", 1_700_000_000_000),
+            post("2", "Tea is fine", 1_700_000_100_000),
+            post("3", "Espresso coffee is awful and I hate it", 1_700_000_200_000),
+            post("1", "I love this coffee! #coffee", 1_700_000_000_000),
+        ];
+        let stats = pipeline.ingest(posts.clone(), 5).await.unwrap();
+        assert_eq!((stats.new_posts, stats.new_links), (2, 2), "{b:?}");
+        assert_eq!(store.count_tracker_posts(tracker, &all()).await.unwrap(), 2);
+        let (n, engagement) = store.rollup_totals(tracker).await.unwrap();
+        assert_eq!(n, 2);
+        assert!(engagement >= 8, "likes + retweets counted: {engagement}");
+        let sentiments = store.rollup_terms(tracker, "sentiment", 10).await.unwrap();
+        assert_eq!(sentiments.iter().map(|(_, c)| c).sum::<i64>(), 2);
+        assert!(sentiments.iter().any(|(s, _)| s.contains("negative")), "{sentiments:?}");
+        assert!(sentiments.iter().any(|(s, _)| s.contains("positive")), "{sentiments:?}");
+        assert_eq!(store.rollup_terms(tracker, "gender", 5).await.unwrap(), vec![("female".to_string(), 2)]);
+        assert_eq!(store.rollup_terms(tracker, "hashtag", 5).await.unwrap(), vec![("coffee".to_string(), 1)]);
+        // Again: nothing new, nothing doubled.
+        let again = pipeline.ingest(posts, 6).await.unwrap();
+        assert_eq!((again.new_posts, again.new_links), (0, 0));
+        assert_eq!(store.rollup_totals(tracker).await.unwrap().0, 2);
+    }
+}
+
+#[tokio::test]
+async fn an_interrupted_run_resumes_without_loss_or_duplicates() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee", "latte", "espresso", "kestrel"]).await;
+        let c = store.tracker_by_id(tracker).await.unwrap().unwrap().criteria;
+        let matcher = Arc::new(compile(&[(tracker, c)]).unwrap());
+        let posts: Vec<Post> = DemoGenerator::new(3).generate(1_700_000_000_000, 1_700_500_000_000, 8_000).collect();
+        let expected = prepare(&matcher, &posts).len() as i64;
+        assert!(expected > 1_000);
+        // The first run stops after some batches (as if the process died between transactions)...
+        ingest_with(&store, matcher.clone(), posts[..5_500].to_vec(), 1).await.unwrap();
+        // ...and the whole input is sent again on restart.
+        ingest_with(&store, matcher.clone(), posts.clone(), 2).await.unwrap();
+        assert_eq!(store.count_tracker_posts(tracker, &all()).await.unwrap(), expected, "{b:?}");
+        assert_eq!(store.rollup_totals(tracker).await.unwrap().0, expected);
+        assert_eq!(store.tracker_by_id(tracker).await.unwrap().unwrap().total_posts, expected);
+    }
+}
+
+#[tokio::test]
+async fn reanalysis_removes_posts_that_no_longer_match() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee"]).await;
+        let pipeline = Pipeline::new(store.clone()).await.unwrap();
+        pipeline
+            .ingest(
+                vec![
+                    post("1", "coffee and espresso", 1_700_000_000_000),
+                    post("2", "coffee with milk", 1_700_000_000_001),
+                    post("3", "espresso coffee", 1_700_000_000_002),
+                ],
+                5,
+            )
+            .await
+            .unwrap();
+        let c = criteria(&["espresso"]);
+        let owner = store.tracker_by_id(tracker).await.unwrap().unwrap().owner_id;
+        store
+            .edit_tracker(
+                tracker,
+                &TrackerEdit {
+                    title: "t".into(),
+                    platforms: c.platforms.bits(),
+                    criteria: serde_json::to_string(&c).unwrap(),
+                    volume_limit: None,
+                    mode: "reanalyze",
+                    user_id: owner,
+                },
+                10,
+            )
+            .await
+            .unwrap();
+        assert!(hark_ingest::reanalysis::run_next(&store).await.unwrap());
+        assert!(!hark_ingest::reanalysis::run_next(&store).await.unwrap(), "nothing left to do");
+        let job = store.latest_reanalysis(tracker).await.unwrap().unwrap();
+        assert_eq!((job.processed, job.total, job.removed), (3, 3, 1), "{b:?}");
+        assert!(job.applied_at.is_some());
+        assert_eq!(store.count_tracker_posts(tracker, &all()).await.unwrap(), 2);
+        assert_eq!(store.rollup_totals(tracker).await.unwrap().0, 2, "rollups follow the removal");
+        assert_eq!(store.tracker_by_id(tracker).await.unwrap().unwrap().total_posts, 2);
+    }
+}
+
+#[test]
+fn rows_helper_is_consistent() {
+    // The builder rows a stored search shows match what was parsed.
+    let c = criteria(&["a", "b"]);
+    assert_eq!(c.search.rows(), vec![SearchRow { kind: SearchRowKind::Include, searches: vec!["a".into(), "b".into()] }]);
+}

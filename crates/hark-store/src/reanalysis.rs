@@ -1,0 +1,225 @@
+//! Removing posts from a tracker with their rollup contribution, and the re-analysis jobs that a
+//! search edit with "re-analyze previous data" queues.
+
+use hark_core::{Millis, Platform};
+
+use crate::ingest::{Deltas, PostRecord, PostTerms};
+use crate::{with_pool, Backend, Result, Store};
+
+/// A queued or running re-analysis of a tracker's stored posts.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Reanalysis {
+    pub id: i64,
+    pub tracker_id: i64,
+    pub created_at: Millis,
+    pub applied_at: Option<Millis>,
+    pub processed: i64,
+    pub total: i64,
+    pub removed: i64,
+}
+
+/// A stored post of a tracker, as re-analysis reads it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct StoredPost {
+    pub post_id: i64,
+    pub data: String,
+    pub country: Option<String>,
+    pub lang: Option<String>,
+    pub subtrackers: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct ContributionRow {
+    post_id: i64,
+    created_at: Millis,
+    platform: String,
+    engagement: i64,
+    author_followers: i64,
+    impressions: i64,
+    post_type: String,
+    sentiment_bucket: Option<String>,
+    country: Option<String>,
+    device: Option<String>,
+    gender: Option<String>,
+    lang: Option<String>,
+    author_username: String,
+    author_id: String,
+    terms: String,
+}
+
+fn known(s: &str, options: &[&'static str]) -> Option<&'static str> {
+    options.iter().copied().find(|o| *o == s)
+}
+
+impl ContributionRow {
+    fn record(self) -> PostRecord {
+        PostRecord {
+            platform: Platform::parse(&self.platform).map(Platform::name).unwrap_or("news"),
+            created_at: self.created_at,
+            engagement: self.engagement,
+            author_followers: self.author_followers,
+            impressions: self.impressions,
+            post_type: known(&self.post_type, &["original", "reply", "retweet"]).unwrap_or("original"),
+            sentiment_bucket: self
+                .sentiment_bucket
+                .as_deref()
+                .and_then(|b| known(b, &["negative", "slight_negative", "neutral", "slight_positive", "positive"]))
+                .unwrap_or("neutral"),
+            country: self.country,
+            device: self.device,
+            gender: self.gender.as_deref().and_then(|g| known(g, &["male", "female"])),
+            lang: self.lang,
+            author_username: self.author_username,
+            author_id: self.author_id,
+            terms: serde_json::from_str::<PostTerms>(&self.terms).unwrap_or_default(),
+            ..Default::default()
+        }
+    }
+}
+
+impl Store {
+    /// Removes posts from a tracker and subtracts what they added to its rollups, in one
+    /// transaction. Returns how many links were removed.
+    pub async fn unlink_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
+        if post_ids.is_empty() {
+            return Ok(0);
+        }
+        let max_of = match self.backend() {
+            Backend::Sqlite => "MAX",
+            Backend::Postgres => "GREATEST",
+        };
+        with_pool!(self, |pool| {
+            let mut tx = pool.begin().await?;
+            let mut removed = 0u64;
+            let mut records = Vec::with_capacity(post_ids.len());
+            for chunk in post_ids.chunks(900) {
+                let mut q = sqlx::QueryBuilder::new(
+                    "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
+                     p.post_type, p.sentiment_bucket, p.country, p.device, p.gender, p.lang, p.author_username, \
+                     p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+                     WHERE tp.deleted_at IS NULL AND tp.tracker_id = ",
+                );
+                q.push_bind(tracker_id).push(" AND tp.post_id IN (");
+                let mut sep = q.separated(", ");
+                for id in chunk {
+                    sep.push_bind(*id);
+                }
+                q.push(")");
+                let rows: Vec<ContributionRow> = q.build_query_as().fetch_all(&mut *tx).await?;
+                records.extend(rows.into_iter().map(|r| (r.post_id, r.record())));
+                let mut d = sqlx::QueryBuilder::new("DELETE FROM tracker_posts WHERE tracker_id = ");
+                d.push_bind(tracker_id).push(" AND post_id IN (");
+                let mut sep = d.separated(", ");
+                for id in chunk {
+                    sep.push_bind(*id);
+                }
+                d.push(")");
+                removed += d.build().execute(&mut *tx).await?.rows_affected();
+            }
+            let mut deltas = Deltas::default();
+            for (_, r) in &records {
+                deltas.add_post(tracker_id, r, -1);
+            }
+            crate::ingest::write_deltas!(tx, deltas, max_of, now);
+            tx.commit().await?;
+            Ok(removed)
+        })
+    }
+
+    /// Queues a re-analysis for a tracker (done by [`Store::edit_tracker`] for mode "reanalyze").
+    pub async fn pending_reanalysis(&self) -> Result<Option<Reanalysis>> {
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(
+            "SELECT id, tracker_id, created_at, applied_at, processed, total, removed FROM tracker_edits \
+             WHERE mode = 'reanalyze' AND applied_at IS NULL ORDER BY id LIMIT 1"
+        )
+        .fetch_optional(p)
+        .await?))
+    }
+
+    /// The latest re-analysis of a tracker, finished or not.
+    pub async fn latest_reanalysis(&self, tracker_id: i64) -> Result<Option<Reanalysis>> {
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(
+            "SELECT id, tracker_id, created_at, applied_at, processed, total, removed FROM tracker_edits \
+             WHERE mode = 'reanalyze' AND tracker_id = $1 ORDER BY id DESC LIMIT 1"
+        )
+        .bind(tracker_id)
+        .fetch_optional(p)
+        .await?))
+    }
+
+    pub async fn set_reanalysis_progress(
+        &self,
+        id: i64,
+        processed: i64,
+        total: i64,
+        removed: i64,
+        done_at: Option<Millis>,
+    ) -> Result<()> {
+        with_pool!(self, |p| sqlx::query(
+            "UPDATE tracker_edits SET processed = $1, total = $2, removed = $3, applied_at = $4 WHERE id = $5"
+        )
+        .bind(processed)
+        .bind(total)
+        .bind(removed)
+        .bind(done_at)
+        .bind(id)
+        .execute(p)
+        .await
+        .map(|_| ())?);
+        Ok(())
+    }
+
+    /// Earlier queued re-analyses of the same tracker are superseded by a newer one.
+    pub async fn supersede_reanalysis(&self, tracker_id: i64, newest_id: i64, now: Millis) -> Result<()> {
+        with_pool!(self, |p| sqlx::query(
+            "UPDATE tracker_edits SET applied_at = $1 WHERE tracker_id = $2 AND id < $3 AND applied_at IS NULL AND mode = 'reanalyze'"
+        )
+        .bind(now)
+        .bind(tracker_id)
+        .bind(newest_id)
+        .execute(p)
+        .await
+        .map(|_| ())?);
+        Ok(())
+    }
+
+    pub async fn count_links(&self, tracker_id: i64) -> Result<i64> {
+        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NULL"
+        )
+        .bind(tracker_id)
+        .fetch_one(p)
+        .await?))
+    }
+
+    /// A page of a tracker's stored posts after `after_post_id`, in id order.
+    pub async fn tracker_posts_page(&self, tracker_id: i64, after_post_id: i64, limit: i64) -> Result<Vec<StoredPost>> {
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, StoredPost>(
+            "SELECT tp.post_id, p.data, p.country, p.lang, tp.subtrackers FROM tracker_posts tp \
+             JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.deleted_at IS NULL \
+             ORDER BY tp.post_id LIMIT $3"
+        )
+        .bind(tracker_id)
+        .bind(after_post_id)
+        .bind(limit)
+        .fetch_all(p)
+        .await?))
+    }
+
+    pub async fn set_subtrackers(&self, tracker_id: i64, updates: &[(i64, i64)]) -> Result<()> {
+        with_pool!(self, |p| {
+            let mut tx = p.begin().await?;
+            for (post_id, mask) in updates {
+                sqlx::query("UPDATE tracker_posts SET subtrackers = $1 WHERE tracker_id = $2 AND post_id = $3")
+                    .bind(*mask)
+                    .bind(tracker_id)
+                    .bind(*post_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok::<_, crate::StoreError>(())
+        })?;
+        Ok(())
+    }
+}

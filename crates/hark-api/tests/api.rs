@@ -361,6 +361,7 @@ async fn openapi_lists_every_route() {
         ("delete", "/api/v1/trackers/{hash}/tags/{id}"),
         ("get", "/api/v1/influencer-tags"),
         ("get", "/api/v1/demo"),
+        ("post", "/api/v1/trackers/{hash}/import"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");
@@ -378,4 +379,59 @@ async fn openapi_lists_every_route() {
             assert_ne!(body["error"]["message"], "API route not found.", "{method} {path}");
         }
     }
+}
+
+#[tokio::test]
+async fn upload_imports_matching_posts_and_reports_bad_lines() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let body = concat!(
+            r#"{"platform":"twitter","id":"1","text":"great coffee today","createdAt":1700000000000,"author":{"username":"ann"}}"#, "\n",
+            r#"{"platform":"twitter","id":"2","text":"tea only","createdAt":1700000000000}"#, "\n",
+            "\n",
+            "{not json\n",
+            r#"{"platform":"twitter","id":"3","text":"COFFEE!!","createdAt":1700000001}"#, "\n",
+        );
+        let token = app.csrf().await;
+        let url = app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"));
+        let res = send(app.client.post(&url).header("X-CSRF-Token", &token).header("Content-Type", "application/x-ndjson").body(body)).await;
+        assert_eq!(res.status, 200, "{:?}", res.body);
+        assert_eq!(res.body["imported"], 2);
+        assert_eq!(res.body["newPosts"], 2);
+        assert_eq!(res.body["unmatched"], 1);
+        assert_eq!(res.body["invalid"], 1);
+        assert_eq!(res.body["errors"][0]["line"], 4);
+        let total = app.get(&format!("/api/v1/trackers/{hash}/total-posts")).await;
+        assert_eq!(total.body["count"]["posts"], 2);
+        // Again: nothing new.
+        let again = send(app.client.post(&url).header("X-CSRF-Token", &token).body(body)).await;
+        assert_eq!(again.body["newPosts"], 0);
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}/total-posts")).await.body["count"]["posts"], 2);
+        // CSV with a mapping.
+        let csv = "id,Body,Date\n10,coffee time,2024-01-01\n11,no,2024-01-01\n";
+        let res = send(
+            app.client
+                .post(app.url(&format!("/api/v1/trackers/{hash}/import?format=csv&platform=twt&map=text=Body")))
+                .header("X-CSRF-Token", &token)
+                .header("Content-Type", "text/csv")
+                .body(csv),
+        )
+        .await;
+        assert_eq!((res.body["imported"].as_i64(), res.body["unmatched"].as_i64()), (Some(1), Some(1)), "{:?}", res.body);
+        // Bad requests.
+        let empty = send(app.client.post(&url).header("X-CSRF-Token", &token).body("")).await;
+        assert_eq!(empty.status, 422);
+        let bad_map = send(
+            app.client
+                .post(app.url(&format!("/api/v1/trackers/{hash}/import?format=csv&map=nope")))
+                .header("X-CSRF-Token", &token)
+                .body(csv),
+        )
+        .await;
+        assert_eq!(bad_map.status, 422);
+        let anon = reqwest::Client::new();
+        assert_eq!(send(anon.post(&url).body(body)).await.status, 403, "no CSRF token, no import");
+    })
+    .await;
 }

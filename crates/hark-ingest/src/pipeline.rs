@@ -164,3 +164,52 @@ pub async fn ingest_with(
     }
     Ok(total)
 }
+
+/// What an import did, for the CLI and the upload endpoint.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportSummary {
+    /// Non-blank lines or CSV records read.
+    pub lines: usize,
+    /// Posts that matched the tracker's search and are now in it.
+    pub imported: u64,
+    /// Of those, posts Hark had not stored before.
+    pub new_posts: u64,
+    /// Valid posts that do not match the tracker's search.
+    pub unmatched: u64,
+    /// Lines that could not be read.
+    pub invalid: u64,
+    /// The first line errors (at most [`MAX_REPORTED_ERRORS`]).
+    pub errors: Vec<crate::import::LineError>,
+}
+
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+impl ImportSummary {
+    pub fn add_errors(&mut self, errors: Vec<crate::import::LineError>) {
+        self.invalid += errors.len() as u64;
+        let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors.len());
+        self.errors.extend(errors.into_iter().take(room));
+    }
+}
+
+/// Imports posts into one tracker: they are matched against its search only (posts that do not
+/// match are counted, not stored), enriched and written batch by batch.
+pub async fn import_posts(
+    store: &Store,
+    matcher: &Arc<MatchSet>,
+    posts: Vec<Post>,
+    summary: &mut ImportSummary,
+    now: Millis,
+) -> Result<(), IngestError> {
+    for chunk in posts.chunks(BATCH) {
+        let m = matcher.clone();
+        let owned = chunk.to_vec();
+        let records = tokio::task::spawn_blocking(move || prepare(&m, &owned)).await.unwrap_or_default();
+        summary.unmatched += (chunk.len() - records.len()) as u64;
+        summary.imported += records.len() as u64;
+        let s = store.ingest_batch(&records, now).await?;
+        summary.new_posts += s.new_posts;
+    }
+    Ok(())
+}

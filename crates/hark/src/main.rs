@@ -22,6 +22,10 @@ enum Command {
     Serve(ServeArgs),
     /// Apply database migrations and exit.
     Migrate(DbArgs),
+    /// Import posts from an NDJSON or CSV file into a tracker.
+    Import(ImportArgs),
+    /// Print the enrichment of each line of standard input (plain text or post JSON) as JSON.
+    Analyze,
     /// Manage accounts.
     User {
         #[command(subcommand)]
@@ -55,6 +59,27 @@ struct ServeArgs {
     /// Do not create or feed the demo tracker.
     #[arg(long, env = "HARK_NO_DEMO", default_value_t = false)]
     no_demo: bool,
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The tracker's hash (from its URL).
+    #[arg(long)]
+    tracker: String,
+    /// `ndjson` (Hark posts or X API v2 responses, one per line) or `csv`; by default from the
+    /// file's extension.
+    #[arg(long, value_parser = ["ndjson", "csv"])]
+    format: Option<String>,
+    /// CSV: the platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums).
+    #[arg(long)]
+    platform: Option<String>,
+    /// CSV: explicit column mapping, `field=Column,...` (e.g. `text=Body,created_at=Date`).
+    #[arg(long)]
+    map: Option<String>,
+    /// The file to import.
+    file: PathBuf,
 }
 
 #[derive(Subcommand)]
@@ -202,6 +227,95 @@ async fn user_add(args: UserAddArgs) -> anyhow::Result<()> {
     }
 }
 
+fn import_format(args: &ImportArgs) -> &'static str {
+    match args.format.as_deref() {
+        Some("csv") => "csv",
+        Some(_) => "ndjson",
+        None => match args.file.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).as_deref() {
+            Some("csv") => "csv",
+            _ => "ndjson",
+        },
+    }
+}
+
+async fn import(args: ImportArgs) -> anyhow::Result<()> {
+    use hark_ingest::import::{parse_csv, CsvMapping, NdjsonReader};
+    use hark_ingest::pipeline::{compile, import_posts, ImportSummary, BATCH};
+    let format = import_format(&args);
+    let mapping = match (&args.map, &args.platform) {
+        (Some(m), _) => CsvMapping::parse_overrides(m).map_err(|e| anyhow::anyhow!("--map: {e}"))?,
+        _ => CsvMapping::default(),
+    };
+    let mapping = match &args.platform {
+        Some(p) => mapping.with_platform(hark_core::Platform::parse(p).map_err(|e| anyhow::anyhow!("--platform: {e}"))?),
+        None => mapping,
+    };
+    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot open {}", args.file.display()))?;
+    let store = args.db.store().await?;
+    let tracker = store
+        .tracker_by_hash(&args.tracker)
+        .await?
+        .with_context(|| format!("no tracker has the hash '{}'", args.tracker))?;
+    let matcher = std::sync::Arc::new(compile(&[(tracker.id, tracker.criteria.clone())])?);
+    let mut summary = ImportSummary::default();
+    let now = hark_core::now_millis();
+    if format == "csv" {
+        let batch = parse_csv(std::io::BufReader::new(file), &mapping);
+        summary.lines = batch.lines;
+        summary.add_errors(batch.errors);
+        import_posts(&store, &matcher, batch.posts, &mut summary, now).await?;
+    } else {
+        let mut reader = NdjsonReader::new(std::io::BufReader::new(file));
+        loop {
+            let mut posts = Vec::with_capacity(BATCH);
+            let mut errors = Vec::new();
+            for item in reader.by_ref().take(BATCH) {
+                match item {
+                    Ok(p) => posts.push(p),
+                    Err(e) => errors.push(e),
+                }
+            }
+            if posts.is_empty() && errors.is_empty() {
+                break;
+            }
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            summary.add_errors(errors);
+            import_posts(&store, &matcher, posts, &mut summary, now).await?;
+            eprint!("\r{} lines read, {} posts imported", reader.lines(), summary.imported);
+        }
+        eprintln!();
+        summary.lines = reader.lines();
+    }
+    if format == "csv" {
+        for e in &summary.errors {
+            eprintln!("{e}");
+        }
+    }
+    println!(
+        "{} lines read: {} posts imported into '{}' ({} new), {} did not match its search, {} invalid",
+        summary.lines, summary.imported, tracker.title, summary.new_posts, summary.unmatched, summary.invalid
+    );
+    Ok(())
+}
+
+fn analyze() -> anyhow::Result<()> {
+    use std::io::{BufRead, Write};
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for line in stdin.lock().lines() {
+        let line = line.context("reading standard input")?;
+        if let Some(v) = hark_ingest::analyze::analyze_line(&line) {
+            serde_json::to_writer(&mut out, &v)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
@@ -227,6 +341,8 @@ fn main() -> ExitCode {
                 Ok(())
             }
             Command::User { command: UserCommand::Add(a) } => user_add(a).await,
+            Command::Import(a) => import(a).await,
+            Command::Analyze => analyze(),
         }
     });
     match result {

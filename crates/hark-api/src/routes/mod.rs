@@ -1,3 +1,4 @@
+pub mod import;
 pub mod session;
 pub mod tags;
 pub mod trackers;

@@ -1,0 +1,113 @@
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use hark_core::{now_millis, Permission, Platform};
+use hark_ingest::import::{parse_csv, parse_ndjson, CsvMapping};
+use hark_ingest::pipeline::{compile, import_posts, ImportSummary};
+use serde::Deserialize;
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Query};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+/// Largest file the upload endpoint reads.
+pub const MAX_IMPORT_BYTES: usize = 50 * 1024 * 1024;
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct ImportQuery {
+    /// `ndjson` (default) or `csv`; a `text/csv` body is read as CSV.
+    format: Option<String>,
+    /// CSV: platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums).
+    platform: Option<String>,
+    /// CSV: explicit column mapping, `field=Column,...`.
+    map: Option<String>,
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportResult {
+    lines: usize,
+    imported: u64,
+    new_posts: u64,
+    unmatched: u64,
+    invalid: u64,
+    #[schema(value_type = Vec<Object>)]
+    errors: Vec<hark_ingest::import::LineError>,
+}
+
+impl From<ImportSummary> for ImportResult {
+    fn from(s: ImportSummary) -> Self {
+        ImportResult {
+            lines: s.lines,
+            imported: s.imported,
+            new_posts: s.new_posts,
+            unmatched: s.unmatched,
+            invalid: s.invalid,
+            errors: s.errors,
+        }
+    }
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/import", tag = "trackers",
+    params(("hash" = String, Path), ImportQuery),
+    request_body(content = String, description = "The file: NDJSON (Hark posts or X API v2 responses) or CSV with a header row",
+        content_type = "application/x-ndjson"),
+    responses((status = 200, body = ImportResult), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn import_file(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Query(q): Query<ImportQuery>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<axum::Json<ImportResult>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    if tracker.is_demo {
+        return Err(ApiError::forbidden("The demo tracker is read-only."));
+    }
+    let csv_body = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/csv"));
+    let is_csv = match q.format.as_deref() {
+        Some("csv") => true,
+        Some("ndjson") | Some("jsonl") | Some("json") => false,
+        None => csv_body,
+        Some(other) => {
+            return Err(ApiError::bad_request("invalid_query", format!("Unknown format '{other}': use ndjson or csv.")))
+        }
+    };
+    let mut mapping = match q.map.as_deref().filter(|m| !m.trim().is_empty()) {
+        Some(m) => CsvMapping::parse_overrides(m).map_err(|e| ApiError::unprocessable("invalid_mapping", e))?,
+        None => CsvMapping::default(),
+    };
+    if let Some(p) = q.platform.as_deref().filter(|p| !p.is_empty()) {
+        mapping = mapping.with_platform(Platform::parse(p).map_err(|e| ApiError::bad_request("invalid_query", e.message))?);
+    }
+    let bytes = axum::body::to_bytes(body, MAX_IMPORT_BYTES).await.map_err(|_| {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The file is larger than 50 MB; use `hark import`.")
+    })?;
+    if bytes.is_empty() {
+        return Err(ApiError::unprocessable("empty_file", "The file is empty."));
+    }
+    let batch = tokio::task::spawn_blocking(move || {
+        if is_csv {
+            parse_csv(bytes.as_ref(), &mapping)
+        } else {
+            parse_ndjson(bytes.as_ref())
+        }
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let matcher = std::sync::Arc::new(
+        compile(&[(tracker.id, tracker.criteria.clone())]).map_err(|e| ApiError::Internal(e.to_string()))?,
+    );
+    let mut summary = ImportSummary { lines: batch.lines, ..Default::default() };
+    summary.add_errors(batch.errors);
+    import_posts(&state.store, &matcher, batch.posts, &mut summary, now_millis())
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(axum::Json(summary.into()))
+}

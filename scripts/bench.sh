@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs the hot-path benchmarks (release builds). Figures go to BENCHMARKS.md by hand, with the
+# command and data size printed here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/postgres.sh
+ensure_postgres
+echo "== Matching (hark-core)"
+cargo bench -p hark-core --bench matching
+echo "== Sentiment (hark-enrich, with the Python reference when available)"
+python3 -c 'import vaderSentiment' 2>/dev/null || pip install -q vaderSentiment || true
+cargo bench -p hark-enrich --bench sentiment
+echo "== End-to-end ingest (hark-ingest): SQLite and PostgreSQL"
+HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench ingest

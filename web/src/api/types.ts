@@ -75,7 +75,7 @@ export interface Tracker {
   permission: number;
   isOwner: boolean;
   ownerName: string;
-  reanalysis: { processed: number; total: number; removed: number; done: boolean } | null;
+  reanalysis?: { processed: number; total: number; removed: number; done: boolean } | null;
 }
 
 export interface TrackerInput {

@@ -20,6 +20,7 @@ import { ShellContext, type ShellContextValue } from './context';
 import { HistoricalModal } from './HistoricalModal';
 import { Sidebar, type PostCount } from './Sidebar';
 import { TrackerHeader } from './TrackerHeader';
+import { ReanalysisNotice } from './ReanalysisNotice';
 import { SIDEBAR_COLLAPSE_QUERY, useMediaQuery } from './use-media';
 
 const DashboardPage = lazy(() => import('../dashboard'));
@@ -142,6 +143,7 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
           <main className="min-w-0 flex-1" id="main">
             <TrackerHeader />
             {tracker.isDemo ? <SampleDataNotice className="border-b" /> : null}
+            <ReanalysisNotice reanalysis={tracker.reanalysis ?? null} />
             <Suspense fallback={<PageLoading />}>
               <Page />
             </Suspense>

@@ -361,6 +361,7 @@ async fn openapi_lists_every_route() {
         ("delete", "/api/v1/trackers/{hash}/tags/{id}"),
         ("get", "/api/v1/influencer-tags"),
         ("get", "/api/v1/demo"),
+        ("get", "/api/v1/trackers/{hash}/stats"),
         ("post", "/api/v1/trackers/{hash}/import"),
     ];
     for (method, path) in expected {
@@ -404,6 +405,10 @@ async fn upload_imports_matching_posts_and_reports_bad_lines() {
         assert_eq!(res.body["errors"][0]["line"], 4);
         let total = app.get(&format!("/api/v1/trackers/{hash}/total-posts")).await;
         assert_eq!(total.body["count"]["posts"], 2);
+        let stats = app.get(&format!("/api/v1/trackers/{hash}/stats")).await.body;
+        assert_eq!((stats["posts"].as_i64(), stats["users"].as_i64()), (Some(2), Some(2)), "{stats:?}");
+        let none = app.get(&format!("/api/v1/trackers/{hash}/stats?start=2020-01-01&end=2020-01-02")).await.body;
+        assert_eq!(none["posts"], 0);
         // Again: nothing new.
         let again = send(app.client.post(&url).header("X-CSRF-Token", &token).body(body)).await;
         assert_eq!(again.body["newPosts"], 0);

@@ -18,7 +18,7 @@ mod users;
 
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
-pub use posts::PostCountFilter;
+pub use posts::{PostCountFilter, TopStats};
 pub use reanalysis::{Reanalysis, StoredPost};
 pub use tags::TagRow;
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};

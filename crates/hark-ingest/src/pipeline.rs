@@ -95,8 +95,21 @@ pub fn compile(trackers: &[(i64, String)]) -> Result<MatchSet, IngestError> {
     Ok(MatchSet::build(&refs))
 }
 
-/// Enriches and matches a batch (CPU work, no I/O). Posts matching no tracker are dropped.
+/// Enriches and matches a batch (CPU work, no I/O) on all cores. Posts matching no tracker are
+/// dropped; the order of the rest is kept.
 pub fn prepare(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads < 2 || posts.len() < 512 {
+        return prepare_one(matcher, posts);
+    }
+    let per = posts.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = posts.chunks(per).map(|chunk| s.spawn(move || prepare_one(matcher, chunk))).collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
+fn prepare_one(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
     let mut out = Vec::with_capacity(posts.len());
     let mut matches = Vec::new();
     let mut scratch = hark_core::MatchScratch::new();

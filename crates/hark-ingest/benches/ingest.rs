@@ -93,13 +93,18 @@ async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]
     let mut from = 0;
     let segment = (n / 10).max(BATCH);
     let mut since_segment = 0;
+    let (mut waiting, mut writing) = (0f64, 0f64);
     while let Some(h) = next.take() {
+        let w = Instant::now();
         let records = h.await.expect("prepare");
+        waiting += w.elapsed().as_secs_f64();
         from += BATCH;
         if from < n {
             next = Some(spawn(from));
         }
+        let w = Instant::now();
         store.ingest_batch(&records, 1).await.expect("ingest");
+        writing += w.elapsed().as_secs_f64();
         since_segment += BATCH.min(n - (from - BATCH));
         if since_segment >= segment {
             segments.push(since_segment as f64 / segment_start.elapsed().as_secs_f64());
@@ -107,6 +112,7 @@ async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]
             segment_start = Instant::now();
         }
     }
+    println!("  time waiting for parse+enrich+match {waiting:.1}s, writing {writing:.1}s");
     (n as f64 / start.elapsed().as_secs_f64(), segments)
 }
 

@@ -214,6 +214,14 @@ impl Store {
             Backend::Postgres => 60_000 / POST_PARAMS,
         };
 
+        let timing = std::env::var_os("HARK_INGEST_TIMING").is_some();
+        let mut clock = std::time::Instant::now();
+        let mut lap = |what: &str| {
+            if timing {
+                eprintln!("ingest {what}: {:.1} ms", clock.elapsed().as_secs_f64() * 1000.0);
+                clock = std::time::Instant::now();
+            }
+        };
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
             // What is already stored: ids and engagement of repeats.
@@ -230,6 +238,7 @@ impl Store {
                     existing.insert(k, (id, e));
                 }
             }
+            lap("existing");
             // Upsert posts, collecting every id.
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
             for (chunk_no, chunk) in unique.chunks(posts_chunk).enumerate() {
@@ -283,6 +292,7 @@ impl Store {
                 let rows: Vec<(String, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
                 ids.extend(rows);
             }
+            lap("posts");
             // Link posts to trackers; only links that did not exist count toward the rollups.
             let links: Vec<(i64, i64, &PostRecord, i64)> = unique
                 .iter()
@@ -301,6 +311,7 @@ impl Store {
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
                 new_links.extend(rows);
             }
+            lap("links");
             let mut deltas = Deltas::default();
             for (t, id, p, _) in &links {
                 if new_links.contains(&(*t, *id)) {
@@ -309,8 +320,11 @@ impl Store {
                     deltas.add_engagement(*t, p, p.engagement - old);
                 }
             }
+            lap("deltas");
             write_deltas!(tx, deltas, max_of, now);
+            lap("rollups");
             tx.commit().await?;
+            lap("commit");
             Ok(IngestStats {
                 new_posts: (unique.len() - existing.len()) as u64,
                 updated_posts: existing.len() as u64,

@@ -74,7 +74,10 @@ impl Store {
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
                 .foreign_keys(true)
-                .busy_timeout(Duration::from_secs(10));
+                .busy_timeout(Duration::from_secs(10))
+                // A 64 MB page cache keeps the post-key and rollup indexes in memory while ingesting.
+                .pragma("cache_size", "-65536")
+                .pragma("temp_store", "memory");
             let pool = SqlitePoolOptions::new().max_connections(8).connect_with(opts).await?;
             Ok(Self { db: Db::Sqlite(pool) })
         } else {

@@ -9,5 +9,6 @@ pub mod enrich;
 pub mod import;
 pub mod keywords;
 pub mod pipeline;
+pub mod reanalysis;
 
 pub use enrich::{enrich, Enrichment};

@@ -92,6 +92,10 @@ fn digits(v: i64) -> u32 {
     v.checked_ilog10().map_or(1, |l| l + 1)
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Author {
@@ -101,11 +105,16 @@ pub struct Author {
     pub username: String,
     /// Display name.
     pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub avatar_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub followers: Option<i64>,
+    #[serde(skip_serializing_if = "is_false")]
     pub verified: bool,
     /// Free-text location from the profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bio: Option<String>,
 }
 
@@ -113,22 +122,37 @@ pub struct Author {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Counts {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub likes: Option<i64>,
     /// Retweets on twitter (its shares).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub retweets: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub replies: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub comments: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub shares: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub views: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dislikes: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub saves: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub impressions: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reach: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub clicks: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub quotes: Option<i64>,
     /// Instagram story insights.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exits: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub taps_forward: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub taps_back: Option<i64>,
 }
 
@@ -149,23 +173,30 @@ pub enum MediaKind {
 pub struct Media {
     pub kind: MediaKind,
     pub url: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thumbnail_url: Option<String>,
     /// Video variants carry a bitrate (twitter picks an mp4 of at least 320000; a gif, 0).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bitrate: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PostFlags {
+    #[serde(skip_serializing_if = "is_false")]
     pub is_retweet: bool,
     /// The original author's username when this is a retweet.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub retweet_of: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
     pub is_quote: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub quoted_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub quoted_url: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
     pub is_reply: bool,
+    #[serde(skip_serializing_if = "is_false")]
     pub is_story: bool,
 }
 
@@ -182,25 +213,25 @@ pub struct Post {
     #[serde(default)]
     pub text: String,
     /// Headline of a web post (news, blogs, forums).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     pub created_at: Millis,
     /// Language the platform reports, if any.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
     #[serde(default)]
     pub counts: Counts,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub media: Vec<Media>,
     #[serde(default)]
     pub flags: PostFlags,
     /// The client that posted it (twitter's `source`), raw.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Latitude and longitude.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coordinates: Option<(f64, f64)>,
     /// The platform payload, kept for fields not modelled here.
     #[serde(default, skip_serializing_if = "Option::is_none")]

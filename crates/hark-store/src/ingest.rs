@@ -222,22 +222,12 @@ impl Store {
                 clock = std::time::Instant::now();
             }
         };
+        // What is already stored: ids and engagement of repeats. Read before the transaction; the
+        // links written inside it decide what is new.
+        let keys: Vec<&str> = unique.iter().map(|p| p.post_key.as_str()).collect();
+        let existing = self.existing_posts(&keys).await?;
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
-            // What is already stored: ids and engagement of repeats.
-            let mut existing: HashMap<String, (i64, i64)> = HashMap::new();
-            for chunk in unique.chunks(900) {
-                let mut q = sqlx::QueryBuilder::new("SELECT post_key, id, engagement FROM posts WHERE post_key IN (");
-                let mut sep = q.separated(", ");
-                for p in chunk {
-                    sep.push_bind(p.post_key.as_str());
-                }
-                q.push(")");
-                let rows: Vec<(String, i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
-                for (k, id, e) in rows {
-                    existing.insert(k, (id, e));
-                }
-            }
             lap("existing");
             // Upsert posts, collecting every id.
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
@@ -331,6 +321,36 @@ impl Store {
                 new_links: new_links.len() as u64,
             })
         })
+    }
+
+    /// Ids and engagement of the posts among `keys` that are stored.
+    async fn existing_posts(&self, keys: &[&str]) -> Result<HashMap<String, (i64, i64)>> {
+        let mut out = HashMap::new();
+        match &self.db {
+            crate::Db::Sqlite(pool) => {
+                for chunk in keys.chunks(900) {
+                    let mut q = sqlx::QueryBuilder::new("SELECT post_key, id, engagement FROM posts WHERE post_key IN (");
+                    let mut sep = q.separated(", ");
+                    for k in chunk {
+                        sep.push_bind(*k);
+                    }
+                    q.push(")");
+                    let rows: Vec<(String, i64, i64)> = q.build_query_as().fetch_all(pool).await?;
+                    out.extend(rows.into_iter().map(|(k, id, e)| (k, (id, e))));
+                }
+            }
+            // One array parameter: a prepared IN list of hundreds of parameters gets a generic plan
+            // made while the table was small (a sequential scan) and keeps it.
+            crate::Db::Postgres(pool) => {
+                let rows: Vec<(String, i64, i64)> =
+                    sqlx::query_as("SELECT post_key, id, engagement FROM posts WHERE post_key = ANY($1)")
+                        .bind(keys)
+                        .fetch_all(pool)
+                        .await?;
+                out.extend(rows.into_iter().map(|(k, id, e)| (k, (id, e))));
+            }
+        }
+        Ok(out)
     }
 
     /// Rollup rows of a tracker, for tests and checks: (posts, engagement) summed over hours.

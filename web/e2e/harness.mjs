@@ -46,8 +46,11 @@ async function waitForHealth(url, child, timeoutMs) {
   throw new Error(`server not healthy after ${timeoutMs} ms: ${lastErr}`);
 }
 
-/** Starts the server; returns { url, stop, logs }. */
-export async function startServer() {
+/**
+ * Starts the server; returns { url, stop, logs }. `demo: true` keeps the demo tracker (the server
+ * creates it and backfills sample posts in the background); by default it runs with --no-demo.
+ */
+export async function startServer({ demo = false } = {}) {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`web app not built: run "npm run build" in ${webDir}`);
   }
@@ -57,7 +60,7 @@ export async function startServer() {
   const bin = process.env.HARK_BIN ? path.resolve(webDir, process.env.HARK_BIN) : path.resolve(webDir, '../target/debug/hark');
   const [cmd, args] = mock
     ? [process.execPath, [path.join(here, 'mock-server.mjs'), '--port', String(port), '--web-dir', distDir]]
-    : [bin, ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--web-dir', distDir, '--no-demo']];
+    : [bin, ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--web-dir', distDir, ...(demo ? [] : ['--no-demo'])]];
   if (!mock && !existsSync(bin)) throw new Error(`server binary not found at ${bin} (set HARK_BIN)`);
 
   const env = { ...process.env };
@@ -107,4 +110,20 @@ export async function launchBrowser() {
 export async function shot(page, name, { fullPage = true } = {}) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage });
+}
+
+/** Polls `check` (async, returns a value or null) until it gives a value; throws after timeoutMs. */
+export async function waitUntil(check, { timeoutMs = 60_000, intervalMs = 250, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = null;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
 }

@@ -84,38 +84,28 @@ impl Store {
         if post_ids.is_empty() {
             return Ok(0);
         }
-        let max_of = match self.backend() {
-            Backend::Sqlite => "MAX",
-            Backend::Postgres => "GREATEST",
+        let (max_of, id_list) = match self.backend() {
+            Backend::Sqlite => ("MAX", "SELECT value FROM json_each($2)"),
+            Backend::Postgres => ("GREATEST", "SELECT jsonb_array_elements_text($2::jsonb)::bigint"),
         };
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
-            let mut removed = 0u64;
-            let mut records = Vec::with_capacity(post_ids.len());
-            for chunk in post_ids.chunks(900) {
-                let mut q = sqlx::QueryBuilder::new(
-                    "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
-                     p.post_type, p.sentiment_bucket, p.country, p.device, p.gender, p.lang, p.author_username, \
-                     p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-                     WHERE tp.deleted_at IS NULL AND tp.tracker_id = ",
-                );
-                q.push_bind(tracker_id).push(" AND tp.post_id IN (");
-                let mut sep = q.separated(", ");
-                for id in chunk {
-                    sep.push_bind(*id);
-                }
-                q.push(")");
-                let rows: Vec<ContributionRow> = q.build_query_as().fetch_all(&mut *tx).await?;
-                records.extend(rows.into_iter().map(|r| (r.post_id, r.record())));
-                let mut d = sqlx::QueryBuilder::new("DELETE FROM tracker_posts WHERE tracker_id = ");
-                d.push_bind(tracker_id).push(" AND post_id IN (");
-                let mut sep = d.separated(", ");
-                for id in chunk {
-                    sep.push_bind(*id);
-                }
-                d.push(")");
-                removed += d.build().execute(&mut *tx).await?.rows_affected();
-            }
+            // The ids travel as one JSON array parameter: no parameter limit, and PostgreSQL keeps
+            // an index plan (a prepared IN list of hundreds of parameters gets a generic plan that
+            // can be a sequential scan).
+            let ids_json = serde_json::to_string(post_ids).unwrap_or_else(|_| "[]".into());
+            let select = format!(
+                "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
+                 p.post_type, p.sentiment_bucket, p.country, p.device, p.gender, p.lang, p.author_username, \
+                 p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+                 WHERE tp.deleted_at IS NULL AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
+            );
+            let delete = format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})");
+            let rows: Vec<ContributionRow> =
+                sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
+            let records: Vec<(i64, PostRecord)> = rows.into_iter().map(|r| (r.post_id, r.record())).collect();
+            let removed =
+                sqlx::query(&delete).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?.rows_affected();
             let mut deltas = Deltas::default();
             for (_, r) in &records {
                 deltas.add_post(tracker_id, r, -1);

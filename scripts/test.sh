@@ -36,7 +36,5 @@ step "Browser tests on SQLite"
 (cd web && node --test e2e/)
 
 step "Browser tests on PostgreSQL"
-E2E_DB="hark_e2e_$$"
-psql "$PG_URL" -qc "CREATE DATABASE $E2E_DB" >/dev/null
-trap 'psql "$PG_URL" -qc "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
-(cd web && HARK_DATABASE_URL="$(pg_url_for "$E2E_DB")" node --test e2e/)
+# Every server a browser test starts gets its own fresh database on this server.
+(cd web && HARK_E2E_POSTGRES_URL="$PG_URL" node --test e2e/)

@@ -2,9 +2,11 @@
 // and launches Debian's Chromium through playwright-core.
 //
 //   HARK_BIN           server binary (default ../target/debug/hark from web/)
-//   HARK_DATABASE_URL  passed through for a PostgreSQL run
+//   HARK_E2E_POSTGRES_URL  a PostgreSQL server URL: each server started gets its own fresh
+//                      database on it (created here, dropped on stop) instead of SQLite
+//   HARK_DATABASE_URL  passed through as is (one database shared by every server started)
 //   HARK_E2E_MOCK=1    use e2e/mock-server.mjs instead (UI work while the server is not built)
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -65,6 +67,23 @@ export async function startServer({ demo = false } = {}) {
 
   const env = { ...process.env };
   if (!env.RUST_LOG) env.RUST_LOG = 'warn';
+  // Each server starts on an empty database, as a fresh data directory gives SQLite.
+  const pgAdmin = mock ? null : process.env.HARK_E2E_POSTGRES_URL;
+  let pgDb = null;
+  if (pgAdmin) {
+    pgDb = `hark_e2e_${process.pid}_${port}`;
+    execFileSync('psql', [pgAdmin, '-qc', `CREATE DATABASE ${pgDb}`]);
+    env.HARK_DATABASE_URL = `${pgAdmin.split('?')[0].replace(/\/[^/]*$/, '')}/${pgDb}`;
+  }
+  const dropDb = () => {
+    if (pgDb) {
+      try {
+        execFileSync('psql', [pgAdmin, '-qc', `DROP DATABASE IF EXISTS ${pgDb} WITH (FORCE)`]);
+      } catch {
+        // Best effort: a leftover test database does no harm.
+      }
+    }
+  };
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs = [];
   child.stdout.on('data', (d) => logs.push(String(d)));
@@ -74,6 +93,7 @@ export async function startServer({ demo = false } = {}) {
     await waitForHealth(url, child, 60_000);
   } catch (e) {
     child.kill('SIGKILL');
+    dropDb();
     throw new Error(`${e.message}\n--- server output ---\n${logs.join('')}`);
   }
 
@@ -86,6 +106,7 @@ export async function startServer({ demo = false } = {}) {
       clearTimeout(timer);
     }
     rmSync(dataDir, { recursive: true, force: true });
+    dropDb();
   };
   return { url, stop, logs };
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { launchBrowser, screenshotDir, shot, startServer, waitUntil } from './harness.mjs';
 
 const ACCOUNT = { name: 'Ida Importer', email: 'ida@example.com', password: 'correct horse battery' };
 
@@ -20,6 +20,12 @@ after(async () => {
 });
 
 const pathname = (page) => new URL(page.url()).pathname;
+
+/** Full-page screenshot from the top, so the sticky top bar is not painted mid-page. */
+async function topShot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, name);
+}
 
 async function getJson(url) {
   const res = await fetch(url);
@@ -63,7 +69,7 @@ describe('demo tracker', () => {
     const link = page.getByRole('link', { name: 'Explore the demo tracker' });
     await link.waitFor();
     assert.equal(await link.getAttribute('href'), `/hashtag-tracking/dashboard/${demo.hash}/${demo.friendly}?demo=true`);
-    await shot(page, 'demo-01-login-link');
+    await topShot(page, 'demo-01-login-link');
     await link.click();
 
     await page.waitForURL((u) => new URL(u).pathname === `/hashtag-tracking/dashboard/${demo.hash}/${demo.friendly}`, { timeout: 15_000 });
@@ -77,14 +83,14 @@ describe('demo tracker', () => {
     const count = page.getByTestId('post-count');
     await waitUntil(async () => /\d/.test(await count.innerText()), { timeout: 15_000, what: 'sidebar post count' });
     await page.waitForLoadState('networkidle');
-    await shot(page, 'demo-02-dashboard');
+    await topShot(page, 'demo-02-dashboard');
 
     // Another page of the demo tracker keeps the notice and does not send the visitor to sign in.
     await page.getByRole('link', { name: /^Posts/ }).first().click();
     await page.waitForURL((u) => new URL(u).pathname.startsWith(`/hashtag-tracking/posts/${demo.hash}`), { timeout: 15_000 });
     await notice.waitFor();
     assert.notEqual(pathname(page), '/login');
-    await shot(page, 'demo-03-posts');
+    await topShot(page, 'demo-03-posts');
 
     assert.deepEqual(errors, []);
     await context.close();
@@ -151,7 +157,7 @@ describe('import posts', () => {
     await section.scrollIntoViewIfNeeded();
     await section.getByLabel('File').setInputFiles(file);
     assert.equal(await section.getByLabel('Format').inputValue(), 'ndjson');
-    await shot(page, 'import-01-file-chosen');
+    await topShot(page, 'import-01-file-chosen');
     await section.getByRole('button', { name: 'Import' }).click();
 
     // Either the summary or the server's error shows; an error fails with its message.
@@ -159,7 +165,7 @@ describe('import posts', () => {
     const failure = section.getByRole('alert');
     await result.or(failure).first().waitFor({ timeout: 30_000 });
     if (await failure.count()) {
-      await shot(page, 'import-02-failed');
+      await topShot(page, 'import-02-failed');
       assert.fail(`import refused: ${(await failure.allInnerTexts()).join(' | ')}`);
     }
     const summary = await result.innerText();
@@ -168,7 +174,8 @@ describe('import posts', () => {
     assert.match(summary, /\b1 invalid line\b/);
     assert.match(summary, /4 lines read/);
     await result.getByRole('row', { name: /Line 4/ }).waitFor();
-    await shot(page, 'import-02-result');
+    await topShot(page, 'import-02-result');
+    await section.screenshot({ path: path.join(screenshotDir, 'import-02-result-section.png') });
 
     // The tracker now holds the two matching posts.
     const total = await page.request.get(`${server.url}/api/v1/trackers/${tracker.hash}/total-posts`);
@@ -178,7 +185,7 @@ describe('import posts', () => {
     const count = page.getByTestId('post-count');
     await waitUntil(async () => (await count.innerText()).trim() === '2', { timeout: 15_000, what: 'sidebar post count 2' });
     await page.waitForLoadState('networkidle');
-    await shot(page, 'import-03-posts-page');
+    await topShot(page, 'import-03-posts-page');
 
     assert.deepEqual(errors, []);
     await context.close();

@@ -41,7 +41,7 @@ describe('demo tracker', () => {
     await server?.stop();
   });
 
-  test('an anonymous visitor opens the demo from the sign-in page and sees it labelled as sample data', async () => {
+  test('a first visit offers setup and the demo, which is labelled as sample data', async () => {
     // The server creates the demo tracker and backfills it in the background.
     const demo = await waitUntil(
       async () => {
@@ -63,9 +63,10 @@ describe('demo tracker', () => {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
 
-    // Signed out: the sign-in page offers the demo.
-    await page.goto(server.url + '/login');
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // A fresh instance with its demo: the first visit still offers to set up the first account
+    // (the demo's owner is a system account), and offers the demo beside it.
+    await page.goto(server.url + '/');
+    await page.getByRole('heading', { name: 'Set up Hark' }).waitFor();
     const link = page.getByRole('link', { name: 'Explore the demo tracker' });
     await link.waitFor();
     assert.equal(await link.getAttribute('href'), `/hashtag-tracking/dashboard/${demo.hash}/${demo.friendly}?demo=true`);

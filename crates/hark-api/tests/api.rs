@@ -17,6 +17,8 @@ where
 #[tokio::test]
 async fn setup_creates_the_first_admin_once() {
     each(|app| async move {
+        // The demo tracker's owner is a system account: the instance still needs its first account.
+        app.store.system_user("demo@hark.invalid", "Hark demo", 1).await.unwrap();
         assert_eq!(app.get("/api/v1/setup").await.body["needsSetup"], true);
         let me = app.get("/api/v1/me").await;
         assert_eq!(me.status, 200);
@@ -31,6 +33,9 @@ async fn setup_creates_the_first_admin_once() {
         assert_eq!(again.status, 409);
         assert_eq!(again.body["error"]["code"], "already_set_up");
         assert_eq!(app.store.count_users().await.unwrap(), 1);
+        // Nobody signs in as the system account.
+        let sys = app.post("/api/v1/auth/login", json!({"email": "demo@hark.invalid", "password": "!"})).await;
+        assert_eq!(sys.status, 401);
     })
     .await;
 }

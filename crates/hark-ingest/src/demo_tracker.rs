@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hark_core::{now_millis, Friendly, Millis};
-use hark_store::{NewTracker, NewUser, Store, TrackerRow};
+use hark_store::{NewTracker, Store, TrackerRow};
 use rand::{Rng, SeedableRng};
 
 use crate::demo::{demo_criteria, DemoGenerator, DEMO_TITLE};
@@ -23,28 +23,7 @@ pub async fn ensure_demo_tracker(store: &Store) -> Result<TrackerRow, IngestErro
         return Ok(t);
     }
     let now = now_millis();
-    let owner = match store.user_by_email(DEMO_EMAIL).await? {
-        Some(u) => u,
-        None => {
-            store
-                .create_user(
-                    &NewUser {
-                        email: DEMO_EMAIL.into(),
-                        // Not a valid hash: nobody can sign in as the demo owner.
-                        password_hash: "!".into(),
-                        name: "Hark demo".into(),
-                        is_admin: false,
-                        trial: false,
-                        trial_expires: None,
-                        plan: 100,
-                        max_searches: 5,
-                        max_ignored: 50,
-                    },
-                    now,
-                )
-                .await?
-        }
-    };
+    let owner = store.system_user(DEMO_EMAIL, "Hark demo", now).await?;
     let criteria = demo_criteria();
     let start = now - DEMO_BACKFILL_DAYS * hark_core::limits::DAY_MS;
     let tracker = store

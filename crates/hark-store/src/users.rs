@@ -39,7 +39,10 @@ const USER_COLUMNS: &str = "id, email, password_hash, name, created_at, is_admin
 
 impl Store {
     pub async fn count_users(&self) -> Result<i64> {
-        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users").fetch_one(p).await?))
+        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE is_system = $1")
+            .bind(false)
+            .fetch_one(p)
+            .await?))
     }
 
     /// Inserts a user; the email is stored lowercased. A taken email is a conflict on
@@ -69,7 +72,7 @@ impl Store {
         let sql = format!(
             "INSERT INTO users (email, password_hash, name, created_at, is_admin, trial, trial_expires, plan, \
              max_searches, max_ignored) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 \
-             WHERE NOT EXISTS (SELECT 1 FROM users) RETURNING {USER_COLUMNS}"
+             WHERE NOT EXISTS (SELECT 1 FROM users WHERE is_system = $11) RETURNING {USER_COLUMNS}"
         );
         Ok(with_pool!(self, |p| sqlx::query_as::<_, UserRow>(&sql)
             .bind(u.email.trim().to_lowercase())
@@ -82,7 +85,27 @@ impl Store {
             .bind(u.plan)
             .bind(u.max_searches)
             .bind(u.max_ignored)
+            .bind(false)
             .fetch_optional(p)
+            .await?))
+    }
+
+    /// An account Hark owns (the demo tracker's): it cannot sign in and does not count as the
+    /// instance being set up. Returns the existing one when the email is taken.
+    pub async fn system_user(&self, email: &str, name: &str, now: Millis) -> Result<UserRow> {
+        if let Some(u) = self.user_by_email(email).await? {
+            return Ok(u);
+        }
+        let sql = format!(
+            "INSERT INTO users (email, password_hash, name, created_at, is_system, plan, max_searches, max_ignored) \
+             VALUES ($1, '!', $2, $3, $4, 100, 5, 50) RETURNING {USER_COLUMNS}"
+        );
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, UserRow>(&sql)
+            .bind(email.trim().to_lowercase())
+            .bind(name)
+            .bind(now)
+            .bind(true)
+            .fetch_one(p)
             .await?))
     }
 

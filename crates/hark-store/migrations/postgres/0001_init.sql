@@ -21,6 +21,8 @@ CREATE TABLE users (
     allow_facebook BOOLEAN NOT NULL DEFAULT TRUE,
     allow_tiktok BOOLEAN NOT NULL DEFAULT TRUE,
     allow_youtube BOOLEAN NOT NULL DEFAULT TRUE,
+    -- Accounts Hark creates for itself (the demo owner): no sign-in, not counted as set up.
+    is_system BOOLEAN NOT NULL DEFAULT FALSE,
     CONSTRAINT users_email_key UNIQUE (email)
 );
 

@@ -21,6 +21,8 @@ CREATE TABLE users (
     allow_facebook INTEGER NOT NULL DEFAULT 1,
     allow_tiktok INTEGER NOT NULL DEFAULT 1,
     allow_youtube INTEGER NOT NULL DEFAULT 1,
+    -- Accounts Hark creates for itself (the demo owner): no sign-in, not counted as set up.
+    is_system INTEGER NOT NULL DEFAULT 0,
     CONSTRAINT users_email_key UNIQUE (email)
 );
 

@@ -48,31 +48,21 @@ impl Store {
     /// Inserts a user; the email is stored lowercased. A taken email is a conflict on
     /// `users_email_key`.
     pub async fn create_user(&self, u: &NewUser, now: Millis) -> Result<UserRow> {
-        let sql = format!(
-            "INSERT INTO users (email, password_hash, name, created_at, is_admin, trial, trial_expires, plan, \
-             max_searches, max_ignored) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {USER_COLUMNS}"
-        );
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, UserRow>(&sql)
-            .bind(u.email.trim().to_lowercase())
-            .bind(&u.password_hash)
-            .bind(&u.name)
-            .bind(now)
-            .bind(u.is_admin)
-            .bind(u.trial)
-            .bind(u.trial_expires)
-            .bind(u.plan)
-            .bind(u.max_searches)
-            .bind(u.max_ignored)
-            .fetch_one(p)
-            .await?))
+        self.insert_user(u, now, false).await?.ok_or(crate::StoreError::NotFound)
     }
 
     /// Creates the first account only while no account exists, atomically.
     pub async fn create_first_user(&self, u: &NewUser, now: Millis) -> Result<Option<UserRow>> {
+        self.insert_user(u, now, true).await
+    }
+
+    /// The insert behind both: with `first_only`, nothing is written once a (non-system) account
+    /// exists.
+    async fn insert_user(&self, u: &NewUser, now: Millis, first_only: bool) -> Result<Option<UserRow>> {
         let sql = format!(
             "INSERT INTO users (email, password_hash, name, created_at, is_admin, trial, trial_expires, plan, \
              max_searches, max_ignored) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 \
-             WHERE NOT EXISTS (SELECT 1 FROM users WHERE is_system = $11) RETURNING {USER_COLUMNS}"
+             WHERE $11 OR NOT EXISTS (SELECT 1 FROM users WHERE is_system = $12) RETURNING {USER_COLUMNS}"
         );
         Ok(with_pool!(self, |p| sqlx::query_as::<_, UserRow>(&sql)
             .bind(u.email.trim().to_lowercase())
@@ -85,6 +75,7 @@ impl Store {
             .bind(u.plan)
             .bind(u.max_searches)
             .bind(u.max_ignored)
+            .bind(!first_only)
             .bind(false)
             .fetch_optional(p)
             .await?))

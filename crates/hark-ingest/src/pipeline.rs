@@ -162,6 +162,15 @@ impl Pipeline {
     }
 }
 
+/// Splits posts into batches of [`BATCH`] without copying them.
+fn into_batches(posts: Vec<Post>) -> impl Iterator<Item = Vec<Post>> {
+    let mut it = posts.into_iter();
+    std::iter::from_fn(move || {
+        let batch: Vec<Post> = it.by_ref().take(BATCH).collect();
+        (!batch.is_empty()).then_some(batch)
+    })
+}
+
 /// Ingests `posts` matched by `matcher`, batch by batch.
 pub async fn ingest_with(
     store: &Store,
@@ -170,7 +179,7 @@ pub async fn ingest_with(
     now: Millis,
 ) -> Result<IngestStats, IngestError> {
     let mut total = IngestStats::default();
-    let mut chunks = posts.chunks(BATCH).map(|c| c.to_vec()).collect::<Vec<_>>().into_iter();
+    let mut chunks = into_batches(posts);
     let spawn = |chunk: Vec<Post>, m: Arc<MatchSet>| tokio::task::spawn_blocking(move || prepare(&m, &chunk));
     let mut next = chunks.next().map(|c| spawn(c, matcher.clone()));
     while let Some(handle) = next.take() {
@@ -221,11 +230,11 @@ pub async fn import_posts(
     summary: &mut ImportSummary,
     now: Millis,
 ) -> Result<(), IngestError> {
-    for chunk in posts.chunks(BATCH) {
+    for chunk in into_batches(posts) {
         let m = matcher.clone();
-        let owned = chunk.to_vec();
-        let records = tokio::task::spawn_blocking(move || prepare(&m, &owned)).await.unwrap_or_default();
-        summary.unmatched += (chunk.len() - records.len()) as u64;
+        let read = chunk.len();
+        let records = tokio::task::spawn_blocking(move || prepare(&m, &chunk)).await.unwrap_or_default();
+        summary.unmatched += (read - records.len()) as u64;
         summary.imported += records.len() as u64;
         let s = store.ingest_batch(&records, now).await?;
         summary.new_posts += s.new_posts;

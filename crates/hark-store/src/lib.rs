@@ -7,6 +7,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
+mod collect;
 mod error;
 mod ingest;
 mod posts;
@@ -16,6 +17,7 @@ mod tags;
 mod trackers;
 mod users;
 
+pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, TopStats};

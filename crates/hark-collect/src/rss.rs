@@ -109,6 +109,8 @@ impl Rss {
         state.last_modified = modified;
         let now = now_millis();
         let source = parsed.title.as_ref().map(|t| t.content.clone());
+        // Atom entries without an author inherit the feed's.
+        let feed_author = parsed.authors.first().map(|a| a.name.clone());
         let mut posts = Vec::new();
         for entry in parsed.entries {
             let link = entry.links.first().map(|l| l.href.clone());
@@ -132,9 +134,9 @@ impl Rss {
             );
             post.title = entry.title.as_ref().map(|t| html_text(&t.content));
             post.url = link;
-            if let Some(a) = entry.authors.first() {
-                post.author.name = a.name.clone();
-                post.author.username = a.name.clone();
+            if let Some(name) = entry.authors.first().map(|a| a.name.clone()).or(feed_author.clone()) {
+                post.author.username = name.clone();
+                post.author.name = name;
             }
             if post.author.name.is_empty() {
                 post.author.name = source.clone().unwrap_or_default();

@@ -51,7 +51,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "collection"))
 )]
 struct ApiDoc;
 
@@ -77,6 +77,11 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))
         .routes(routes!(tags::influencer_tags))
+        .routes(routes!(routes::collection::list_connectors))
+        .routes(routes!(routes::collection::save_connector))
+        .routes(routes!(routes::collection::check_connector))
+        .routes(routes!(routes::collection::tracker_collection))
+        .routes(routes!(routes::collection::collect_now))
         .split_for_parts()
 }
 

@@ -368,6 +368,11 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/demo"),
         ("get", "/api/v1/trackers/{hash}/stats"),
         ("post", "/api/v1/trackers/{hash}/import"),
+        ("get", "/api/v1/admin/connectors"),
+        ("put", "/api/v1/admin/connectors/{name}"),
+        ("post", "/api/v1/admin/connectors/{name}/check"),
+        ("get", "/api/v1/trackers/{hash}/collection"),
+        ("post", "/api/v1/trackers/{hash}/collection/run"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");

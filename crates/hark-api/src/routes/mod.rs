@@ -1,3 +1,4 @@
+pub mod collection;
 pub mod import;
 pub mod session;
 pub mod tags;

@@ -1,0 +1,306 @@
+//! Live collection: connector settings (instance administrators only; secrets are write-only)
+//! and each tracker's collection status.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, State};
+use hark_collect::{build, config_from_row, CollectError, ConnectorKind, Http, RetryPolicy};
+use hark_core::{now_millis, Millis, Permission};
+use hark_store::{ConnectorSettingsRow, UserRow};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Json};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectorField {
+    name: String,
+    label: String,
+    secret: bool,
+    required: bool,
+    multiline: bool,
+    help: String,
+    /// The saved value; always absent for a secret.
+    value: Option<String>,
+    /// Whether a value is saved (the only thing said about a secret).
+    is_set: bool,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectorView {
+    name: String,
+    label: String,
+    description: String,
+    /// Platform codes its posts count as.
+    platforms: Vec<String>,
+    enabled: bool,
+    has_base_url: bool,
+    base_url: Option<String>,
+    default_base_url: String,
+    fields: Vec<ConnectorField>,
+    /// `working`, `error`, `not_configured` or `unchecked` (saved, not checked yet).
+    status: String,
+    status_message: Option<String>,
+    checked_at: Option<Millis>,
+}
+
+fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorView {
+    let config = row.map(config_from_row).unwrap_or_default();
+    let fields: Vec<ConnectorField> = kind
+        .fields()
+        .into_iter()
+        .map(|f| {
+            let v = config.value(f.name).map(str::to_string);
+            ConnectorField {
+                name: f.name.into(),
+                label: f.label.into(),
+                secret: f.secret,
+                required: f.required,
+                multiline: f.multiline,
+                help: f.help.into(),
+                is_set: v.is_some(),
+                value: if f.secret { None } else { v },
+            }
+        })
+        .collect();
+    let configured = config.require(kind).is_ok() && row.is_some();
+    let (status, message) = match row {
+        _ if !configured => ("not_configured".to_string(), config.require(kind).err().map(|e| e.to_string())),
+        Some(r) => (r.check_state.clone(), r.check_message.clone()),
+        None => ("not_configured".into(), None),
+    };
+    ConnectorView {
+        name: kind.name().into(),
+        label: kind.label().into(),
+        description: kind.description().into(),
+        platforms: kind.platforms().iter().map(|p| p.code().to_string()).collect(),
+        enabled: row.is_some_and(|r| r.enabled),
+        has_base_url: kind.has_base_url(),
+        base_url: config.base_url.clone(),
+        default_base_url: kind.default_base_url().into(),
+        fields,
+        status,
+        status_message: message,
+        checked_at: row.and_then(|r| r.checked_at),
+    }
+}
+
+fn require_admin(user: &UserRow) -> ApiResult<()> {
+    if user.is_admin {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("Only an instance administrator can manage connectors."))
+    }
+}
+
+fn kind_of(name: &str) -> ApiResult<ConnectorKind> {
+    ConnectorKind::parse(name).ok_or_else(|| ApiError::not_found("Connector"))
+}
+
+#[utoipa::path(get, path = "/api/v1/admin/connectors", tag = "collection",
+    responses((status = 200, body = Vec<ConnectorView>), (status = 403, body = ErrorBody)))]
+pub async fn list_connectors(State(state): State<AppState>, CurrentUser(user): CurrentUser) -> ApiResult<axum::Json<Vec<ConnectorView>>> {
+    require_admin(&user)?;
+    let rows = state.store.connector_settings().await?;
+    Ok(axum::Json(
+        ConnectorKind::ALL.into_iter().map(|k| view(k, rows.iter().find(|r| r.connector == k.name()))).collect(),
+    ))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectorInput {
+    enabled: bool,
+    /// Blank or absent: the platform's own address.
+    #[serde(default)]
+    base_url: Option<String>,
+    /// Field values. A secret left blank or absent keeps its saved value.
+    #[serde(default)]
+    values: BTreeMap<String, String>,
+    /// Fields to erase (secrets included).
+    #[serde(default)]
+    clear: Vec<String>,
+}
+
+#[utoipa::path(put, path = "/api/v1/admin/connectors/{name}", tag = "collection", params(("name" = String, Path)),
+    request_body = ConnectorInput,
+    responses((status = 200, body = ConnectorView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn save_connector(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(name): Path<String>,
+    Json(input): Json<ConnectorInput>,
+) -> ApiResult<axum::Json<ConnectorView>> {
+    require_admin(&user)?;
+    let kind = kind_of(&name)?;
+    let fields = kind.fields();
+    let current = state.store.connector_setting(kind.name()).await?;
+    let mut values: BTreeMap<String, String> = current.as_ref().map(config_from_row).unwrap_or_default().values;
+    for name in input.values.keys().chain(input.clear.iter()) {
+        if !fields.iter().any(|f| f.name == name) {
+            return Err(ApiError::unprocessable("unknown_field", format!("The {} connector has no setting '{name}'.", kind.name())));
+        }
+    }
+    for (name, value) in input.values {
+        let secret = fields.iter().any(|f| f.name == name && f.secret);
+        let value = value.trim().to_string();
+        if value.chars().count() > 20_000 {
+            return Err(ApiError::unprocessable("value_too_long", format!("'{name}' is longer than 20000 characters.")));
+        }
+        if value.is_empty() && secret {
+            continue;
+        }
+        values.insert(name, value);
+    }
+    for name in input.clear {
+        values.remove(&name);
+    }
+    values.retain(|_, v| !v.is_empty());
+    let base_url = input.base_url.map(|u| u.trim().to_string()).filter(|u| !u.is_empty());
+    if let Some(u) = &base_url {
+        let ok = (u.starts_with("http://") || u.starts_with("https://")) && plausible_url(u);
+        if !kind.has_base_url() || !ok {
+            return Err(ApiError::unprocessable("invalid_base_url", "The base URL must be an http:// or https:// address."));
+        }
+    }
+    let config = hark_collect::ConnectorConfig { base_url: base_url.clone(), values: values.clone() };
+    if input.enabled {
+        if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
+            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot switch on: {m}.")));
+        }
+    }
+    let text = serde_json::to_string(&values).map_err(|e| ApiError::Internal(e.to_string()))?;
+    state.store.save_connector_settings(kind.name(), input.enabled, base_url.as_deref(), &text, now_millis()).await?;
+    let row = state.store.connector_setting(kind.name()).await?;
+    Ok(axum::Json(view(kind, row.as_ref())))
+}
+
+/// A URL with a host and nothing odd in it (no spaces or control characters).
+fn plausible_url(u: &str) -> bool {
+    let rest = u.split_once("://").map(|(_, r)| r).unwrap_or("");
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    !host.is_empty() && !u.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+#[utoipa::path(post, path = "/api/v1/admin/connectors/{name}/check", tag = "collection", params(("name" = String, Path)),
+    responses((status = 200, body = ConnectorView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn check_connector(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(name): Path<String>,
+) -> ApiResult<axum::Json<ConnectorView>> {
+    require_admin(&user)?;
+    let kind = kind_of(&name)?;
+    let Some(row) = state.store.connector_setting(kind.name()).await? else {
+        return Ok(axum::Json(view(kind, None)));
+    };
+    let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
+    let result = match build(kind, &config_from_row(&row), Http::new(policy)) {
+        Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(45), c.check())
+            .await
+            .unwrap_or_else(|_| Err(CollectError::Network("no answer within 45 s".into()))),
+        Err(e) => Err(e),
+    };
+    let (state_name, message) = match result {
+        Ok(m) => ("working", m),
+        Err(CollectError::NotConfigured(m)) => ("not_configured", m),
+        Err(e) => ("error", e.to_string()),
+    };
+    state.store.set_connector_check(kind.name(), state_name, Some(&message), now_millis()).await?;
+    let row = state.store.connector_setting(kind.name()).await?;
+    Ok(axum::Json(view(kind, row.as_ref())))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionJobView {
+    id: i64,
+    connector: String,
+    label: String,
+    /// `poll` (ongoing) or `backfill`.
+    kind: String,
+    /// `active`, `done` or `failed`.
+    state: String,
+    /// A worker holds the job right now.
+    running: bool,
+    last_collected_at: Option<Millis>,
+    next_run_at: Option<Millis>,
+    last_error: Option<String>,
+    last_error_at: Option<Millis>,
+    attempts: i64,
+    pages: i64,
+    posts_fetched: i64,
+    range_start: Option<Millis>,
+    range_end: Option<Millis>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionStatus {
+    /// Whether any connector is switched on for this instance.
+    collecting: bool,
+    jobs: Vec<CollectionJobView>,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/collection", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn tracker_collection(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<CollectionStatus>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let now = now_millis();
+    let settings = state.store.connector_settings().await?;
+    let enabled: Vec<&str> = settings.iter().filter(|r| r.enabled).map(|r| r.connector.as_str()).collect();
+    let jobs = state
+        .store
+        .tracker_jobs(tracker.id)
+        .await?
+        .into_iter()
+        .map(|j| {
+            let label = ConnectorKind::parse(&j.connector).map_or(j.connector.clone(), |k| k.label().to_string());
+            let running = j.lease_until.is_some_and(|u| u >= now);
+            CollectionJobView {
+                id: j.id,
+                label,
+                kind: j.kind,
+                running,
+                last_collected_at: j.last_collected_at,
+                next_run_at: (j.state == "active" && enabled.contains(&j.connector.as_str())).then_some(j.next_run_at),
+                connector: j.connector,
+                state: j.state,
+                last_error: j.last_error,
+                last_error_at: j.last_error_at,
+                attempts: j.attempts,
+                pages: j.pages,
+                posts_fetched: j.posts_collected,
+                range_start: j.range_start,
+                range_end: j.range_end,
+            }
+        })
+        .collect();
+    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), jobs }))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/collection/run", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn collect_now(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<CollectionStatus>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let now = now_millis();
+    for j in state.store.tracker_jobs(tracker.id).await? {
+        if j.kind == "poll" && j.next_run_at > now {
+            state.store.set_job_due(j.id, now).await?;
+        }
+    }
+    tracker_collection(State(state), CurrentUser(user), Path(hash)).await
+}

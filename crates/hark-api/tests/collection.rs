@@ -1,0 +1,143 @@
+//! Connector settings and collection status over HTTP, on SQLite and (when configured)
+//! PostgreSQL.
+
+use axum::routing::get;
+use axum::Router;
+use hark_testkit::{backends, csrf_of, send, TestApp};
+use serde_json::{json, Value};
+
+async fn fake_x() -> String {
+    // Enough of X's recent search for a settings check: the bearer token decides.
+    let router = Router::new().route(
+        "/2/tweets/search/recent",
+        get(|h: axum::http::HeaderMap| async move {
+            if h.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer good-token") {
+                (axum::http::StatusCode::OK, axum::Json(json!({"meta": {"result_count": 0}})))
+            } else {
+                (
+                    axum::http::StatusCode::UNAUTHORIZED,
+                    axum::Json(json!({"title": "Unauthorized", "type": "about:blank", "status": 401, "detail": "Unauthorized"})),
+                )
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    url
+}
+
+fn connector<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list.as_array().unwrap().iter().find(|c| c["name"] == name).unwrap()
+}
+
+#[tokio::test]
+async fn admins_save_and_check_credentials_that_are_never_echoed() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let x = fake_x().await;
+        let list = app.get("/api/v1/admin/connectors").await;
+        assert_eq!(list.status, 200);
+        let tw = connector(&list.body, "twitter");
+        assert_eq!((tw["status"].as_str(), tw["enabled"].as_bool()), (Some("not_configured"), Some(false)));
+        assert_eq!(tw["fields"][0]["name"], "bearer_token");
+        assert_eq!(tw["fields"][0]["secret"], true);
+
+        // Switching on without the token is refused with the missing field named.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true})).await;
+        assert_eq!(r.status, 422);
+        assert_eq!(r.body["error"]["code"], "connector_incomplete");
+        assert!(r.body["error"]["message"].as_str().unwrap().contains("Bearer token"));
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "ftp://x", "values": {"bearer_token": "t"}}))
+            .await;
+        assert_eq!(r.body["error"]["code"], "invalid_base_url");
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"password": "t"}})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("unknown_field")));
+        assert_eq!(app.send_json("PUT", "/api/v1/admin/connectors/myspace", json!({"enabled": false})).await.status, 404);
+
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "bad-token"}}))
+            .await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["fields"][0]["isSet"], true);
+        assert!(r.body["fields"][0].get("value").is_none_or(Value::is_null), "a secret is never sent back");
+        assert!(!r.body.to_string().contains("bad-token"));
+        let r = app.post("/api/v1/admin/connectors/twitter/check", json!({})).await;
+        assert_eq!((r.body["status"].as_str(), r.body["statusMessage"].as_str()), (Some("error"), Some("credentials rejected: Unauthorized")));
+
+        // A blank secret keeps the saved one; a new one replaces it.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": ""}})).await;
+        assert_eq!(r.body["fields"][0]["isSet"], true);
+        assert_eq!(r.body["status"], "unchecked");
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "good-token"}})).await;
+        let r = app.post("/api/v1/admin/connectors/twitter/check", json!({})).await;
+        assert_eq!(r.body["status"], "working", "{:?}", r.body);
+        let list = app.get("/api/v1/admin/connectors").await.body;
+        assert!(!list.to_string().contains("good-token"));
+        assert_eq!(connector(&list, "twitter")["enabled"], true);
+        assert_eq!(connector(&list, "twitter")["baseUrl"], x);
+
+        // Multi-line fields come back as saved; clearing erases.
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/rss", json!({"enabled": false, "values": {"feeds": "https://a.example/rss\nblogs https://b.example/atom"}}))
+            .await;
+        assert_eq!(r.body["fields"][0]["value"], "https://a.example/rss\nblogs https://b.example/atom");
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/rss", json!({"enabled": false, "clear": ["feeds"]})).await;
+        assert_eq!(r.body["fields"][0]["isSet"], false);
+    }
+}
+
+#[tokio::test]
+async fn only_instance_admins_manage_connectors_and_editors_see_status() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let hash_pw = hark_api::auth::hash_password("password123").unwrap();
+        let bob = app
+            .store
+            .create_user(&hark_api::routes::session::self_hosted_user("bob@example.org".into(), hash_pw, "Bob".into(), false), 1)
+            .await
+            .unwrap();
+        let (client, jar) = app.new_browser();
+        let token = csrf_of(&client, &jar, &app.base).await;
+        let login = send(client.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", &token).json(&json!({"email": "bob@example.org", "password": "password123"}))).await;
+        assert_eq!(login.status, 200);
+        let token = csrf_of(&client, &jar, &app.base).await;
+        assert_eq!(send(client.get(app.url("/api/v1/admin/connectors"))).await.status, 403);
+        let put = send(client.put(app.url("/api/v1/admin/connectors/hackernews")).header("X-CSRF-Token", &token).json(&json!({"enabled": true}))).await;
+        assert_eq!(put.status, 403);
+        assert_eq!(send(client.post(app.url("/api/v1/admin/connectors/hackernews/check")).header("X-CSRF-Token", &token)).await.status, 403);
+        // Signed out: 401.
+        let (anon, _) = app.new_browser();
+        assert_eq!(send(anon.get(app.url("/api/v1/admin/connectors"))).await.status, 401);
+
+        // Collection status: hidden from strangers, refused to viewers, shown to editors.
+        let path = format!("/api/v1/trackers/{hash}/collection");
+        assert_eq!(send(client.get(app.url(&path))).await.status, 404);
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        app.store.set_member(row.id, bob.id, hark_core::Permission::Viewer).await.unwrap();
+        assert_eq!(send(client.get(app.url(&path))).await.status, 403);
+        app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
+        let status = send(client.get(app.url(&path))).await;
+        assert_eq!(status.status, 200);
+        assert_eq!(status.body, json!({"collecting": false, "jobs": []}));
+
+        // With a connector on, the scheduler's job shows; "collect now" makes it due.
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
+        let bits = hark_collect::ConnectorKind::Twitter.platform_bits();
+        app.store.ensure_poll_jobs(&[("twitter", bits)], 1).await.unwrap();
+        let job = app.store.tracker_jobs(row.id).await.unwrap().remove(0);
+        app.store.set_job_due(job.id, i64::MAX / 2).await.unwrap();
+        let s = app.get(&path).await.body;
+        assert_eq!(s["collecting"], true);
+        assert_eq!(s["jobs"][0]["connector"], "twitter");
+        assert_eq!(s["jobs"][0]["nextRunAt"], i64::MAX / 2);
+        assert!(s["jobs"][0]["lastCollectedAt"].is_null() && s["jobs"][0]["lastError"].is_null());
+        let run = send(client.post(app.url(&format!("{path}/run"))).header("X-CSRF-Token", &token)).await;
+        assert_eq!(run.status, 200);
+        assert!(run.body["jobs"][0]["nextRunAt"].as_i64().unwrap() <= hark_core::now_millis());
+    }
+}

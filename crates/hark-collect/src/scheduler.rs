@@ -104,6 +104,11 @@ impl Scheduler {
             }
         }
         self.connectors = connectors;
+        self.refreshed = Some(tokio::time::Instant::now());
+        if self.connectors.is_empty() {
+            // Collection is off: no jobs to create, no matcher to build.
+            return Ok(());
+        }
         let kinds: Vec<(&str, i64)> = self
             .connectors
             .keys()

@@ -1,0 +1,92 @@
+// Tracker Settings → Collection: per source, when posts were last collected, when the next run
+// is and the last error, refreshed every 15 s.
+import { Link } from 'react-router';
+import { useCollectNow, useTrackerCollection } from '../../api/queries/collection';
+import { Alert } from '../../components/Alert';
+import { Button } from '../../components/Button';
+import { Spinner } from '../../components/Spinner';
+import { formatCount } from '../../lib/dates';
+import { errorMessage } from '../../lib/errors';
+import { ago, nextRun } from './collection-status';
+
+export function CollectionStatusSection({ hash, isAdmin, running }: { hash: string; isAdmin: boolean; running: boolean }) {
+  const status = useTrackerCollection(hash);
+  const collectNow = useCollectNow(hash);
+  const now = Date.now();
+  const jobs = status.data?.jobs ?? [];
+  return (
+    <section aria-labelledby="collection-title" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="collection-title" className="text-base font-semibold text-slate-900">Collection</h2>
+          <p className="mt-1 text-sm text-slate-600">Where this tracker’s posts come from and when each source runs next.</p>
+        </div>
+        {status.data?.collecting && jobs.length > 0 && (
+          <Button variant="secondary" size="sm" loading={collectNow.isPending} disabled={!running} onClick={() => collectNow.mutate()}>
+            Collect now
+          </Button>
+        )}
+      </div>
+      {status.isPending && (
+        <p className="mt-4 flex items-center gap-2 text-sm text-slate-500"><Spinner className="h-4 w-4" /> Loading…</p>
+      )}
+      {status.isError && <Alert className="mt-4">{errorMessage(status.error)}</Alert>}
+      {collectNow.isError && <Alert className="mt-4">{errorMessage(collectNow.error)}</Alert>}
+      {status.data && !status.data.collecting && (
+        <p className="mt-4 text-sm text-slate-600">
+          No source is switched on for this Hark instance, so posts arrive only by import.{' '}
+          {isAdmin ? (
+            <Link to="/settings/connectors" className="font-medium text-brand-700 hover:underline">Set up connectors</Link>
+          ) : (
+            'An administrator can set up connectors.'
+          )}
+        </p>
+      )}
+      {status.data?.collecting && jobs.length === 0 && (
+        <p className="mt-4 text-sm text-slate-600">
+          {running ? 'Collection starts within a minute for the platforms this tracker follows.' : 'The tracker is paused: nothing is collected.'}
+        </p>
+      )}
+      {jobs.length > 0 && (
+        <div className="mt-4 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-medium">Source</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Last collected</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Next run</th>
+                <th scope="col" className="py-2 pr-4 text-right font-medium">Posts fetched</th>
+                <th scope="col" className="py-2 font-medium">Last error</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {jobs.map((j) => (
+                <tr key={j.id} className="align-top">
+                  <td className="py-2 pr-4 text-slate-900">
+                    {j.label}
+                    {j.kind === 'backfill' && <span className="ml-1 text-xs text-slate-500">(historical)</span>}
+                  </td>
+                  <td className="py-2 pr-4 text-slate-700" title={j.lastCollectedAt ? new Date(j.lastCollectedAt).toLocaleString() : undefined}>
+                    {ago(j.lastCollectedAt, now)}
+                  </td>
+                  <td className="py-2 pr-4 text-slate-700">{running || j.kind === 'backfill' ? nextRun(j, now) : 'Paused'}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums text-slate-700">{formatCount(j.postsFetched)}</td>
+                  <td className="py-2 text-slate-700">
+                    {j.lastError ? (
+                      <span className="text-red-700">
+                        {j.lastError}
+                        {j.lastErrorAt ? <span className="block text-xs text-slate-500">{ago(j.lastErrorAt, now)}{j.attempts > 1 ? ` · ${j.attempts} attempts` : ''}</span> : null}
+                      </span>
+                    ) : (
+                      <span className="text-slate-400">None</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -67,8 +67,8 @@ export const collectionKeys = {
 };
 
 /** GET /admin/connectors */
-export function useConnectors() {
-  return useQuery({ queryKey: collectionKeys.connectors, queryFn: () => get<Connector[]>('/admin/connectors') });
+export function useConnectors(enabled = true) {
+  return useQuery({ queryKey: collectionKeys.connectors, queryFn: () => get<Connector[]>('/admin/connectors'), enabled });
 }
 
 function useReplaceConnector() {

@@ -41,7 +41,7 @@ function Page({ children }: { children: React.ReactNode }) {
 function Connectors() {
   const me = useMe();
   const isAdmin = me.data?.isAdmin === true;
-  const list = useConnectors();
+  const list = useConnectors(isAdmin);
   if (me.isPending) return <Page><LoadingState label="Loading…" /></Page>;
   if (!isAdmin) {
     return (

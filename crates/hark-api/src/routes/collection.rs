@@ -69,7 +69,13 @@ fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorVie
         .collect();
     let configured = config.require(kind).is_ok() && row.is_some();
     let (status, message) = match row {
-        _ if !configured => ("not_configured".to_string(), config.require(kind).err().map(|e| e.to_string())),
+        _ if !configured => {
+            let why = match config.require(kind) {
+                Err(CollectError::NotConfigured(m)) => Some(format!("{}{}.", m[..1].to_uppercase(), &m[1..])),
+                _ => None,
+            };
+            ("not_configured".to_string(), why)
+        }
         Some(r) => (r.check_state.clone(), r.check_message.clone()),
         None => ("not_configured".into(), None),
     };

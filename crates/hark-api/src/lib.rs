@@ -82,6 +82,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::collection::check_connector))
         .routes(routes!(routes::collection::tracker_collection))
         .routes(routes!(routes::collection::collect_now))
+        .routes(routes!(routes::collection::start_backfill))
         .split_for_parts()
 }
 

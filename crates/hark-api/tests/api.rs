@@ -373,6 +373,7 @@ async fn openapi_lists_every_route() {
         ("post", "/api/v1/admin/connectors/{name}/check"),
         ("get", "/api/v1/trackers/{hash}/collection"),
         ("post", "/api/v1/trackers/{hash}/collection/run"),
+        ("post", "/api/v1/trackers/{hash}/backfill"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");

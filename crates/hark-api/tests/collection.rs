@@ -123,7 +123,7 @@ async fn only_instance_admins_manage_connectors_and_editors_see_status() {
         app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
         let status = send(client.get(app.url(&path))).await;
         assert_eq!(status.status, 200);
-        assert_eq!(status.body, json!({"collecting": false, "jobs": []}));
+        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "jobs": []}));
 
         // With a connector on, the scheduler's job shows; "collect now" makes it due.
         app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
@@ -139,5 +139,44 @@ async fn only_instance_admins_manage_connectors_and_editors_see_status() {
         let run = send(client.post(app.url(&format!("{path}/run"))).header("X-CSRF-Token", &token)).await;
         assert_eq!(run.status, 200);
         assert!(run.body["jobs"][0]["nextRunAt"].as_i64().unwrap() <= hark_core::now_millis());
+    }
+}
+
+#[tokio::test]
+async fn backfills_are_validated_queued_once_and_flag_the_tracker() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let path = format!("/api/v1/trackers/{hash}/backfill");
+        let today = jiff::Zoned::now().with_time_zone(jiff::tz::TimeZone::UTC).date();
+        let day = |n: i64| (today - jiff::Span::new().days(n)).to_string();
+        let r = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("no_connector")));
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
+        // Hacker News is on too but the tracker does not follow forums: no job for it.
+        app.send_json("PUT", "/api/v1/admin/connectors/hackernews", json!({"enabled": true})).await;
+        for (body, code) in [
+            (json!({"start": "yesterday", "end": day(1)}), "invalid_date"),
+            (json!({"start": day(1), "end": day(3)}), "invalid_range"),
+            (json!({"start": day(400), "end": day(1)}), "invalid_range"),
+            (json!({"start": day(-2), "end": day(-1)}), "invalid_range"),
+        ] {
+            let r = app.post(&path, body.clone()).await;
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some(code)), "{body}");
+        }
+        assert_eq!(app.post(&path, json!({"start": day(3)})).await.status, 400);
+        let r = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["backfillInProgress"], true);
+        let jobs = r.body["jobs"].as_array().unwrap();
+        assert_eq!(jobs.len(), 1);
+        assert_eq!((jobs[0]["connector"].as_str(), jobs[0]["kind"].as_str()), (Some("twitter"), Some("backfill")));
+        let start = jiff::civil::Date::strptime("%Y-%m-%d", day(3)).unwrap().to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp().as_millisecond();
+        assert_eq!(jobs[0]["rangeStart"], start);
+        assert_eq!(jobs[0]["rangeEnd"], start + 3 * 86_400_000);
+        let again = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
+        assert_eq!((again.status, again.body["error"]["code"].as_str()), (409, Some("backfill_in_progress")));
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}")).await.body["isBackfilling"], true);
     }
 }

@@ -366,3 +366,48 @@ async fn scheduler_records_errors_and_pauses_at_the_volume_limit() {
         assert!(s.run_once().await.unwrap().is_none(), "a paused tracker is not collected");
     }
 }
+
+/// A backfill job collects its window and finishes; a worker killed mid-job is taken over from
+/// the saved cursor after its lease runs out, and the window's posts are stored exactly once.
+#[tokio::test]
+async fn backfill_job_survives_a_kill_and_finishes() {
+    for backend in hark_testkit::backends() {
+        let (url, fake) = fake(400).await;
+        let (_db, store) = common::store(backend).await;
+        let t = common::tracker(&store, json!([["rust"]]), &[Platform::Twitter], json!({})).await;
+        enable(&store, &url, TOKEN).await;
+        let now = now_millis();
+        // Tweets are a minute apart ending now: the window holds 250 of them.
+        let (start, end) = (now - 350 * 60_000 - 30_000, now - 100 * 60_000 - 30_000);
+        let job_id = store.create_backfill_job(t.id, "twitter", start, end, now).await.unwrap();
+        let mut a = Scheduler::new(store.clone(), SchedulerConfig { max_pages_per_lease: 1, ..sched_config("a", Duration::from_millis(1500)) });
+        a.refresh().await.unwrap();
+        // The poll job of the tracker must not get in the way: push it to later.
+        for j in store.tracker_jobs(t.id).await.unwrap() {
+            if j.kind == "poll" {
+                store.set_job_due(j.id, now + 3_600_000).await.unwrap();
+            }
+        }
+        let (job, outcome) = a.run_once().await.unwrap().unwrap();
+        assert_eq!((job.id, outcome), (job_id, RunOutcome::Ran { pages: 1, posts: 100 }));
+        assert!(store.backfill_active(t.id).await.unwrap());
+        fake.lock().unwrap().faults.push_back(Fault::Hang);
+        let worker = tokio::spawn(async move {
+            let _ = a.run_once().await;
+        });
+        while fake.lock().unwrap().requests.len() < 2 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        worker.abort();
+        tokio::time::sleep(Duration::from_millis(1600)).await;
+        let mut b = Scheduler::new(store.clone(), sched_config("b", Duration::from_secs(30)));
+        let (job, outcome) = b.run_once().await.unwrap().unwrap();
+        assert_eq!((job.id, outcome), (job_id, RunOutcome::Ran { pages: 2, posts: 150 }));
+        let j = store.job_by_id(job_id).await.unwrap().unwrap();
+        assert_eq!((j.state.as_str(), j.posts_collected, j.pages), ("done", 250, 3));
+        assert!(!store.backfill_active(t.id).await.unwrap());
+        let expected: BTreeSet<String> = (50..=299).map(|i| (1_000_000 + i).to_string()).collect();
+        common::assert_exactly(&store, t.id, &expected).await;
+        assert!(fake.lock().unwrap().requests.iter().all(|r| r.contains_key("start_time")));
+    }
+}

@@ -324,3 +324,16 @@ impl Store {
         Ok(n > 0)
     }
 }
+
+impl Store {
+    /// Whether a backfill of the tracker is still collecting.
+    pub async fn backfill_active(&self, tracker_id: i64) -> Result<bool> {
+        let n: i64 = with_pool!(self, |p| sqlx::query_scalar(
+            "SELECT COUNT(*) FROM collection_jobs WHERE tracker_id = $1 AND kind = 'backfill' AND state = 'active'"
+        )
+        .bind(tracker_id)
+        .fetch_one(p)
+        .await?);
+        Ok(n > 0)
+    }
+}

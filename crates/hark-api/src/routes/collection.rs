@@ -250,6 +250,8 @@ pub struct CollectionJobView {
 pub struct CollectionStatus {
     /// Whether any connector is switched on for this instance.
     collecting: bool,
+    /// A historical backfill is still collecting.
+    backfill_in_progress: bool,
     jobs: Vec<CollectionJobView>,
 }
 
@@ -264,7 +266,7 @@ pub async fn tracker_collection(
     let now = now_millis();
     let settings = state.store.connector_settings().await?;
     let enabled: Vec<&str> = settings.iter().filter(|r| r.enabled).map(|r| r.connector.as_str()).collect();
-    let jobs = state
+    let jobs: Vec<CollectionJobView> = state
         .store
         .tracker_jobs(tracker.id)
         .await?
@@ -291,7 +293,8 @@ pub async fn tracker_collection(
             }
         })
         .collect();
-    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), jobs }))
+    let backfill_in_progress = jobs.iter().any(|j| j.kind == "backfill" && j.state == "active");
+    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), backfill_in_progress, jobs }))
 }
 
 #[utoipa::path(post, path = "/api/v1/trackers/{hash}/collection/run", tag = "collection", params(("hash" = String, Path)),
@@ -307,6 +310,77 @@ pub async fn collect_now(
         if j.kind == "poll" && j.next_run_at > now {
             state.store.set_job_due(j.id, now).await?;
         }
+    }
+    tracker_collection(State(state), CurrentUser(user), Path(hash)).await
+}
+
+/// Longest past a backfill reaches.
+pub const BACKFILL_MAX_DAYS: i64 = 365;
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BackfillInput {
+    /// First day, `YYYY-MM-DD` (UTC).
+    start: String,
+    /// Last day, `YYYY-MM-DD` (UTC), included.
+    end: String,
+}
+
+fn parse_day(s: &str, field: &str) -> ApiResult<Millis> {
+    let d: jiff::civil::Date = s
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' must be a date written YYYY-MM-DD.")))?;
+    d.to_zoned(jiff::tz::TimeZone::UTC)
+        .map(|z| z.timestamp().as_millisecond())
+        .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' is out of range.")))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/backfill", tag = "collection", params(("hash" = String, Path)),
+    request_body = BackfillInput,
+    responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn start_backfill(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<BackfillInput>,
+) -> ApiResult<axum::Json<CollectionStatus>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    if tracker.is_demo {
+        return Err(ApiError::forbidden("The demo tracker is read-only."));
+    }
+    const DAY: Millis = 86_400_000;
+    let start = parse_day(&input.start, "start")?;
+    let end = parse_day(&input.end, "end")? + DAY;
+    let now = now_millis();
+    if start >= end {
+        return Err(ApiError::unprocessable("invalid_range", "The first day must not be after the last."));
+    }
+    if start > now {
+        return Err(ApiError::unprocessable("invalid_range", "The period must start in the past."));
+    }
+    if start < now - BACKFILL_MAX_DAYS * DAY {
+        return Err(ApiError::unprocessable("invalid_range", format!("A backfill reaches back {BACKFILL_MAX_DAYS} days at most.")));
+    }
+    if state.store.backfill_active(tracker.id).await? {
+        return Err(ApiError::conflict("backfill_in_progress", "A backfill is already collecting for this tracker."));
+    }
+    let settings = state.store.connector_settings().await?;
+    let kinds: Vec<ConnectorKind> = settings
+        .iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| ConnectorKind::parse(&r.connector))
+        .filter(|k| k.platform_bits() & tracker.platforms != 0)
+        .collect();
+    if kinds.is_empty() {
+        return Err(ApiError::unprocessable(
+            "no_connector",
+            "No source is switched on for this tracker's platforms; an administrator can set up connectors.",
+        ));
+    }
+    for k in kinds {
+        state.store.create_backfill_job(tracker.id, k.name(), start, end.min(now), now).await?;
     }
     tracker_collection(State(state), CurrentUser(user), Path(hash)).await
 }

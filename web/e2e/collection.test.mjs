@@ -9,6 +9,7 @@ import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
 const ACCOUNT = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const TOKEN = 'e2e-bearer-token';
 const TWEETS = 30;
+const OLD_TWEETS = 10;
 
 let server;
 let browser;
@@ -28,6 +29,19 @@ function startFakeX() {
     public_metrics: { retweet_count: i % 3, reply_count: 1, like_count: i, quote_count: 0, impression_count: 100 + i },
     edit_history_tweet_ids: [],
   })).reverse();
+  // Older posts: outside the default recent window, reached only by a backfill.
+  const DAY = 86_400_000;
+  for (let i = 0; i < OLD_TWEETS; i++) {
+    tweets.push({
+      id: String(1_700_000_000_000_000_000n + BigInt(i)),
+      text: `Old espresso memory ${i + 1}`,
+      author_id: '100',
+      created_at: new Date(now - 5 * DAY - i * 3_600_000).toISOString(),
+      lang: 'en',
+      public_metrics: { retweet_count: 0, reply_count: 0, like_count: 1, quote_count: 0, impression_count: 10 },
+      edit_history_tweet_ids: [],
+    });
+  }
   const users = [0, 1, 2, 3].map((i) => ({
     id: String(100 + i), name: `Barista ${i}`, username: `barista${i}`, verified: false,
     public_metrics: { followers_count: 1000 * (i + 1), following_count: 10, tweet_count: 50, listed_count: 1 },
@@ -48,6 +62,10 @@ function startFakeX() {
     let hits = tweets.filter((t) => t.text.toLowerCase().includes(word));
     if (since) hits = hits.filter((t) => BigInt(t.id) > BigInt(since));
     if (below) hits = hits.filter((t) => BigInt(t.id) < BigInt(below));
+    // Without a window the fake answers for the last day only.
+    const from = Date.parse(url.searchParams.get('start_time') || new Date(Date.now() - 86_400_000).toISOString());
+    const to = Date.parse(url.searchParams.get('end_time') || new Date(Date.now() + 60_000).toISOString());
+    hits = hits.filter((t) => Date.parse(t.created_at) >= from && Date.parse(t.created_at) < to);
     const page = hits.slice(0, max);
     if (page.length === 0) return send(200, { meta: { result_count: 0 } });
     const meta = { newest_id: page[0].id, oldest_id: page[page.length - 1].id, result_count: page.length };
@@ -137,9 +155,31 @@ test('connector set up in the browser collects a new tracker’s posts', async (
   await section.scrollIntoViewIfNeeded();
   await shot(page, 'collection-04-tracker-status', { fullPage: false });
 
-  await page.goto(`${server.url}/hashtag-tracking/dashboard/${hash}/${friendly}`);
+  // Historical data: a backfill of the two weeks before today lands the older posts.
+  const backfill = page.getByRole('form', { name: 'Historical data' });
+  await backfill.getByRole('button', { name: 'Start backfill' }).click();
+  await backfill.getByRole('button', { name: 'Backfill in Progress' }).waitFor();
+  await shot(page, 'collection-05-backfill-started', { fullPage: false });
+  const withOld = await waitUntil(
+    async () => {
+      const r = await page.request.get(`${server.url}/api/v1/trackers/${hash}/total-posts?days=30`);
+      const n = (await r.json()).count?.posts ?? 0;
+      return n >= TWEETS + OLD_TWEETS ? n : null;
+    },
+    { timeoutMs: 60_000, intervalMs: 1000, what: 'backfilled posts' },
+  );
+  assert.equal(withOld, TWEETS + OLD_TWEETS);
+  assert.ok(requests.some((q) => q.get('start_time')), 'the backfill asked for its window');
+  await page.reload();
+  await section.getByText('Finished').waitFor({ timeout: 20_000 });
+  await backfill.getByRole('button', { name: 'Start backfill' }).waitFor();
+  await section.scrollIntoViewIfNeeded();
+  await shot(page, 'collection-06-backfill-finished', { fullPage: false });
+
+  await page.goto(`${server.url}/hashtag-tracking/dashboard/${hash}/${friendly}?days=30`);
   await page.waitForLoadState('networkidle');
-  await shot(page, 'collection-05-dashboard');
+  await page.locator('#main').getByRole('button', { name: 'Historical Data' }).waitFor();
+  await shot(page, 'collection-07-dashboard');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,6 +1,7 @@
 // Live collection: connector settings (instance administrators) and a tracker's collection status.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post, put } from '../client';
+import { trackerKeys } from './trackers';
 
 export interface ConnectorField {
   name: string;
@@ -58,6 +59,7 @@ export interface CollectionJob {
 
 export interface CollectionStatus {
   collecting: boolean;
+  backfillInProgress: boolean;
   jobs: CollectionJob[];
 }
 
@@ -112,5 +114,18 @@ export function useCollectNow(hash: string) {
   return useMutation({
     mutationFn: () => post<CollectionStatus>(`/trackers/${encodeURIComponent(hash)}/collection/run`),
     onSuccess: (s) => qc.setQueryData(collectionKeys.tracker(hash), s),
+  });
+}
+
+/** POST /trackers/{hash}/backfill: collect posts of past days (YYYY-MM-DD, both included). */
+export function useStartBackfill(hash: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (range: { start: string; end: string }) =>
+      post<CollectionStatus>(`/trackers/${encodeURIComponent(hash)}/backfill`, range),
+    onSuccess: (s) => {
+      qc.setQueryData(collectionKeys.tracker(hash), s);
+      void qc.invalidateQueries({ queryKey: trackerKeys.one(hash) });
+    },
   });
 }

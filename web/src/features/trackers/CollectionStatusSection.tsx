@@ -1,13 +1,14 @@
 // Tracker Settings → Collection: per source, when posts were last collected, when the next run
 // is and the last error, refreshed every 15 s.
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useCollectNow, useTrackerCollection } from '../../api/queries/collection';
+import { useCollectNow, useStartBackfill, useTrackerCollection } from '../../api/queries/collection';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../lib/dates';
 import { errorMessage } from '../../lib/errors';
-import { ago, nextRun } from './collection-status';
+import { ago, backfillRangeError, defaultBackfill, nextRun, rangeLabel } from './collection-status';
 
 export function CollectionStatusSection({ hash, isAdmin, running }: { hash: string; isAdmin: boolean; running: boolean }) {
   const status = useTrackerCollection(hash);
@@ -64,7 +65,9 @@ export function CollectionStatusSection({ hash, isAdmin, running }: { hash: stri
                 <tr key={j.id} className="align-top">
                   <td className="py-2 pr-4 text-slate-900">
                     {j.label}
-                    {j.kind === 'backfill' && <span className="ml-1 text-xs text-slate-500">(historical)</span>}
+                    {j.kind === 'backfill' && (
+                      <span className="block text-xs text-slate-500">Historical: {rangeLabel(j.rangeStart, j.rangeEnd)}</span>
+                    )}
                   </td>
                   <td className="py-2 pr-4 text-slate-700" title={j.lastCollectedAt ? new Date(j.lastCollectedAt).toLocaleString() : undefined}>
                     {ago(j.lastCollectedAt, now)}
@@ -87,6 +90,46 @@ export function CollectionStatusSection({ hash, isAdmin, running }: { hash: stri
           </table>
         </div>
       )}
+      {status.data?.collecting && <BackfillForm hash={hash} inProgress={status.data.backfillInProgress} />}
     </section>
+  );
+}
+
+/** Historical data: collect the posts of past days from every source of the tracker. */
+function BackfillForm({ hash, inProgress }: { hash: string; inProgress: boolean }) {
+  const ids = { start: useId(), end: useId(), msg: useId() };
+  const [range, setRange] = useState(() => defaultBackfill(Date.now()));
+  const [error, setError] = useState<string | null>(null);
+  const start = useStartBackfill(hash);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const err = backfillRangeError(range.start, range.end, Date.now());
+    setError(err);
+    if (!err) start.mutate(range);
+  };
+  const input =
+    'mt-1 block h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 shadow-sm focus:outline-none focus:ring-2 focus:ring-brand-500';
+  return (
+    <form onSubmit={submit} noValidate aria-label="Historical data" className="mt-6 border-t border-slate-100 pt-5">
+      <h3 className="text-sm font-semibold text-slate-900">Historical data</h3>
+      <p className="mt-1 text-sm text-slate-600">Collect the posts of past days (UTC) from each source this tracker follows.</p>
+      <div className="mt-3 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={ids.start} className="block text-sm font-medium text-slate-700">From</label>
+          <input id={ids.start} type="date" className={input} value={range.start} aria-describedby={error ? ids.msg : undefined}
+            onChange={(e) => setRange((r) => ({ ...r, start: e.target.value }))} />
+        </div>
+        <div>
+          <label htmlFor={ids.end} className="block text-sm font-medium text-slate-700">To</label>
+          <input id={ids.end} type="date" className={input} value={range.end} aria-describedby={error ? ids.msg : undefined}
+            onChange={(e) => setRange((r) => ({ ...r, end: e.target.value }))} />
+        </div>
+        <Button type="submit" variant="secondary" loading={start.isPending} disabled={inProgress}>
+          {inProgress ? 'Backfill in Progress' : 'Start backfill'}
+        </Button>
+      </div>
+      {error && <p id={ids.msg} className="mt-2 text-sm text-red-600">{error}</p>}
+      {start.isError && <Alert className="mt-3">{errorMessage(start.error)}</Alert>}
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionJob } from '../../api/queries/collection';
-import { ago, nextRun } from './collection-status';
+import { ago, backfillRangeError, defaultBackfill, nextRun, rangeLabel } from './collection-status';
 
 const job: CollectionJob = {
   id: 1, connector: 'twitter', label: 'X', kind: 'poll', state: 'active', running: false,
@@ -21,5 +21,22 @@ describe('collection status wording', () => {
     expect(nextRun({ ...job, running: true }, now)).toBe('Collecting now');
     expect(nextRun({ ...job, nextRunAt: null }, now)).toBe('Source switched off');
     expect(nextRun({ ...job, state: 'failed' }, now)).toBe('Stopped after repeated errors');
+  });
+});
+
+describe('backfill range', () => {
+  const now = Date.UTC(2026, 10, 21, 12);
+  it('defaults to the two weeks before today', () => {
+    expect(defaultBackfill(now)).toEqual({ start: '2026-11-07', end: '2026-11-20' });
+  });
+  it('checks the range', () => {
+    expect(backfillRangeError('2026-11-07', '2026-11-20', now)).toBeNull();
+    expect(backfillRangeError('', '2026-11-20', now)).toBe('Choose the first and the last day.');
+    expect(backfillRangeError('2026-11-20', '2026-11-07', now)).toBe('The first day must not be after the last.');
+    expect(backfillRangeError('2026-11-22', '2026-11-23', now)).toBe('The period must start in the past.');
+    expect(backfillRangeError('2025-01-01', '2025-01-02', now)).toBe('A backfill reaches back 365 days at most.');
+  });
+  it('labels a window by its days', () => {
+    expect(rangeLabel(Date.UTC(2026, 10, 1), Date.UTC(2026, 10, 15))).toBe('Nov 1 – Nov 14');
   });
 });

@@ -24,3 +24,32 @@ export function nextRun(job: CollectionJob, now: number): string {
   if (s < 3600) return `in ${Math.max(1, Math.round(s / 60))} min`;
   return time.format(new Date(job.nextRunAt));
 }
+
+const DAY = 86_400_000;
+
+/** YYYY-MM-DD of an instant, in UTC (the backfill API counts whole UTC days). */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The default backfill: the two weeks before yesterday's end. */
+export function defaultBackfill(now: number): { start: string; end: string } {
+  return { start: utcDay(now - 14 * DAY), end: utcDay(now - DAY) };
+}
+
+/** Why a backfill range cannot be asked for, or null. */
+export function backfillRangeError(start: string, end: string, now: number): string | null {
+  const re = /^\d{4}-\d{2}-\d{2}$/;
+  if (!re.test(start) || !re.test(end)) return 'Choose the first and the last day.';
+  if (start > end) return 'The first day must not be after the last.';
+  if (start > utcDay(now)) return 'The period must start in the past.';
+  if (start < utcDay(now - 365 * DAY)) return 'A backfill reaches back 365 days at most.';
+  return null;
+}
+
+/** "Nov 1 – Nov 14" for a job's window (end exclusive). */
+export function rangeLabel(start: number | null | undefined, end: number | null | undefined): string {
+  if (start == null || end == null) return '';
+  const f = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return `${f.format(new Date(start))} – ${f.format(new Date(end - 1))}`;
+}

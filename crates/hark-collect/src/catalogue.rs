@@ -16,6 +16,7 @@ pub enum ConnectorKind {
     HackerNews,
     Reddit,
     Discourse,
+    Youtube,
 }
 
 /// One setting a connector asks for.
@@ -37,8 +38,8 @@ const fn field(name: &'static str, label: &'static str, secret: bool, required: 
 }
 
 impl ConnectorKind {
-    pub const ALL: [ConnectorKind; 5] =
-        [Self::Twitter, Self::Rss, Self::HackerNews, Self::Reddit, Self::Discourse];
+    pub const ALL: [ConnectorKind; 6] =
+        [Self::Twitter, Self::Rss, Self::HackerNews, Self::Reddit, Self::Discourse, Self::Youtube];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -47,6 +48,7 @@ impl ConnectorKind {
             Self::HackerNews => "hackernews",
             Self::Reddit => "reddit",
             Self::Discourse => "discourse",
+            Self::Youtube => "youtube",
         }
     }
 
@@ -61,6 +63,7 @@ impl ConnectorKind {
             Self::HackerNews => "Hacker News (Algolia search)",
             Self::Reddit => "Reddit search",
             Self::Discourse => "Discourse forums",
+            Self::Youtube => "YouTube Data API",
         }
     }
 
@@ -71,6 +74,7 @@ impl ConnectorKind {
             Self::HackerNews => "Searches stories and comments by date; no key needed.",
             Self::Reddit => "Searches new posts across Reddit with an app's client credentials (OAuth).",
             Self::Discourse => "Reads the latest topics of the listed Discourse forums.",
+            Self::Youtube => "Searches new videos (100 quota units a page) and reads their views, likes and comments.",
         }
     }
 
@@ -80,6 +84,7 @@ impl ConnectorKind {
             Self::Twitter => &[Platform::Twitter],
             Self::Rss => &[Platform::News, Platform::Blogs],
             Self::HackerNews | Self::Reddit | Self::Discourse => &[Platform::Forums],
+            Self::Youtube => &[Platform::Youtube],
         }
     }
 
@@ -98,6 +103,7 @@ impl ConnectorKind {
             Self::HackerNews => "https://hn.algolia.com",
             Self::Reddit => "https://oauth.reddit.com",
             Self::Discourse => "",
+            Self::Youtube => "https://www.googleapis.com",
         }
     }
 
@@ -121,6 +127,10 @@ impl ConnectorKind {
                 },
                 field("api_key", "API key", true, false, "Only for private forums."),
                 field("api_username", "API username", false, false, ""),
+            ],
+            Self::Youtube => vec![
+                field("api_key", "API key", true, true, "A Google Cloud API key with the YouTube Data API v3 enabled."),
+                field("daily_quota", "Daily quota (units)", false, false, "Defaults to 10000, the standard quota; resets at midnight Pacific time."),
             ],
         }
     }

@@ -25,6 +25,7 @@ pub mod rss;
 pub mod scheduler;
 pub mod twitter;
 mod util;
+pub mod youtube;
 
 pub use catalogue::{ConnectorConfig, ConnectorKind, Field};
 pub use http::{Http, RetryPolicy};
@@ -150,6 +151,14 @@ pub trait Connector: Send + Sync {
 
     /// A cheap authenticated request that proves the settings work; says what it saw.
     fn check(&self) -> BoxFuture<'_, Result<String, CollectError>>;
+
+    /// Connector-wide state to keep across restarts (quota spent today, for one).
+    fn usage(&self) -> Option<Value> {
+        None
+    }
+
+    /// Takes back what [`Connector::usage`] gave.
+    fn restore_usage(&self, _usage: &Value) {}
 }
 
 /// Reads a connector's cursor, treating anything unreadable as a fresh start.
@@ -171,6 +180,7 @@ pub fn build(kind: ConnectorKind, config: &ConnectorConfig, http: Http) -> Resul
         ConnectorKind::HackerNews => Box::new(hackernews::HackerNews::new(c, http)),
         ConnectorKind::Reddit => Box::new(reddit::Reddit::new(c, http)),
         ConnectorKind::Discourse => Box::new(discourse::Discourse::new(c, http)),
+        ConnectorKind::Youtube => Box::new(youtube::Youtube::new(c, http)),
     })
 }
 

@@ -65,7 +65,8 @@ pub enum RunOutcome {
 pub struct Scheduler {
     store: Store,
     cfg: SchedulerConfig,
-    connectors: HashMap<String, Arc<dyn Connector>>,
+    /// Switched-on connectors with the `updated_at` of the settings they were built from.
+    connectors: HashMap<String, (Millis, Arc<dyn Connector>)>,
     matcher: Arc<MatchSet>,
     /// Trackers compiled into `matcher`.
     known: HashSet<i64>,
@@ -93,12 +94,22 @@ impl Scheduler {
     pub async fn refresh(&mut self) -> Result<(), CollectError> {
         let store_err = |e: hark_store::StoreError| CollectError::Payload(format!("store: {e}"));
         let rows = self.store.connector_settings().await.map_err(store_err)?;
-        let mut connectors: HashMap<String, Arc<dyn Connector>> = HashMap::new();
+        let mut connectors: HashMap<String, (Millis, Arc<dyn Connector>)> = HashMap::new();
         for row in rows.iter().filter(|r| r.enabled) {
             let Some(kind) = ConnectorKind::parse(&row.connector) else { continue };
+            // Unchanged settings keep their connector (and its token, quota count).
+            if let Some((at, c)) = self.connectors.get(kind.name()) {
+                if *at == row.updated_at {
+                    connectors.insert(kind.name().to_string(), (*at, c.clone()));
+                    continue;
+                }
+            }
             match build(kind, &config_from_row(row), Http::new(self.cfg.policy.clone())) {
                 Ok(c) => {
-                    connectors.insert(kind.name().to_string(), Arc::from(c));
+                    if let Ok(usage) = serde_json::from_str::<serde_json::Value>(&row.usage) {
+                        c.restore_usage(&usage);
+                    }
+                    connectors.insert(kind.name().to_string(), (row.updated_at, Arc::from(c)));
                 }
                 Err(e) => tracing::warn!(connector = kind.name(), error = %e, "connector not started"),
             }
@@ -197,7 +208,7 @@ impl Scheduler {
         let connector = self
             .connectors
             .get(&job.connector)
-            .cloned()
+            .map(|(_, c)| c.clone())
             .ok_or_else(|| CollectError::NotConfigured(format!("connector {} is off", job.connector)))?;
         let tracker = self.store.tracker_by_id(job.tracker_id).await.map_err(store_err)?;
         let Some(tracker) = tracker.filter(|t| t.status() == TrackerStatus::Running) else {
@@ -216,7 +227,9 @@ impl Scheduler {
         let mut cursor: serde_json::Value = serde_json::from_str(&job.cursor).unwrap_or_default();
         let (mut pages, mut fetched) = (0u32, 0usize);
         loop {
-            let page = self.fetch_with_heartbeat(job, connector.as_ref(), &query, &cursor).await?;
+            let page = self.fetch_with_heartbeat(job, connector.as_ref(), &query, &cursor).await;
+            self.save_usage(&job.connector, connector.as_ref()).await;
+            let page = page?;
             let Some(page) = page else { return Ok(RunOutcome::LeaseLost) };
             pages += 1;
             fetched += page.posts.len();
@@ -258,6 +271,14 @@ impl Scheduler {
                 return Ok(RunOutcome::Ran { pages, posts: fetched });
             }
             cursor = page.cursor;
+        }
+    }
+
+    async fn save_usage(&self, name: &str, connector: &dyn Connector) {
+        if let Some(u) = connector.usage() {
+            if let Err(e) = self.store.set_connector_usage(name, &u.to_string()).await {
+                tracing::warn!(error = %e, "could not save connector usage");
+            }
         }
     }
 

@@ -37,7 +37,7 @@ async fn latest(State(s): State<Shared>, h: HeaderMap, Query(q): Query<HashMap<S
     }
     let page: usize = q.get("page").and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut topics = f.topics.clone();
-    topics.sort_by(|a, b| b.1.cmp(&a.1));
+    topics.sort_by_key(|t| std::cmp::Reverse(t.1));
     let slice: Vec<Value> = topics
         .iter()
         .skip(page * PER_PAGE)

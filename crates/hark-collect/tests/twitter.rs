@@ -104,7 +104,7 @@ async fn search(State(s): State<Shared>, headers: HeaderMap, Query(q): Query<Has
         })
         .cloned()
         .collect();
-    hits.sort_by(|a, b| b.0.cmp(&a.0));
+    hits.sort_by_key(|h| std::cmp::Reverse(h.0));
     let more = hits.len() > max;
     hits.truncate(max);
     if hits.is_empty() {

@@ -17,6 +17,8 @@ pub enum ConnectorKind {
     Reddit,
     Discourse,
     Youtube,
+    Instagram,
+    Facebook,
 }
 
 /// One setting a connector asks for.
@@ -38,8 +40,16 @@ const fn field(name: &'static str, label: &'static str, secret: bool, required: 
 }
 
 impl ConnectorKind {
-    pub const ALL: [ConnectorKind; 6] =
-        [Self::Twitter, Self::Rss, Self::HackerNews, Self::Reddit, Self::Discourse, Self::Youtube];
+    pub const ALL: [ConnectorKind; 8] = [
+        Self::Twitter,
+        Self::Rss,
+        Self::HackerNews,
+        Self::Reddit,
+        Self::Discourse,
+        Self::Youtube,
+        Self::Instagram,
+        Self::Facebook,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -49,6 +59,8 @@ impl ConnectorKind {
             Self::Reddit => "reddit",
             Self::Discourse => "discourse",
             Self::Youtube => "youtube",
+            Self::Instagram => "instagram",
+            Self::Facebook => "facebook",
         }
     }
 
@@ -64,6 +76,8 @@ impl ConnectorKind {
             Self::Reddit => "Reddit search",
             Self::Discourse => "Discourse forums",
             Self::Youtube => "YouTube Data API",
+            Self::Instagram => "Instagram hashtag search",
+            Self::Facebook => "Facebook Pages",
         }
     }
 
@@ -75,6 +89,8 @@ impl ConnectorKind {
             Self::Reddit => "Searches new posts across Reddit with an app's client credentials (OAuth).",
             Self::Discourse => "Reads the latest topics of the listed Discourse forums.",
             Self::Youtube => "Searches new videos (100 quota units a page) and reads their views, likes and comments.",
+            Self::Instagram => "Reads the last 24 hours of media for each tracker hashtag (30 unique hashtags a week).",
+            Self::Facebook => "Reads the posts of the pages listed in each tracker's Facebook accounts.",
         }
     }
 
@@ -85,6 +101,8 @@ impl ConnectorKind {
             Self::Rss => &[Platform::News, Platform::Blogs],
             Self::HackerNews | Self::Reddit | Self::Discourse => &[Platform::Forums],
             Self::Youtube => &[Platform::Youtube],
+            Self::Instagram => &[Platform::Instagram],
+            Self::Facebook => &[Platform::Facebook],
         }
     }
 
@@ -104,6 +122,7 @@ impl ConnectorKind {
             Self::Reddit => "https://oauth.reddit.com",
             Self::Discourse => "",
             Self::Youtube => "https://www.googleapis.com",
+            Self::Instagram | Self::Facebook => "https://graph.facebook.com",
         }
     }
 
@@ -131,6 +150,15 @@ impl ConnectorKind {
             Self::Youtube => vec![
                 field("api_key", "API key", true, true, "A Google Cloud API key with the YouTube Data API v3 enabled."),
                 field("daily_quota", "Daily quota (units)", false, false, "Defaults to 10000, the standard quota; resets at midnight Pacific time."),
+            ],
+            Self::Instagram => vec![
+                field("access_token", "Access token", true, true, "A user access token with instagram_basic and Instagram Public Content Access."),
+                field("ig_user_id", "Instagram business account id", false, true, "The account the hashtag searches are made for."),
+                field("api_version", "Graph API version", false, false, "Defaults to v21.0."),
+            ],
+            Self::Facebook => vec![
+                field("access_token", "Access token", true, true, "A page or app access token that can read the pages' public posts."),
+                field("api_version", "Graph API version", false, false, "Defaults to v21.0."),
             ],
         }
     }

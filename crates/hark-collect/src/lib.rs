@@ -18,8 +18,11 @@ use serde_json::Value;
 
 pub mod catalogue;
 pub mod discourse;
+pub mod facebook;
+pub mod graph;
 pub mod hackernews;
 pub mod http;
+pub mod instagram;
 pub mod reddit;
 pub mod rss;
 pub mod scheduler;
@@ -181,6 +184,8 @@ pub fn build(kind: ConnectorKind, config: &ConnectorConfig, http: Http) -> Resul
         ConnectorKind::Reddit => Box::new(reddit::Reddit::new(c, http)),
         ConnectorKind::Discourse => Box::new(discourse::Discourse::new(c, http)),
         ConnectorKind::Youtube => Box::new(youtube::Youtube::new(c, http)),
+        ConnectorKind::Instagram => Box::new(instagram::Instagram::new(c, http)),
+        ConnectorKind::Facebook => Box::new(facebook::Facebook::new(c, http)),
     })
 }
 

@@ -19,6 +19,7 @@ pub enum ConnectorKind {
     Youtube,
     Instagram,
     Facebook,
+    Tiktok,
 }
 
 /// One setting a connector asks for.
@@ -40,7 +41,7 @@ const fn field(name: &'static str, label: &'static str, secret: bool, required: 
 }
 
 impl ConnectorKind {
-    pub const ALL: [ConnectorKind; 8] = [
+    pub const ALL: [ConnectorKind; 9] = [
         Self::Twitter,
         Self::Rss,
         Self::HackerNews,
@@ -49,6 +50,7 @@ impl ConnectorKind {
         Self::Youtube,
         Self::Instagram,
         Self::Facebook,
+        Self::Tiktok,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +63,7 @@ impl ConnectorKind {
             Self::Youtube => "youtube",
             Self::Instagram => "instagram",
             Self::Facebook => "facebook",
+            Self::Tiktok => "tiktok",
         }
     }
 
@@ -78,6 +81,7 @@ impl ConnectorKind {
             Self::Youtube => "YouTube Data API",
             Self::Instagram => "Instagram hashtag search",
             Self::Facebook => "Facebook Pages",
+            Self::Tiktok => "TikTok Research API",
         }
     }
 
@@ -91,6 +95,7 @@ impl ConnectorKind {
             Self::Youtube => "Searches new videos (100 quota units a page) and reads their views, likes and comments.",
             Self::Instagram => "Reads the last 24 hours of media for each tracker hashtag (30 unique hashtags a week).",
             Self::Facebook => "Reads the posts of the pages listed in each tracker's Facebook accounts.",
+            Self::Tiktok => "Queries videos by keyword and hashtag (research data arrives a day or two late).",
         }
     }
 
@@ -103,6 +108,7 @@ impl ConnectorKind {
             Self::Youtube => &[Platform::Youtube],
             Self::Instagram => &[Platform::Instagram],
             Self::Facebook => &[Platform::Facebook],
+            Self::Tiktok => &[Platform::Tiktok],
         }
     }
 
@@ -123,6 +129,7 @@ impl ConnectorKind {
             Self::Discourse => "",
             Self::Youtube => "https://www.googleapis.com",
             Self::Instagram | Self::Facebook => "https://graph.facebook.com",
+            Self::Tiktok => "https://open.tiktokapis.com",
         }
     }
 
@@ -159,6 +166,10 @@ impl ConnectorKind {
             Self::Facebook => vec![
                 field("access_token", "Access token", true, true, "A page or app access token that can read the pages' public posts."),
                 field("api_version", "Graph API version", false, false, "Defaults to v21.0."),
+            ],
+            Self::Tiktok => vec![
+                field("client_key", "Client key", false, true, "Of an app approved for the Research API."),
+                field("client_secret", "Client secret", true, true, ""),
             ],
         }
     }

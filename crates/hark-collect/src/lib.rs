@@ -26,6 +26,7 @@ pub mod instagram;
 pub mod reddit;
 pub mod rss;
 pub mod scheduler;
+pub mod tiktok;
 pub mod twitter;
 mod util;
 pub mod youtube;
@@ -186,6 +187,7 @@ pub fn build(kind: ConnectorKind, config: &ConnectorConfig, http: Http) -> Resul
         ConnectorKind::Youtube => Box::new(youtube::Youtube::new(c, http)),
         ConnectorKind::Instagram => Box::new(instagram::Instagram::new(c, http)),
         ConnectorKind::Facebook => Box::new(facebook::Facebook::new(c, http)),
+        ConnectorKind::Tiktok => Box::new(tiktok::Tiktok::new(c, http)),
     })
 }
 

@@ -374,6 +374,7 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/collection"),
         ("post", "/api/v1/trackers/{hash}/collection/run"),
         ("post", "/api/v1/trackers/{hash}/backfill"),
+        ("get", "/api/v1/trackers/{hash}/preview/stream"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");

@@ -180,3 +180,71 @@ async fn backfills_are_validated_queued_once_and_flag_the_tracker() {
         assert_eq!(app.get(&format!("/api/v1/trackers/{hash}")).await.body["isBackfilling"], true);
     }
 }
+
+/// The real-time preview: a websocket that samples the tracker's sources and streams the posts
+/// it stores, then the completion events; other sites cannot open it.
+#[tokio::test]
+async fn preview_stream_sends_posts_then_completion_events() {
+    use futures_util::StreamExt;
+    use reqwest::cookie::CookieStore;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("rust").await["hash"].as_str().unwrap().to_string();
+        // A fake X recent search with 5 matching tweets of the last hours and 2 that do not match.
+        let router = Router::new().route(
+            "/2/tweets/search/recent",
+            get(|| async {
+                let now = hark_core::now_millis();
+                let tweet = |i: i64, text: &str| json!({"id": (1000 + i).to_string(), "text": text, "author_id": "7",
+                    "created_at": jiff::Timestamp::from_millisecond(now - i * 3_600_000).unwrap().to_string()});
+                let mut data: Vec<Value> = (1..=5).map(|i| tweet(i, "learning rust today")).collect();
+                data.push(tweet(6, "nothing to see"));
+                data.push(tweet(7, "still nothing"));
+                axum::Json(json!({"data": data, "includes": {"users": [{"id": "7", "name": "Ferris", "username": "ferris"}]},
+                    "meta": {"newest_id": "1001", "oldest_id": "1007", "result_count": 7}}))
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let x = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "t"}})).await;
+
+        let (client, jar) = app.new_browser();
+        let token = csrf_of(&client, &jar, &app.base).await;
+        let login = send(client.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", &token).json(&json!({"email": "admin@example.org", "password": "password123"}))).await;
+        assert_eq!(login.status, 200);
+        let cookies = jar.cookies(&app.base.parse().unwrap()).unwrap();
+        let ws_url = format!("{}/api/v1/trackers/{hash}/preview/stream", app.base.replace("http://", "ws://"));
+        let host = app.base.trim_start_matches("http://").to_string();
+
+        let mut evil = ws_url.as_str().into_client_request().unwrap();
+        evil.headers_mut().insert("cookie", cookies.clone());
+        evil.headers_mut().insert("origin", "https://evil.example".parse().unwrap());
+        assert!(tokio_tungstenite::connect_async(evil).await.is_err(), "a cross-site page cannot open the stream");
+
+        let mut req = ws_url.as_str().into_client_request().unwrap();
+        req.headers_mut().insert("cookie", cookies);
+        req.headers_mut().insert("origin", format!("http://{host}").parse().unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.expect("websocket opens");
+        let mut events: Vec<Value> = Vec::new();
+        while let Some(msg) = tokio::time::timeout(std::time::Duration::from_secs(20), ws.next()).await.expect("events arrive") {
+            match msg.unwrap() {
+                tokio_tungstenite::tungstenite::Message::Text(t) => events.push(serde_json::from_str(&t).unwrap()),
+                tokio_tungstenite::tungstenite::Message::Close(_) => break,
+                _ => {}
+            }
+        }
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(types, ["posts", "fetching_complete", "processing_complete"], "{events:?}");
+        let ids: Vec<&str> = events[0]["posts"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+        assert_eq!(ids.len(), 5, "only the matching tweets: {ids:?}");
+        assert_eq!(events[0]["posts"][0]["author"]["username"], "ferris");
+        assert_eq!(events[2]["total"], 5);
+        // The sampled posts are stored: the dashboard counts them.
+        let total = app.get(&format!("/api/v1/trackers/{hash}/total-posts?days=2")).await;
+        assert_eq!(total.body["count"]["posts"], 5);
+    }
+}

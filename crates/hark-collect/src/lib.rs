@@ -25,6 +25,7 @@ pub mod http;
 pub mod instagram;
 pub mod reddit;
 pub mod rss;
+pub mod preview;
 pub mod scheduler;
 pub mod tiktok;
 pub mod twitter;

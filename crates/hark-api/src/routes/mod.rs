@@ -1,5 +1,6 @@
 pub mod collection;
 pub mod import;
+pub mod preview;
 pub mod session;
 pub mod tags;
 pub mod trackers;

@@ -83,6 +83,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::collection::tracker_collection))
         .routes(routes!(routes::collection::collect_now))
         .routes(routes!(routes::collection::start_backfill))
+        .routes(routes!(routes::collection::estimate_backfill))
         .routes(routes!(routes::preview::preview_stream))
         .split_for_parts()
 }

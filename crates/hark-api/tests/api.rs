@@ -374,6 +374,7 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/collection"),
         ("post", "/api/v1/trackers/{hash}/collection/run"),
         ("post", "/api/v1/trackers/{hash}/backfill"),
+        ("get", "/api/v1/trackers/{hash}/backfill/estimate"),
         ("get", "/api/v1/trackers/{hash}/preview/stream"),
     ];
     for (method, path) in expected {

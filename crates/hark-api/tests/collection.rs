@@ -153,7 +153,8 @@ async fn backfills_are_validated_queued_once_and_flag_the_tracker() {
         let day = |n: i64| (today - jiff::Span::new().days(n)).to_string();
         let r = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("no_connector")));
-        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
+        // Nothing listens on port 9: estimates fail fast without leaving the machine.
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "http://127.0.0.1:9", "values": {"bearer_token": "t"}})).await;
         // Hacker News is on too but the tracker does not follow forums: no job for it.
         app.send_json("PUT", "/api/v1/admin/connectors/hackernews", json!({"enabled": true})).await;
         for (body, code) in [
@@ -166,6 +167,15 @@ async fn backfills_are_validated_queued_once_and_flag_the_tracker() {
             assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some(code)), "{body}");
         }
         assert_eq!(app.post(&path, json!({"start": day(3)})).await.status, 400);
+        // The estimate: Hacker News is not among the tracker's sources; X is unreachable.
+        let est = app.get(&format!("{path}/estimate?start={}&end={}", day(3), day(1))).await;
+        assert_eq!(est.status, 200, "{:?}", est.body);
+        assert_eq!(est.body["sources"].as_array().unwrap().len(), 1);
+        assert_eq!(est.body["sources"][0]["connector"], "twitter");
+        assert_eq!(est.body["complete"], false);
+        assert!(est.body["sources"][0]["error"].is_string());
+        let bad = app.get(&format!("{path}/estimate?start={}&end={}", day(1), day(3))).await;
+        assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (422, Some("invalid_range")));
         let r = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
         assert_eq!(r.status, 200, "{:?}", r.body);
         assert_eq!(r.body["backfillInProgress"], true);

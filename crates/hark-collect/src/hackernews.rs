@@ -37,6 +37,8 @@ struct SearchResponse {
     page: u32,
     #[serde(default, rename = "nbPages")]
     nb_pages: u32,
+    #[serde(default, rename = "nbHits")]
+    nb_hits: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +151,19 @@ impl Connector for HackerNews {
                 c = Cursor { since: Some((until - OVERLAP_SECS).max(since)), ..Default::default() };
             }
             Ok(Page { posts, cursor: write_cursor(&c), more })
+        })
+    }
+
+    /// The sum of `nbHits` of each phrase over the window.
+    fn estimate<'a>(&'a self, q: &'a TrackerQuery) -> BoxFuture<'a, Result<Option<u64>, CollectError>> {
+        Box::pin(async move {
+            let now_s = now_millis() / 1000;
+            let (since, until) = q.range.map_or((now_s - FIRST_SWEEP_SECS, now_s), |(s, e)| (s / 1000 - 1, e / 1000 - 1));
+            let mut total = 0u64;
+            for phrase in q.phrases() {
+                total += self.search(&phrase, since, until, 0).await?.nb_hits;
+            }
+            Ok(Some(total))
         })
     }
 

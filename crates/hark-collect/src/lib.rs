@@ -157,6 +157,12 @@ pub trait Connector: Send + Sync {
     /// A cheap authenticated request that proves the settings work; says what it saw.
     fn check(&self) -> BoxFuture<'_, Result<String, CollectError>>;
 
+    /// How many posts `query` (with its range) would bring, when the platform can count without
+    /// collecting; `None` when it cannot.
+    fn estimate<'a>(&'a self, _query: &'a TrackerQuery) -> BoxFuture<'a, Result<Option<u64>, CollectError>> {
+        Box::pin(async { Ok(None) })
+    }
+
     /// Connector-wide state to keep across restarts (quota spent today, for one).
     fn usage(&self) -> Option<Value> {
         None

@@ -181,6 +181,30 @@ impl Connector for Twitter {
         })
     }
 
+    /// `GET /2/tweets/counts/recent` (the last 7 days): `meta.total_tweet_count`.
+    fn estimate<'a>(&'a self, q: &'a TrackerQuery) -> BoxFuture<'a, Result<Option<u64>, CollectError>> {
+        Box::pin(async move {
+            let url = format!("{}/2/tweets/counts/recent", self.config.base(ConnectorKind::Twitter));
+            let mut params = vec![("query", build_query(q)), ("granularity", "day".to_string())];
+            if let Some((start, end)) = q.range {
+                // Recent counts reach back 7 days; an older start is clamped by the API's rule.
+                let floor = hark_core::now_millis() - 7 * 86_400_000 + 60_000;
+                params.push(("start_time", rfc3339(start.max(floor))));
+                params.push(("end_time", rfc3339(end.min(hark_core::now_millis() - 30_000))));
+            }
+            let resp = self.http.send(|c| c.get(&url).bearer_auth(self.token()).query(&params)).await?;
+            let status = resp.status();
+            let body: Value = resp.json().await.map_err(|e| CollectError::Payload(e.to_string()))?;
+            if !status.is_success() {
+                return Err(match status.as_u16() {
+                    401 | 403 => CollectError::Auth(problem(&body)),
+                    s => CollectError::Http { status: s, message: problem(&body) },
+                });
+            }
+            Ok(body.pointer("/meta/total_tweet_count").and_then(Value::as_u64))
+        })
+    }
+
     fn check(&self) -> BoxFuture<'_, Result<String, CollectError>> {
         Box::pin(async move {
             let body = self.get(&[("query", "hark".to_string()), ("max_results", "10".into())]).await?;

@@ -174,3 +174,13 @@ async fn restart_mid_sweep_loses_and_doubles_nothing() {
         common::assert_exactly(&store, t.id, &expected).await;
     }
 }
+
+#[tokio::test]
+async fn estimates_from_hit_counts() {
+    let (url, _) = fake(100).await;
+    let c = connector(&url);
+    let now = now_millis();
+    let q = hark_collect::TrackerQuery { range: Some((now - 40 * 60_000, now - 20 * 60_000)), ..query() };
+    let n = c.estimate(&q).await.unwrap().unwrap();
+    assert!((19..=21).contains(&n), "{n}");
+}

@@ -132,11 +132,35 @@ async fn search(State(s): State<Shared>, headers: HeaderMap, Query(q): Query<Has
     Json(json!({"data": data, "includes": {"users": users}, "meta": meta})).into_response()
 }
 
+/// `GET /2/tweets/counts/recent`: per-day buckets and `meta.total_tweet_count`.
+async fn counts(State(s): State<Shared>, headers: HeaderMap, Query(q): Query<HashMap<String, String>>) -> Response {
+    if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(&format!("Bearer {TOKEN}")) {
+        return problem(StatusCode::UNAUTHORIZED, "Unauthorized", "Unauthorized");
+    }
+    let word = q.get("query").cloned().unwrap_or_default().split_whitespace().next().unwrap_or("").to_lowercase();
+    let start = q.get("start_time").and_then(|t| t.parse::<jiff::Timestamp>().ok()).map(|t| t.as_millisecond());
+    let end = q.get("end_time").and_then(|t| t.parse::<jiff::Timestamp>().ok()).map(|t| t.as_millisecond());
+    let n = s
+        .lock()
+        .unwrap()
+        .tweets
+        .iter()
+        .filter(|(_, text, at)| text.contains(&word) && start.is_none_or(|s| *at >= s) && end.is_none_or(|e| *at < e))
+        .count();
+    Json(json!({"data": [{"end": "2024-01-02T00:00:00.000Z", "start": "2024-01-01T00:00:00.000Z", "tweet_count": n}],
+        "meta": {"total_tweet_count": n}}))
+    .into_response()
+}
+
 async fn fake(n: u64) -> (String, Shared) {
     let now = now_millis();
     let tweets = (1..=n).map(|i| (1_000_000 + i, format!("learning rust part {i}"), now - (n - i) as i64 * 60_000)).collect();
     let state: Shared = Arc::new(Mutex::new(Fake { tweets, ..Default::default() }));
-    let url = common::serve(Router::new().route("/2/tweets/search/recent", get(search)).with_state(state.clone())).await;
+    let router = Router::new()
+        .route("/2/tweets/search/recent", get(search))
+        .route("/2/tweets/counts/recent", get(counts))
+        .with_state(state.clone());
+    let url = common::serve(router).await;
     (url, state)
 }
 
@@ -410,4 +434,15 @@ async fn backfill_job_survives_a_kill_and_finishes() {
         common::assert_exactly(&store, t.id, &expected).await;
         assert!(fake.lock().unwrap().requests.iter().all(|r| r.contains_key("start_time")));
     }
+}
+
+#[tokio::test]
+async fn estimates_a_window_from_the_counts_endpoint() {
+    let (url, _) = fake(300).await;
+    let c = connector(&url);
+    let now = now_millis();
+    let q = hark_collect::TrackerQuery { range: Some((now - 100 * 60_000 - 30_000, now)), ..query() };
+    assert_eq!(c.estimate(&q).await.unwrap(), Some(100));
+    let bad = Twitter::new(config(&url, "wrong"), common::http());
+    assert!(matches!(bad.estimate(&q).await, Err(CollectError::Auth(_))));
 }

@@ -336,6 +336,107 @@ fn parse_day(s: &str, field: &str) -> ApiResult<Millis> {
         .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' is out of range.")))
 }
 
+const DAY: Millis = 86_400_000;
+
+/// A backfill's `[start, end)` from its first and last day; 422 when it cannot be collected.
+fn backfill_range(start: &str, end: &str, now: Millis) -> ApiResult<(Millis, Millis)> {
+    let start = parse_day(start, "start")?;
+    let end = parse_day(end, "end")? + DAY;
+    if start >= end {
+        return Err(ApiError::unprocessable("invalid_range", "The first day must not be after the last."));
+    }
+    if start > now {
+        return Err(ApiError::unprocessable("invalid_range", "The period must start in the past."));
+    }
+    if start < now - BACKFILL_MAX_DAYS * DAY {
+        return Err(ApiError::unprocessable("invalid_range", format!("A backfill reaches back {BACKFILL_MAX_DAYS} days at most.")));
+    }
+    Ok((start, end))
+}
+
+/// The switched-on sources of the tracker's platforms with their settings; 422 when none.
+async fn tracker_sources(state: &AppState, tracker: &hark_store::TrackerRow) -> ApiResult<Vec<(ConnectorKind, ConnectorSettingsRow)>> {
+    let settings = state.store.connector_settings().await?;
+    let sources: Vec<(ConnectorKind, ConnectorSettingsRow)> = settings
+        .into_iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| ConnectorKind::parse(&r.connector).map(|k| (k, r)))
+        .filter(|(k, _)| k.platform_bits() & tracker.platforms != 0)
+        .collect();
+    if sources.is_empty() {
+        return Err(ApiError::unprocessable(
+            "no_connector",
+            "No source is switched on for this tracker's platforms; an administrator can set up connectors.",
+        ));
+    }
+    Ok(sources)
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct EstimateQuery {
+    /// First day, `YYYY-MM-DD` (UTC).
+    start: String,
+    /// Last day, `YYYY-MM-DD` (UTC), included.
+    end: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceEstimate {
+    connector: String,
+    label: String,
+    /// Posts the source would bring; absent when it cannot count without collecting.
+    estimate: Option<u64>,
+    error: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BackfillEstimate {
+    sources: Vec<SourceEstimate>,
+    /// The sum of the sources that could count.
+    total: u64,
+    /// Whether every source could count.
+    complete: bool,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/backfill/estimate", tag = "collection",
+    params(("hash" = String, Path), EstimateQuery),
+    responses((status = 200, body = BackfillEstimate), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn estimate_backfill(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    crate::extract::Query(q): crate::extract::Query<EstimateQuery>,
+) -> ApiResult<axum::Json<BackfillEstimate>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let now = now_millis();
+    let (start, end) = backfill_range(&q.start, &q.end, now)?;
+    let criteria: hark_core::TrackerCriteria =
+        serde_json::from_str(&tracker.criteria).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut query = hark_collect::TrackerQuery::from_criteria(tracker.id, &criteria);
+    query.range = Some((start, end.min(now)));
+    let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
+    let mut sources = Vec::new();
+    for (kind, row) in tracker_sources(&state, &tracker).await? {
+        let result = match build(kind, &config_from_row(&row), Http::new(policy.clone())) {
+            Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(20), c.estimate(&query))
+                .await
+                .unwrap_or_else(|_| Err(CollectError::Network("no answer within 20 s".into()))),
+            Err(e) => Err(e),
+        };
+        let (estimate, error) = match result {
+            Ok(n) => (n, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        sources.push(SourceEstimate { connector: kind.name().into(), label: kind.label().into(), estimate, error });
+    }
+    let total = sources.iter().filter_map(|s| s.estimate).sum();
+    let complete = sources.iter().all(|s| s.estimate.is_some());
+    Ok(axum::Json(BackfillEstimate { sources, total, complete }))
+}
+
 #[utoipa::path(post, path = "/api/v1/trackers/{hash}/backfill", tag = "collection", params(("hash" = String, Path)),
     request_body = BackfillInput,
     responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -350,35 +451,12 @@ pub async fn start_backfill(
     if tracker.is_demo {
         return Err(ApiError::forbidden("The demo tracker is read-only."));
     }
-    const DAY: Millis = 86_400_000;
-    let start = parse_day(&input.start, "start")?;
-    let end = parse_day(&input.end, "end")? + DAY;
     let now = now_millis();
-    if start >= end {
-        return Err(ApiError::unprocessable("invalid_range", "The first day must not be after the last."));
-    }
-    if start > now {
-        return Err(ApiError::unprocessable("invalid_range", "The period must start in the past."));
-    }
-    if start < now - BACKFILL_MAX_DAYS * DAY {
-        return Err(ApiError::unprocessable("invalid_range", format!("A backfill reaches back {BACKFILL_MAX_DAYS} days at most.")));
-    }
+    let (start, end) = backfill_range(&input.start, &input.end, now)?;
     if state.store.backfill_active(tracker.id).await? {
         return Err(ApiError::conflict("backfill_in_progress", "A backfill is already collecting for this tracker."));
     }
-    let settings = state.store.connector_settings().await?;
-    let kinds: Vec<ConnectorKind> = settings
-        .iter()
-        .filter(|r| r.enabled)
-        .filter_map(|r| ConnectorKind::parse(&r.connector))
-        .filter(|k| k.platform_bits() & tracker.platforms != 0)
-        .collect();
-    if kinds.is_empty() {
-        return Err(ApiError::unprocessable(
-            "no_connector",
-            "No source is switched on for this tracker's platforms; an administrator can set up connectors.",
-        ));
-    }
+    let kinds: Vec<ConnectorKind> = tracker_sources(&state, &tracker).await?.into_iter().map(|(k, _)| k).collect();
     for k in kinds {
         state.store.create_backfill_job(tracker.id, k.name(), start, end.min(now), now).await?;
     }

@@ -53,6 +53,14 @@ function startFakeX() {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    if (url.pathname === '/2/tweets/counts/recent') {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
+      const word = (url.searchParams.get('query') || '').split(/\s+/)[0].toLowerCase();
+      const from = Date.parse(url.searchParams.get('start_time') || new Date(Date.now() - 7 * 86_400_000).toISOString());
+      const to = Date.parse(url.searchParams.get('end_time') || new Date().toISOString());
+      const n = tweets.filter((t) => t.text.toLowerCase().includes(word) && Date.parse(t.created_at) >= from && Date.parse(t.created_at) < to).length;
+      return send(200, { data: [], meta: { total_tweet_count: n } });
+    }
     if (url.pathname !== '/2/tweets/search/recent') return send(404, { title: 'Not Found Error', type: 'about:blank', status: 404, detail: 'Not found' });
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
     const since = url.searchParams.get('since_id');
@@ -157,6 +165,8 @@ test('connector set up in the browser collects a new tracker’s posts', async (
 
   // Historical data: a backfill of the two weeks before today lands the older posts.
   const backfill = page.getByRole('form', { name: 'Historical data' });
+  await backfill.getByRole('button', { name: 'Estimate volume' }).click();
+  await backfill.getByText(/^About \d+ posts\.$/).waitFor();
   await backfill.getByRole('button', { name: 'Start backfill' }).click();
   await backfill.getByRole('button', { name: 'Backfill in Progress' }).waitFor();
   await shot(page, 'collection-05-backfill-started', { fullPage: false });

@@ -129,3 +129,17 @@ export function useStartBackfill(hash: string) {
     },
   });
 }
+
+export interface BackfillEstimate {
+  sources: { connector: string; label: string; estimate?: number | null; error?: string | null }[];
+  total: number;
+  complete: boolean;
+}
+
+/** GET /trackers/{hash}/backfill/estimate, asked for on demand (estimate mode). */
+export function useBackfillEstimate(hash: string) {
+  return useMutation({
+    mutationFn: (range: { start: string; end: string }) =>
+      get<BackfillEstimate>(`/trackers/${encodeURIComponent(hash)}/backfill/estimate`, range),
+  });
+}

@@ -53,6 +53,7 @@ describe('Historical data', () => {
       running: false, nextRunAt: Date.now(), attempts: 0, pages: 0, postsFetched: 0, rangeStart: Date.UTC(2026, 10, 1), rangeEnd: Date.UTC(2026, 10, 3) };
     const calls = mockApi({
       'GET /trackers/abc/collection': () => ({ body: { collecting: true, backfillInProgress: inProgress, jobs: inProgress ? [job] : [] } }),
+      'GET /trackers/abc/backfill/estimate': () => ({ body: { total: 420, complete: true, sources: [{ connector: 'twitter', label: 'X (Twitter) recent search', estimate: 420 }] } }),
       'POST /trackers/abc/backfill': () => {
         inProgress = true;
         return { body: { collecting: true, backfillInProgress: true, jobs: [job] } };
@@ -65,6 +66,9 @@ describe('Historical data', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Start backfill' }));
     expect(await within(form).findByText('The first day must not be after the last.')).toBeInTheDocument();
     fireEvent.change(within(form).getByLabelText('To'), { target: { value: '2026-11-02' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Estimate volume' }));
+    expect(await within(form).findByText('About 420 posts.')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/trackers/abc/backfill/estimate')!.query.get('start')).toBe('2026-11-01');
     fireEvent.click(within(form).getByRole('button', { name: 'Start backfill' }));
     expect(await within(form).findByRole('button', { name: 'Backfill in Progress' })).toBeDisabled();
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ start: '2026-11-01', end: '2026-11-02' });

@@ -2,13 +2,13 @@
 // is and the last error, refreshed every 15 s.
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useCollectNow, useStartBackfill, useTrackerCollection } from '../../api/queries/collection';
+import { useBackfillEstimate, useCollectNow, useStartBackfill, useTrackerCollection } from '../../api/queries/collection';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
 import { formatCount } from '../../lib/dates';
 import { errorMessage } from '../../lib/errors';
-import { ago, backfillRangeError, defaultBackfill, nextRun, rangeLabel } from './collection-status';
+import { ago, backfillRangeError, defaultBackfill, estimateText, nextRun, rangeLabel } from './collection-status';
 
 export function CollectionStatusSection({ hash, isAdmin, running }: { hash: string; isAdmin: boolean; running: boolean }) {
   const status = useTrackerCollection(hash);
@@ -101,6 +101,12 @@ function BackfillForm({ hash, inProgress }: { hash: string; inProgress: boolean 
   const [range, setRange] = useState(() => defaultBackfill(Date.now()));
   const [error, setError] = useState<string | null>(null);
   const start = useStartBackfill(hash);
+  const estimate = useBackfillEstimate(hash);
+  const askEstimate = () => {
+    const err = backfillRangeError(range.start, range.end, Date.now());
+    setError(err);
+    if (!err) estimate.mutate(range);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const err = backfillRangeError(range.start, range.end, Date.now());
@@ -117,18 +123,27 @@ function BackfillForm({ hash, inProgress }: { hash: string; inProgress: boolean 
         <div>
           <label htmlFor={ids.start} className="block text-sm font-medium text-slate-700">From</label>
           <input id={ids.start} type="date" className={input} value={range.start} aria-describedby={error ? ids.msg : undefined}
-            onChange={(e) => setRange((r) => ({ ...r, start: e.target.value }))} />
+            onChange={(e) => { estimate.reset(); setRange((r) => ({ ...r, start: e.target.value })); }} />
         </div>
         <div>
           <label htmlFor={ids.end} className="block text-sm font-medium text-slate-700">To</label>
           <input id={ids.end} type="date" className={input} value={range.end} aria-describedby={error ? ids.msg : undefined}
-            onChange={(e) => setRange((r) => ({ ...r, end: e.target.value }))} />
+            onChange={(e) => { estimate.reset(); setRange((r) => ({ ...r, end: e.target.value })); }} />
         </div>
+        <Button variant="ghost" loading={estimate.isPending} onClick={askEstimate}>
+          Estimate volume
+        </Button>
         <Button type="submit" variant="secondary" loading={start.isPending} disabled={inProgress}>
           {inProgress ? 'Backfill in Progress' : 'Start backfill'}
         </Button>
       </div>
       {error && <p id={ids.msg} className="mt-2 text-sm text-red-600">{error}</p>}
+      {estimate.data && (
+        <p role="status" className="mt-2 text-sm text-slate-700">
+          {estimateText(estimate.data)}
+        </p>
+      )}
+      {estimate.isError && <Alert className="mt-3">{errorMessage(estimate.error)}</Alert>}
       {start.isError && <Alert className="mt-3">{errorMessage(start.error)}</Alert>}
     </form>
   );

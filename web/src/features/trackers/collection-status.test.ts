@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionJob } from '../../api/queries/collection';
-import { ago, backfillRangeError, defaultBackfill, nextRun, rangeLabel } from './collection-status';
+import { ago, backfillRangeError, defaultBackfill, estimateText, nextRun, rangeLabel } from './collection-status';
 
 const job: CollectionJob = {
   id: 1, connector: 'twitter', label: 'X', kind: 'poll', state: 'active', running: false,
@@ -38,5 +38,15 @@ describe('backfill range', () => {
   });
   it('labels a window by its days', () => {
     expect(rangeLabel(Date.UTC(2026, 10, 1), Date.UTC(2026, 10, 15))).toBe('Nov 1 – Nov 14');
+  });
+});
+
+describe('estimate text', () => {
+  it('sums what could be counted and names the rest', () => {
+    expect(estimateText({ total: 1234, complete: true, sources: [{ connector: 'twitter', label: 'X', estimate: 1234 }] })).toBe('About 1,234 posts.');
+    expect(estimateText({ total: 5, complete: false, sources: [{ connector: 'twitter', label: 'X', estimate: 5 }, { connector: 'rss', label: 'Feeds', estimate: null }] }))
+      .toBe('About 5 posts, plus what Feeds cannot count in advance.');
+    expect(estimateText({ total: 0, complete: false, sources: [{ connector: 'rss', label: 'Feeds', estimate: null, error: null }] }))
+      .toBe('No estimate available (Feeds cannot count in advance).');
   });
 });

@@ -1,5 +1,5 @@
 // Wording of a tracker's collection status (Tracker Settings → Collection).
-import type { CollectionJob } from '../../api/queries/collection';
+import type { BackfillEstimate, CollectionJob } from '../../api/queries/collection';
 
 const time = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
@@ -52,4 +52,13 @@ export function rangeLabel(start: number | null | undefined, end: number | null 
   if (start == null || end == null) return '';
   const f = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
   return `${f.format(new Date(start))} – ${f.format(new Date(end - 1))}`;
+}
+
+/** "About 1,234 posts", saying which sources could not count. */
+export function estimateText(e: BackfillEstimate): string {
+  const n = new Intl.NumberFormat('en-US').format(e.total);
+  const counted = e.sources.filter((s) => s.estimate !== null && s.estimate !== undefined);
+  const unknown = e.sources.filter((s) => s.estimate === null || s.estimate === undefined).map((s) => s.label);
+  if (counted.length === 0) return `No estimate available (${unknown.join(', ')} cannot count in advance).`;
+  return `About ${n} posts${unknown.length ? `, plus what ${unknown.join(', ')} cannot count in advance` : ''}.`;
 }

@@ -35,14 +35,6 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         _ => "original",
     };
     let text = if post.text.trim().is_empty() { post.title.as_deref().unwrap_or("") } else { &post.text };
-    // The stored copy leaves out the platform payload; most posts have none, so no clone.
-    let data = if post.raw.is_some() {
-        let mut lean = post.clone();
-        lean.raw = None;
-        serde_json::to_string(&lean)
-    } else {
-        serde_json::to_string(post)
-    };
     PostRecord {
         post_key: format!("{platform};{}", post.id),
         platform,
@@ -77,7 +69,7 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         source: post.source.clone(),
         device: e.device.clone(),
         media: if post.media.is_empty() { None } else { serde_json::to_string(&post.media).ok() },
-        data: data.unwrap_or_else(|_| "{}".into()),
+        data: hark_store::encode_extras(post),
         terms: PostTerms {
             hashtags: e.hashtags.clone(),
             mentions: e.mentions.clone(),

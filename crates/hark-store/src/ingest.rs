@@ -222,15 +222,13 @@ impl Store {
                 clock = std::time::Instant::now();
             }
         };
-        // What is already stored: ids and engagement of repeats. Read before the transaction; the
-        // links written inside it decide what is new.
-        let keys: Vec<&str> = unique.iter().map(|p| p.post_key.as_str()).collect();
-        let existing = self.existing_posts(&keys).await?;
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
-            lap("existing");
-            // Upsert posts, collecting every id.
+            lap("begin");
+            // Upsert posts, collecting every id and, for posts stored before, their engagement then
+            // (`prev_engagement` is set from the stored row by the update and is NULL on an insert).
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
+            let mut existing: HashMap<i64, i64> = HashMap::new();
             for (chunk_no, chunk) in unique.chunks(posts_chunk).enumerate() {
                 let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
                 q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
@@ -277,10 +275,16 @@ impl Store {
                      comments = excluded.comments, views = excluded.views, dislikes = excluded.dislikes, \
                      impressions = excluded.impressions, reach = excluded.reach, engagement = excluded.engagement, \
                      engagement_rate = excluded.engagement_rate, author_followers = excluded.author_followers, \
-                     updated_at = excluded.updated_at RETURNING post_key, id",
+                     updated_at = excluded.updated_at, data = excluded.data, prev_engagement = posts.engagement \
+                     RETURNING post_key, id, prev_engagement",
                 );
-                let rows: Vec<(String, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
-                ids.extend(rows);
+                let rows: Vec<(String, i64, Option<i64>)> = q.build_query_as().fetch_all(&mut *tx).await?;
+                for (key, id, prev) in rows {
+                    if let Some(prev) = prev {
+                        existing.insert(id, prev);
+                    }
+                    ids.insert(key, id);
+                }
             }
             lap("posts");
             // Link posts to trackers; only links that did not exist count toward the rollups.
@@ -306,7 +310,7 @@ impl Store {
             for (t, id, p, _) in &links {
                 if new_links.contains(&(*t, *id)) {
                     deltas.add_post(*t, p, 1);
-                } else if let Some((_, old)) = existing.get(&p.post_key) {
+                } else if let Some(old) = existing.get(id) {
                     deltas.add_engagement(*t, p, p.engagement - old);
                 }
             }
@@ -321,36 +325,6 @@ impl Store {
                 new_links: new_links.len() as u64,
             })
         })
-    }
-
-    /// Ids and engagement of the posts among `keys` that are stored.
-    async fn existing_posts(&self, keys: &[&str]) -> Result<HashMap<String, (i64, i64)>> {
-        let mut out = HashMap::new();
-        match &self.db {
-            crate::Db::Sqlite(pool) => {
-                for chunk in keys.chunks(900) {
-                    let mut q = sqlx::QueryBuilder::new("SELECT post_key, id, engagement FROM posts WHERE post_key IN (");
-                    let mut sep = q.separated(", ");
-                    for k in chunk {
-                        sep.push_bind(*k);
-                    }
-                    q.push(")");
-                    let rows: Vec<(String, i64, i64)> = q.build_query_as().fetch_all(pool).await?;
-                    out.extend(rows.into_iter().map(|(k, id, e)| (k, (id, e))));
-                }
-            }
-            // One array parameter: a prepared IN list of hundreds of parameters gets a generic plan
-            // made while the table was small (a sequential scan) and keeps it.
-            crate::Db::Postgres(pool) => {
-                let rows: Vec<(String, i64, i64)> =
-                    sqlx::query_as("SELECT post_key, id, engagement FROM posts WHERE post_key = ANY($1)")
-                        .bind(keys)
-                        .fetch_all(pool)
-                        .await?;
-                out.extend(rows.into_iter().map(|(k, id, e)| (k, (id, e))));
-            }
-        }
-        Ok(out)
     }
 
     /// Rollup rows of a tracker, for tests and checks: (posts, engagement) summed over hours.

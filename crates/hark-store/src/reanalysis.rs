@@ -22,7 +22,8 @@ pub struct Reanalysis {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredPost {
     pub post_id: i64,
-    pub data: String,
+    #[sqlx(flatten)]
+    pub row: crate::PostRow,
     pub country: Option<String>,
     pub lang: Option<String>,
     pub subtrackers: i64,
@@ -185,9 +186,12 @@ impl Store {
     /// A page of a tracker's stored posts after `after_post_id`, in id order.
     pub async fn tracker_posts_page(&self, tracker_id: i64, after_post_id: i64, limit: i64) -> Result<Vec<StoredPost>> {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, StoredPost>(
-            "SELECT tp.post_id, p.data, p.country, p.lang, tp.subtrackers FROM tracker_posts tp \
-             JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.deleted_at IS NULL \
-             ORDER BY tp.post_id LIMIT $3"
+            &format!(
+                "SELECT tp.post_id, {}, p.country, p.lang, tp.subtrackers FROM tracker_posts tp \
+                 JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.deleted_at IS NULL \
+                 ORDER BY tp.post_id LIMIT $3",
+                crate::POST_ROW_COLUMNS
+            )
         )
         .bind(tracker_id)
         .bind(after_post_id)

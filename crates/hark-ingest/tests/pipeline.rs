@@ -23,6 +23,7 @@ fn criteria(terms: &[&str]) -> TrackerCriteria {
         ignore: Default::default(),
         subtrackers: vec!["espresso".into()],
         highlights: vec![],
+        sentiment_keywords: Default::default(),
     }
 }
 

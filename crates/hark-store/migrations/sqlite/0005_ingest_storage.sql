@@ -44,3 +44,7 @@ ALTER TABLE rollup_authors_new RENAME TO rollup_authors;
 -- A repeat of a stored post refreshes its counts; the update keeps the engagement it replaced so
 -- the same statement tells the ingest which posts were new and how far engagement moved.
 ALTER TABLE posts ADD COLUMN prev_engagement INTEGER;
+
+-- The bucket a tracker's custom sentiment keywords gave a post (NULL when none matched). A post's
+-- sentiment in a tracker is its manual edit, else this, else the scored bucket.
+ALTER TABLE tracker_posts ADD COLUMN sentiment_rule TEXT;

@@ -143,6 +143,8 @@ pub struct Tracker {
     pub ignore: hark_core::AccountLists,
     pub subtrackers: Vec<Subtracker>,
     pub highlights: Vec<String>,
+    #[schema(value_type = Object)]
+    pub sentiment_keywords: hark_core::criteria::SentimentKeywords,
     pub hide_auth_metrics: bool,
     pub custom_config: CustomConfig,
     pub share_exports: bool,
@@ -224,6 +226,7 @@ impl Tracker {
             ignore: c.ignore.clone(),
             subtrackers,
             highlights: c.highlights.clone(),
+            sentiment_keywords: c.sentiment_keywords.clone(),
             hide_auth_metrics: row.hide_auth_metrics,
             custom_config,
             share_exports: row.share_exports,

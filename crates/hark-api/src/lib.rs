@@ -73,6 +73,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(trackers::total_posts))
         .routes(routes!(trackers::demo_tracker))
         .routes(routes!(trackers::key_statistics))
+        .routes(routes!(trackers::sentiment_keywords))
         .routes(routes!(routes::import::import_file))
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))

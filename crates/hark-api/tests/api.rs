@@ -289,6 +289,14 @@ async fn other_users_trackers_are_invisible_and_roles_are_enforced() {
         )
         .await;
         assert_eq!(tag.status, 403);
+        let keywords = send(
+            bob_client
+                .put(app.url(&format!("/api/v1/trackers/{hash}/sentiment-keywords")))
+                .header("X-CSRF-Token", &token)
+                .json(&json!({"negative": ["great"]})),
+        )
+        .await;
+        assert_eq!(keywords.status, 403);
         // As an editor Bob may change the search but not delete.
         app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
         let edit = send(
@@ -376,6 +384,7 @@ async fn openapi_lists_every_route() {
         ("post", "/api/v1/trackers/{hash}/backfill"),
         ("get", "/api/v1/trackers/{hash}/backfill/estimate"),
         ("get", "/api/v1/trackers/{hash}/preview/stream"),
+        ("put", "/api/v1/trackers/{hash}/sentiment-keywords"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");
@@ -450,6 +459,95 @@ async fn upload_imports_matching_posts_and_reports_bad_lines() {
         assert_eq!(bad_map.status, 422);
         let anon = reqwest::Client::new();
         assert_eq!(send(anon.post(&url).body(body)).await.status, 403, "no CSRF token, no import");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn custom_sentiment_keywords_override_the_score_and_yield_to_manual_edits() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let tracker = app.store.tracker_by_hash(&hash).await.unwrap().unwrap().id;
+        let token = app.csrf().await;
+        let import = |body: &'static str| {
+            let url = app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"));
+            let req = app.client.post(url).header("X-CSRF-Token", &token).body(body);
+            async move { send(req).await }
+        };
+        let sentiments = || async {
+            let mut v = app.store.rollup_terms(tracker, "sentiment", 10).await.unwrap();
+            v.retain(|(_, n)| *n > 0);
+            v.sort();
+            v
+        };
+        // Scored as the lexicon says.
+        let res = import(concat!(
+            r#"{"platform":"twitter","id":"1","text":"I love this coffee, wonderful","createdAt":1700000000000}"#, "\n",
+            r#"{"platform":"twitter","id":"2","text":"coffee at the counter","createdAt":1700000000000}"#, "\n",
+        ))
+        .await;
+        assert_eq!(res.body["imported"], 2, "{:?}", res.body);
+        let before = sentiments().await;
+        assert!(before.iter().any(|(b, _)| b == "positive"), "{before:?}");
+
+        // Bad lists are refused and change nothing.
+        let long = "x".repeat(101);
+        let bad = app.send_json("PUT", &format!("/api/v1/trackers/{hash}/sentiment-keywords"), json!({"negative": [long]})).await;
+        assert_eq!(bad.status, 422, "{:?}", bad.body);
+        assert_eq!(bad.body["error"]["code"], "keyword_too_long");
+
+        // "counter" is negative for this tracker; "love" moves from positive to neutral (a keyword
+        // in two lists stays in the last); new posts use the lists at once.
+        let saved = app
+            .send_json(
+                "PUT",
+                &format!("/api/v1/trackers/{hash}/sentiment-keywords"),
+                json!({"positive": ["love", " "], "neutral": ["Love"], "negative": ["counter"], "reanalyze": false}),
+            )
+            .await;
+        assert_eq!(saved.status, 200, "{:?}", saved.body);
+        assert_eq!(saved.body["sentimentKeywords"], json!({"positive": [], "neutral": ["Love"], "negative": ["counter"]}));
+        import(concat!(r#"{"platform":"twitter","id":"3","text":"coffee at the counter again","createdAt":1700000000000}"#, "\n")).await;
+        let after_new = sentiments().await;
+        assert!(after_new.contains(&("negative".to_string(), 1)), "{after_new:?}");
+
+        // A search edit keeps the lists.
+        let edit = app
+            .send_json(
+                "PATCH",
+                &format!("/api/v1/trackers/{hash}"),
+                json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["coffee"]}]}, "mode": "future"}),
+            )
+            .await;
+        assert_eq!(edit.status, 200, "{:?}", edit.body);
+        assert_eq!(edit.body["sentimentKeywords"]["negative"], json!(["counter"]));
+
+        // A manual edit of post 2 wins over the keywords, before and after re-analysis.
+        let post2 = app.store.tracker_posts_page(tracker, 0, 10).await.unwrap();
+        let post2 = post2.iter().find(|p| p.row.external_id == "2").unwrap().post_id;
+        let changed = app.store.set_sentiment_override(tracker, post2, Some("positive"), 2).await.unwrap();
+        assert!(changed);
+
+        // Re-analysis applies the lists to stored posts: post 1 becomes neutral ("love"), post 2 keeps
+        // its manual positive, post 3 stays negative.
+        let saved = app
+            .send_json(
+                "PUT",
+                &format!("/api/v1/trackers/{hash}/sentiment-keywords"),
+                json!({"neutral": ["love"], "negative": ["counter"], "reanalyze": true}),
+            )
+            .await;
+        assert_eq!(saved.status, 200);
+        assert_eq!(saved.body["reanalysis"]["done"], false);
+        while hark_ingest::reanalysis::run_next(&app.store).await.unwrap() {}
+        let after = sentiments().await;
+        assert_eq!(
+            after,
+            vec![("negative".to_string(), 1), ("neutral".to_string(), 1), ("positive".to_string(), 1)],
+            "{after:?}"
+        );
+        assert_eq!(app.store.count_links(tracker).await.unwrap(), 3);
     })
     .await;
 }

@@ -75,6 +75,7 @@ fn criteria(rng: &mut StdRng, brands: &[String]) -> TrackerCriteria {
         ignore: Default::default(),
         subtrackers,
         highlights: Vec::new(),
+        sentiment_keywords: Default::default(),
     }
 }
 

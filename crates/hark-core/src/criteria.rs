@@ -89,6 +89,70 @@ pub struct TrackerCriteria {
     pub subtrackers: Vec<String>,
     #[serde(default)]
     pub highlights: Vec<String>,
+    /// Words that force a post's sentiment for this tracker; edited on the sentiment page, not
+    /// with the search, so a search edit keeps them.
+    #[serde(default, skip_serializing_if = "SentimentKeywords::is_empty")]
+    pub sentiment_keywords: SentimentKeywords,
+}
+
+/// A tracker's custom sentiment keyword lists.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SentimentKeywords {
+    pub positive: Vec<String>,
+    pub neutral: Vec<String>,
+    pub negative: Vec<String>,
+}
+
+pub const MAX_SENTIMENT_KEYWORDS: usize = 500;
+pub const MAX_SENTIMENT_KEYWORD_CHARS: usize = 100;
+
+impl SentimentKeywords {
+    pub fn is_empty(&self) -> bool {
+        self.positive.is_empty() && self.neutral.is_empty() && self.negative.is_empty()
+    }
+
+    /// Trims entries, drops blanks and repeats, and keeps a keyword in one list only: the last
+    /// list that names it wins (a keyword moved into a list leaves the others). Checks the limits.
+    pub fn cleaned(&self) -> Result<SentimentKeywords, SearchError> {
+        let norm = |k: &str| k.trim().to_lowercase();
+        let mut owner: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let lists = [&self.positive, &self.neutral, &self.negative];
+        for (i, list) in lists.iter().enumerate() {
+            for k in list.iter() {
+                let k = norm(k);
+                if k.chars().count() > MAX_SENTIMENT_KEYWORD_CHARS {
+                    return Err(SearchError {
+                        field: "keywords",
+                        code: "keyword_too_long",
+                        message: format!("A keyword has at most {MAX_SENTIMENT_KEYWORD_CHARS} characters."),
+                    });
+                }
+                if !k.is_empty() {
+                    owner.insert(k, i);
+                }
+            }
+        }
+        if owner.len() > MAX_SENTIMENT_KEYWORDS {
+            return Err(SearchError {
+                field: "keywords",
+                code: "too_many_keywords",
+                message: format!("A tracker has at most {MAX_SENTIMENT_KEYWORDS} sentiment keywords."),
+            });
+        }
+        let mut out = [Vec::new(), Vec::new(), Vec::new()];
+        for (i, list) in lists.iter().enumerate() {
+            for k in list.iter() {
+                let n = norm(k);
+                if owner.get(&n) == Some(&i) {
+                    owner.remove(&n);
+                    out[i].push(k.trim().to_string());
+                }
+            }
+        }
+        let [positive, neutral, negative] = out;
+        Ok(SentimentKeywords { positive, neutral, negative })
+    }
 }
 
 /// What a client submits to create or edit a tracker.
@@ -224,6 +288,7 @@ impl TrackerCriteria {
             ignore: input.ignore.cleaned(),
             subtrackers,
             highlights: clean_list(&input.highlights, MAX_HIGHLIGHTS),
+            sentiment_keywords: SentimentKeywords::default(),
         })
     }
 }

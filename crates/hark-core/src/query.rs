@@ -270,6 +270,7 @@ pub(crate) fn blank_criteria() -> TrackerCriteria {
         ignore: AccountLists::default(),
         subtrackers: Vec::new(),
         highlights: Vec::new(),
+        sentiment_keywords: Default::default(),
     }
 }
 

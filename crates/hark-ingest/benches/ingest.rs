@@ -116,6 +116,29 @@ async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]
     (n as f64 / start.elapsed().as_secs_f64(), segments)
 }
 
+/// CPU seconds used so far by each thread of this process, by thread name (Linux; empty elsewhere).
+/// The SQLite work runs on sqlx's worker thread, so its CPU time is the write cost whatever else
+/// the machine is doing.
+fn thread_cpu() -> std::collections::BTreeMap<String, f64> {
+    let mut out = std::collections::BTreeMap::new();
+    let tick = 100.0; // USER_HZ
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return out };
+    for task in dir.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else { continue };
+        // "pid (comm) state ..." — utime and stime are fields 14 and 15.
+        let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+        let name = head.split_once('(').map(|(_, n)| n).unwrap_or("?");
+        let name: String = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-').to_string();
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(u), Some(s)) = (f.get(11).and_then(|v| v.parse::<f64>().ok()), f.get(12).and_then(|v| v.parse::<f64>().ok()))
+        else {
+            continue;
+        };
+        *out.entry(name).or_insert(0.0) += (u + s) / tick;
+    }
+    out
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
@@ -128,7 +151,15 @@ async fn bench(name: &str, url: &str, lines: &Arc<Vec<String>>, others: usize) {
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
     let trackers = setup(&store, others).await;
+    let cpu_before = thread_cpu();
     let (overall, segments) = run(&store, lines, &trackers).await;
+    let cpu: Vec<String> = thread_cpu()
+        .into_iter()
+        .map(|(name, secs)| (name.clone(), secs - cpu_before.get(&name).copied().unwrap_or(0.0)))
+        .filter(|(_, secs)| *secs >= 0.05)
+        .map(|(name, secs)| format!("{name} {secs:.1}s"))
+        .collect();
+    println!("  CPU by thread: {}", cpu.join(", "));
     let stored = store.count_links(trackers[0].0).await.expect("count");
     println!(
         "{name:<10} {:>9} posts  overall {:>8.0} posts/s  median of {} segments {:>8.0} posts/s  slowest {:>8.0}  (demo tracker kept {stored})",

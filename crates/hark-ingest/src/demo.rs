@@ -43,6 +43,7 @@ pub fn demo_criteria() -> TrackerCriteria {
         ignore: AccountLists::default(),
         subtrackers: strings(&["oat latte", "cold brew", "pumpkin spice", "app", "prices"]),
         highlights: strings(&["kestrel coffee"]),
+        sentiment_keywords: Default::default(),
     }
 }
 

@@ -3,7 +3,11 @@
 
 use std::sync::{Arc, RwLock};
 
+use std::collections::HashMap;
+use std::ops::Deref;
+
 use hark_core::{MatchSet, Millis, Post, TrackerCriteria};
+use hark_enrich::sentiment::{CustomKeywords, KeywordMatcher};
 use hark_store::{IngestStats, PostRecord, PostTerms, Store, StoreError, TrackerLink};
 
 use crate::enrich::{enrich, Enrichment};
@@ -34,15 +38,7 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         "retweet" => "retweet",
         _ => "original",
     };
-    let text = if post.text.trim().is_empty() { post.title.as_deref().unwrap_or("") } else { &post.text };
-    // The stored copy leaves out the platform payload; most posts have none, so no clone.
-    let data = if post.raw.is_some() {
-        let mut lean = post.clone();
-        lean.raw = None;
-        serde_json::to_string(&lean)
-    } else {
-        serde_json::to_string(post)
-    };
+    let text = sentiment_text(post);
     PostRecord {
         post_key: format!("{platform};{}", post.id),
         platform,
@@ -77,7 +73,7 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         source: post.source.clone(),
         device: e.device.clone(),
         media: if post.media.is_empty() { None } else { serde_json::to_string(&post.media).ok() },
-        data: data.unwrap_or_else(|_| "{}".into()),
+        data: hark_store::encode_extras(post),
         terms: PostTerms {
             hashtags: e.hashtags.clone(),
             mentions: e.mentions.clone(),
@@ -89,8 +85,38 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
     }
 }
 
+/// The running trackers compiled into one matcher, with the custom sentiment keywords of those
+/// that have them. Derefs to the [`MatchSet`].
+pub struct Matcher {
+    set: MatchSet,
+    keywords: HashMap<i64, KeywordMatcher>,
+}
+
+impl Deref for Matcher {
+    type Target = MatchSet;
+    fn deref(&self) -> &MatchSet {
+        &self.set
+    }
+}
+
+impl Matcher {
+    /// The bucket a tracker's custom keywords give a post's text, if any keyword matches.
+    pub fn keyword_bucket(&self, tracker_id: i64, text: &str) -> Option<&'static str> {
+        self.keywords.get(&tracker_id)?.bucket(text).map(|b| b.as_str())
+    }
+}
+
+/// The text custom sentiment keywords are looked for in: the text, or the title of a web post.
+pub fn sentiment_text(post: &Post) -> &str {
+    if post.text.trim().is_empty() {
+        post.title.as_deref().unwrap_or("")
+    } else {
+        &post.text
+    }
+}
+
 /// The running trackers compiled into one matcher.
-pub fn compile(trackers: &[(i64, String)]) -> Result<MatchSet, IngestError> {
+pub fn compile(trackers: &[(i64, String)]) -> Result<Matcher, IngestError> {
     let parsed: Vec<(i64, TrackerCriteria)> = trackers
         .iter()
         .map(|(id, json)| {
@@ -98,12 +124,25 @@ pub fn compile(trackers: &[(i64, String)]) -> Result<MatchSet, IngestError> {
         })
         .collect::<Result<_, _>>()?;
     let refs: Vec<(i64, &TrackerCriteria)> = parsed.iter().map(|(id, c)| (*id, c)).collect();
-    Ok(MatchSet::build(&refs))
+    let keywords = parsed
+        .iter()
+        .filter(|(_, c)| !c.sentiment_keywords.is_empty())
+        .map(|(id, c)| {
+            let k = &c.sentiment_keywords;
+            let lists = CustomKeywords {
+                positive: k.positive.clone(),
+                neutral: k.neutral.clone(),
+                negative: k.negative.clone(),
+            };
+            (*id, lists.matcher())
+        })
+        .collect();
+    Ok(Matcher { set: MatchSet::build(&refs), keywords })
 }
 
 /// Enriches and matches a batch (CPU work, no I/O) on all cores. Posts matching no tracker are
 /// dropped; the order of the rest is kept.
-pub fn prepare(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
+pub fn prepare(matcher: &Matcher, posts: &[Post]) -> Vec<PostRecord> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if threads < 2 || posts.len() < 512 {
         return prepare_one(matcher, posts);
@@ -115,7 +154,7 @@ pub fn prepare(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
     })
 }
 
-fn prepare_one(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
+fn prepare_one(matcher: &Matcher, posts: &[Post]) -> Vec<PostRecord> {
     let mut out = Vec::with_capacity(posts.len());
     let mut matches = Vec::new();
     let mut scratch = hark_core::MatchScratch::new();
@@ -125,8 +164,14 @@ fn prepare_one(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
         if matches.is_empty() {
             continue;
         }
-        let links =
-            matches.iter().map(|m| TrackerLink { tracker_id: m.tracker_id, subtrackers: m.subtrackers as i64 }).collect();
+        let links = matches
+            .iter()
+            .map(|m| TrackerLink {
+                tracker_id: m.tracker_id,
+                subtrackers: m.subtrackers as i64,
+                sentiment: matcher.keyword_bucket(m.tracker_id, sentiment_text(post)),
+            })
+            .collect();
         out.push(to_record(post, &e, links));
     }
     out
@@ -136,7 +181,7 @@ fn prepare_one(matcher: &MatchSet, posts: &[Post]) -> Vec<PostRecord> {
 /// ([`Pipeline::reload`]).
 pub struct Pipeline {
     store: Store,
-    matcher: RwLock<Arc<MatchSet>>,
+    matcher: RwLock<Arc<Matcher>>,
 }
 
 impl Pipeline {
@@ -152,7 +197,7 @@ impl Pipeline {
         Ok(())
     }
 
-    fn matcher(&self) -> Arc<MatchSet> {
+    fn matcher(&self) -> Arc<Matcher> {
         self.matcher.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
@@ -174,13 +219,13 @@ fn into_batches(posts: Vec<Post>) -> impl Iterator<Item = Vec<Post>> {
 /// Ingests `posts` matched by `matcher`, batch by batch.
 pub async fn ingest_with(
     store: &Store,
-    matcher: Arc<MatchSet>,
+    matcher: Arc<Matcher>,
     posts: Vec<Post>,
     now: Millis,
 ) -> Result<IngestStats, IngestError> {
     let mut total = IngestStats::default();
     let mut chunks = into_batches(posts);
-    let spawn = |chunk: Vec<Post>, m: Arc<MatchSet>| tokio::task::spawn_blocking(move || prepare(&m, &chunk));
+    let spawn = |chunk: Vec<Post>, m: Arc<Matcher>| tokio::task::spawn_blocking(move || prepare(&m, &chunk));
     let mut next = chunks.next().map(|c| spawn(c, matcher.clone()));
     while let Some(handle) = next.take() {
         let records = handle.await.unwrap_or_default();
@@ -225,7 +270,7 @@ impl ImportSummary {
 /// match are counted, not stored), enriched and written batch by batch.
 pub async fn import_posts(
     store: &Store,
-    matcher: &Arc<MatchSet>,
+    matcher: &Arc<Matcher>,
     posts: Vec<Post>,
     summary: &mut ImportSummary,
     now: Millis,

@@ -8,7 +8,7 @@ use std::time::Duration;
 use hark_core::{now_millis, MatchScratch, Post};
 use hark_store::Store;
 
-use crate::pipeline::{compile, IngestError};
+use crate::pipeline::{compile, sentiment_text, IngestError};
 
 const PAGE: i64 = 2_000;
 
@@ -41,12 +41,18 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
         after = last.post_id;
         let mut gone = Vec::new();
         let mut relabel = Vec::new();
+        let mut rules = Vec::new();
         for stored in &page {
-            let post: Post = match serde_json::from_str(&stored.data) {
+            let post: Post = match stored.row.clone().into_post() {
                 Ok(p) => p,
                 Err(_) => continue,
             };
             matcher.match_post_with(&mut scratch, &post, stored.country.as_deref(), stored.lang.as_deref(), &mut matches);
+            let kept = matches.iter().any(|m| m.tracker_id == tracker.id);
+            let rule = matcher.keyword_bucket(tracker.id, sentiment_text(&post));
+            if kept && rule != stored.sentiment_rule.as_deref() {
+                rules.push((stored.post_id, rule));
+            }
             match matches.iter().find(|m| m.tracker_id == tracker.id) {
                 None => gone.push(stored.post_id),
                 Some(m) if m.subtrackers as i64 != stored.subtrackers => relabel.push((stored.post_id, m.subtrackers as i64)),
@@ -55,6 +61,7 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
         }
         removed += store.unlink_posts(tracker.id, &gone, now_millis()).await? as i64;
         store.set_subtrackers(tracker.id, &relabel).await?;
+        store.set_sentiment_rules(tracker.id, &rules, now_millis()).await?;
         processed += page.len() as i64;
         store.set_reanalysis_progress(job.id, processed, total.max(processed), removed, None).await?;
         tokio::task::yield_now().await;

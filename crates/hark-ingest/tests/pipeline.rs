@@ -23,6 +23,7 @@ fn criteria(terms: &[&str]) -> TrackerCriteria {
         ignore: Default::default(),
         subtrackers: vec!["espresso".into()],
         highlights: vec![],
+        sentiment_keywords: Default::default(),
     }
 }
 
@@ -181,4 +182,56 @@ fn rows_helper_is_consistent() {
     // The builder rows a stored search shows match what was parsed.
     let c = criteria(&["a", "b"]);
     assert_eq!(c.search.rows(), vec![SearchRow { kind: SearchRowKind::Include, searches: vec!["a".into(), "b".into()] }]);
+}
+
+#[tokio::test]
+async fn stored_posts_read_back_as_collected() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee", "latte", "espresso", "kestrel"]).await;
+        let pipeline = Pipeline::new(store.clone()).await.unwrap();
+        let posts: Vec<Post> = DemoGenerator::new(9).generate(1_700_000_000_000, 1_700_500_000_000, 3_000).collect();
+        pipeline.ingest(posts.clone(), 5).await.unwrap();
+        let stored = store.tracker_posts_page(tracker, 0, 10_000).await.unwrap();
+        assert!(stored.len() > 300, "{b:?}: {}", stored.len());
+        // The last copy of a key is the one kept.
+        let by_key: std::collections::HashMap<(Platform, String), &Post> =
+            posts.iter().map(|p| ((p.platform, p.id.clone()), p)).collect();
+        let mut with_media = 0;
+        for s in stored {
+            let back = s.row.into_post().unwrap();
+            let mut original = by_key[&(back.platform, back.id.clone())].clone();
+            original.raw = None;
+            with_media += usize::from(!back.media.is_empty());
+            assert_eq!(back, original, "{b:?}");
+        }
+        assert!(with_media > 0, "the sample includes media");
+    }
+}
+
+#[tokio::test]
+async fn a_repeat_moves_engagement_by_the_difference() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee"]).await;
+        let pipeline = Pipeline::new(store.clone()).await.unwrap();
+        let first = post("1", "coffee time", 1_700_000_000_000);
+        let engagement = store_engagement(&pipeline, &store, tracker, first.clone(), 5).await;
+        let mut later = first.clone();
+        later.counts.likes = Some(40);
+        let stats = pipeline.ingest(vec![later.clone()], 6).await.unwrap();
+        assert_eq!((stats.new_posts, stats.updated_posts, stats.new_links), (0, 1, 0), "{b:?}");
+        assert_eq!(store.rollup_totals(tracker).await.unwrap(), (1, engagement + 37), "{b:?}");
+        // The stored counts are the latest ones.
+        let back = store.tracker_posts_page(tracker, 0, 10).await.unwrap().remove(0).row.into_post().unwrap();
+        assert_eq!(back.counts.likes, Some(40));
+    }
+}
+
+async fn store_engagement(pipeline: &Pipeline, store: &Store, tracker: i64, p: Post, now: i64) -> i64 {
+    let stats = pipeline.ingest(vec![p], now).await.unwrap();
+    assert_eq!((stats.new_posts, stats.updated_posts, stats.new_links), (1, 0, 1));
+    store.rollup_totals(tracker).await.unwrap().1
 }

@@ -33,6 +33,8 @@ pub struct PostTerms {
 pub struct TrackerLink {
     pub tracker_id: i64,
     pub subtrackers: i64,
+    /// The bucket the tracker's custom sentiment keywords give the post, when one matched.
+    pub sentiment: Option<&'static str>,
 }
 
 /// A post ready to store: platform fields plus its enrichment.
@@ -121,8 +123,9 @@ pub(crate) struct Deltas<'a> {
 }
 
 impl<'a> Deltas<'a> {
-    /// Adds (sign 1) or removes (sign -1) a post's whole contribution to a tracker.
-    pub(crate) fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sign: i64) {
+    /// Adds (sign 1) or removes (sign -1) a post's whole contribution to a tracker, counting it
+    /// under the sentiment bucket it has in that tracker.
+    pub(crate) fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sentiment: &'static str, sign: i64) {
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
         let h = self.hours.entry((tracker, hour, p.platform)).or_default();
@@ -149,7 +152,7 @@ impl<'a> Deltas<'a> {
             term("link", t);
         }
         term("post_type", p.post_type);
-        term("sentiment", p.sentiment_bucket);
+        term("sentiment", sentiment);
         if let Some(c) = &p.country {
             term("country", c);
         }
@@ -169,6 +172,12 @@ impl<'a> Deltas<'a> {
         let t = self.tracker_posts.entry(tracker).or_insert((0, i64::MAX));
         t.0 += sign;
         t.1 = t.1.min(p.created_at);
+    }
+
+    /// Moves one term count of a post in a tracker (a sentiment that changed, say).
+    pub(crate) fn add_term(&mut self, tracker: i64, p: &'a PostRecord, kind: &'static str, term: &'a str, sign: i64) {
+        let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
+        *self.terms.entry((tracker, kind, day, p.platform, term)).or_default() += sign;
     }
 
     /// A repeat of a post a tracker already has: only its engagement moved.
@@ -222,15 +231,13 @@ impl Store {
                 clock = std::time::Instant::now();
             }
         };
-        // What is already stored: ids and engagement of repeats. Read before the transaction; the
-        // links written inside it decide what is new.
-        let keys: Vec<&str> = unique.iter().map(|p| p.post_key.as_str()).collect();
-        let existing = self.existing_posts(&keys).await?;
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
-            lap("existing");
-            // Upsert posts, collecting every id.
+            lap("begin");
+            // Upsert posts, collecting every id and, for posts stored before, their engagement then
+            // (`prev_engagement` is set from the stored row by the update and is NULL on an insert).
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
+            let mut existing: HashMap<i64, i64> = HashMap::new();
             for (chunk_no, chunk) in unique.chunks(posts_chunk).enumerate() {
                 let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
                 q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
@@ -277,25 +284,37 @@ impl Store {
                      comments = excluded.comments, views = excluded.views, dislikes = excluded.dislikes, \
                      impressions = excluded.impressions, reach = excluded.reach, engagement = excluded.engagement, \
                      engagement_rate = excluded.engagement_rate, author_followers = excluded.author_followers, \
-                     updated_at = excluded.updated_at RETURNING post_key, id",
+                     updated_at = excluded.updated_at, data = excluded.data, prev_engagement = posts.engagement \
+                     RETURNING post_key, id, prev_engagement",
                 );
-                let rows: Vec<(String, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
-                ids.extend(rows);
+                let rows: Vec<(String, i64, Option<i64>)> = q.build_query_as().fetch_all(&mut *tx).await?;
+                for (key, id, prev) in rows {
+                    if let Some(prev) = prev {
+                        existing.insert(id, prev);
+                    }
+                    ids.insert(key, id);
+                }
             }
             lap("posts");
             // Link posts to trackers; only links that did not exist count toward the rollups.
-            let links: Vec<(i64, i64, &PostRecord, i64)> = unique
+            let links: Vec<(i64, i64, &PostRecord, &TrackerLink)> = unique
                 .iter()
                 .filter_map(|p| ids.get(&p.post_key).map(|id| (*id, *p)))
-                .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l.subtrackers)))
+                .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l)))
                 .collect();
             let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
-            for chunk in links.chunks(5000) {
+            for chunk in links.chunks(4000) {
                 let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers) ",
+                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule) ",
                 );
-                q.push_values(chunk, |mut b, (t, id, p, sub)| {
-                    b.push_bind(*t).push_bind(*id).push_bind(p.created_at).push_bind(now).push_bind(p.platform).push_bind(*sub);
+                q.push_values(chunk, |mut b, (t, id, p, l)| {
+                    b.push_bind(*t)
+                        .push_bind(*id)
+                        .push_bind(p.created_at)
+                        .push_bind(now)
+                        .push_bind(p.platform)
+                        .push_bind(l.subtrackers)
+                        .push_bind(l.sentiment);
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
@@ -303,10 +322,10 @@ impl Store {
             }
             lap("links");
             let mut deltas = Deltas::default();
-            for (t, id, p, _) in &links {
+            for (t, id, p, l) in &links {
                 if new_links.contains(&(*t, *id)) {
-                    deltas.add_post(*t, p, 1);
-                } else if let Some((_, old)) = existing.get(&p.post_key) {
+                    deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket), 1);
+                } else if let Some(old) = existing.get(id) {
                     deltas.add_engagement(*t, p, p.engagement - old);
                 }
             }
@@ -321,36 +340,6 @@ impl Store {
                 new_links: new_links.len() as u64,
             })
         })
-    }
-
-    /// Ids and engagement of the posts among `keys` that are stored.
-    async fn existing_posts(&self, keys: &[&str]) -> Result<HashMap<String, (i64, i64)>> {
-        let mut out = HashMap::new();
-        match &self.db {
-            crate::Db::Sqlite(pool) => {
-                for chunk in keys.chunks(900) {
-                    let mut q = sqlx::QueryBuilder::new("SELECT post_key, id, engagement FROM posts WHERE post_key IN (");
-                    let mut sep = q.separated(", ");
-                    for k in chunk {
-                        sep.push_bind(*k);
-                    }
-                    q.push(")");
-                    let rows: Vec<(String, i64, i64)> = q.build_query_as().fetch_all(pool).await?;
-                    out.extend(rows.into_iter().map(|(k, id, e)| (k, (id, e))));
-                }
-            }
-            // One array parameter: a prepared IN list of hundreds of parameters gets a generic plan
-            // made while the table was small (a sequential scan) and keeps it.
-            crate::Db::Postgres(pool) => {
-                let rows: Vec<(String, i64, i64)> =
-                    sqlx::query_as("SELECT post_key, id, engagement FROM posts WHERE post_key = ANY($1)")
-                        .bind(keys)
-                        .fetch_all(pool)
-                        .await?;
-                out.extend(rows.into_iter().map(|(k, id, e)| (k, (id, e))));
-            }
-        }
-        Ok(out)
     }
 
     /// Rollup rows of a tracker, for tests and checks: (posts, engagement) summed over hours.

@@ -22,11 +22,26 @@ pub struct Reanalysis {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredPost {
     pub post_id: i64,
-    pub data: String,
+    #[sqlx(flatten)]
+    pub row: crate::PostRow,
     pub country: Option<String>,
     pub lang: Option<String>,
     pub subtrackers: i64,
+    /// The bucket the tracker's custom sentiment keywords gave it when last matched.
+    pub sentiment_rule: Option<String>,
 }
+
+#[derive(sqlx::FromRow)]
+struct SentimentRow {
+    post_id: i64,
+    created_at: Millis,
+    platform: String,
+    sentiment_override: Option<String>,
+    sentiment_rule: Option<String>,
+    sentiment_bucket: Option<String>,
+}
+
+const BUCKETS: [&str; 5] = ["negative", "slight_negative", "neutral", "slight_positive", "positive"];
 
 #[derive(sqlx::FromRow)]
 struct ContributionRow {
@@ -63,7 +78,7 @@ impl ContributionRow {
             sentiment_bucket: self
                 .sentiment_bucket
                 .as_deref()
-                .and_then(|b| known(b, &["negative", "slight_negative", "neutral", "slight_positive", "positive"]))
+                .and_then(|b| known(b, &BUCKETS))
                 .unwrap_or("neutral"),
             country: self.country,
             device: self.device,
@@ -96,7 +111,7 @@ impl Store {
             let ids_json = serde_json::to_string(post_ids).unwrap_or_else(|_| "[]".into());
             let select = format!(
                 "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
-                 p.post_type, p.sentiment_bucket, p.country, p.device, p.gender, p.lang, p.author_username, \
+                 p.post_type, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, p.country, p.device, p.gender, p.lang, p.author_username, \
                  p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
                  WHERE tp.deleted_at IS NULL AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
             );
@@ -108,7 +123,7 @@ impl Store {
                 sqlx::query(&delete).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?.rows_affected();
             let mut deltas = Deltas::default();
             for (_, r) in &records {
-                deltas.add_post(tracker_id, r, -1);
+                deltas.add_post(tracker_id, r, r.sentiment_bucket, -1);
             }
             crate::ingest::write_deltas!(tx, deltas, max_of, now);
             tx.commit().await?;
@@ -185,15 +200,134 @@ impl Store {
     /// A page of a tracker's stored posts after `after_post_id`, in id order.
     pub async fn tracker_posts_page(&self, tracker_id: i64, after_post_id: i64, limit: i64) -> Result<Vec<StoredPost>> {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, StoredPost>(
-            "SELECT tp.post_id, p.data, p.country, p.lang, tp.subtrackers FROM tracker_posts tp \
-             JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.deleted_at IS NULL \
-             ORDER BY tp.post_id LIMIT $3"
+            &format!(
+                "SELECT tp.post_id, {}, p.country, p.lang, tp.subtrackers, tp.sentiment_rule FROM tracker_posts tp \
+                 JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.deleted_at IS NULL \
+                 ORDER BY tp.post_id LIMIT $3",
+                crate::POST_ROW_COLUMNS
+            )
         )
         .bind(tracker_id)
         .bind(after_post_id)
         .bind(limit)
         .fetch_all(p)
         .await?))
+    }
+
+    /// Stores the buckets a tracker's custom sentiment keywords now give some of its posts
+    /// (`None`: no keyword matches) and moves the sentiment rollups of posts whose sentiment in
+    /// the tracker changed. A manual edit still wins, so those posts keep their counts.
+    pub async fn set_sentiment_rules(&self, tracker_id: i64, updates: &[(i64, Option<&'static str>)], now: Millis) -> Result<()> {
+        if updates.is_empty() {
+            return Ok(());
+        }
+        let (max_of, id_list) = match self.backend() {
+            Backend::Sqlite => ("MAX", "SELECT value FROM json_each($2)"),
+            Backend::Postgres => ("GREATEST", "SELECT jsonb_array_elements_text($2::jsonb)::bigint"),
+        };
+        let ids: Vec<i64> = updates.iter().map(|(id, _)| *id).collect();
+        let ids_json = serde_json::to_string(&ids).unwrap_or_else(|_| "[]".into());
+        let select = format!(
+            "SELECT tp.post_id, p.created_at, p.platform, tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket \
+             FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+             WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL AND tp.post_id IN ({id_list})"
+        );
+        let new_rule: std::collections::HashMap<i64, Option<&'static str>> = updates.iter().copied().collect();
+        with_pool!(self, |pool| {
+            let mut tx = pool.begin().await?;
+            let rows: Vec<SentimentRow> = sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
+            let records: Vec<PostRecord> = rows
+                .iter()
+                .map(|r| PostRecord {
+                    platform: Platform::parse(&r.platform).map(Platform::name).unwrap_or("news"),
+                    created_at: r.created_at,
+                    ..Default::default()
+                })
+                .collect();
+            let mut deltas = Deltas::default();
+            for (r, rec) in rows.iter().zip(&records) {
+                let rule = new_rule.get(&r.post_id).copied().flatten();
+                if rule == r.sentiment_rule.as_deref() {
+                    continue;
+                }
+                sqlx::query("UPDATE tracker_posts SET sentiment_rule = $1 WHERE tracker_id = $2 AND post_id = $3")
+                    .bind(rule)
+                    .bind(tracker_id)
+                    .bind(r.post_id)
+                    .execute(&mut *tx)
+                    .await?;
+                if r.sentiment_override.is_some() {
+                    continue;
+                }
+                let scored = r.sentiment_bucket.as_deref().and_then(|b| known(b, &BUCKETS)).unwrap_or("neutral");
+                let before = r.sentiment_rule.as_deref().and_then(|b| known(b, &BUCKETS)).unwrap_or(scored);
+                let after = rule.unwrap_or(scored);
+                if before != after {
+                    deltas.add_term(tracker_id, rec, "sentiment", before, -1);
+                    deltas.add_term(tracker_id, rec, "sentiment", after, 1);
+                }
+            }
+            crate::ingest::write_deltas!(tx, deltas, max_of, now);
+            tx.commit().await?;
+            Ok::<_, crate::StoreError>(())
+        })?;
+        Ok(())
+    }
+
+    /// A user's edit of a post's sentiment in a tracker (`None` puts back the computed one). It
+    /// wins over custom keywords and the score, survives re-analysis, and moves the sentiment
+    /// rollups. Returns false when the post is not in the tracker.
+    pub async fn set_sentiment_override(
+        &self,
+        tracker_id: i64,
+        post_id: i64,
+        bucket: Option<&'static str>,
+        now: Millis,
+    ) -> Result<bool> {
+        let max_of = match self.backend() {
+            Backend::Sqlite => "MAX",
+            Backend::Postgres => "GREATEST",
+        };
+        with_pool!(self, |pool| {
+            let mut tx = pool.begin().await?;
+            let row: Option<SentimentRow> = sqlx::query_as(
+                "SELECT tp.post_id, p.created_at, p.platform, tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket \
+                 FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+                 WHERE tp.tracker_id = $1 AND tp.post_id = $2 AND tp.deleted_at IS NULL",
+            )
+            .bind(tracker_id)
+            .bind(post_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(r) = row else { return Ok(false) };
+            sqlx::query("UPDATE tracker_posts SET sentiment_override = $1 WHERE tracker_id = $2 AND post_id = $3")
+                .bind(bucket)
+                .bind(tracker_id)
+                .bind(post_id)
+                .execute(&mut *tx)
+                .await?;
+            let computed = r
+                .sentiment_rule
+                .as_deref()
+                .or(r.sentiment_bucket.as_deref())
+                .and_then(|b| known(b, &BUCKETS))
+                .unwrap_or("neutral");
+            let before = r.sentiment_override.as_deref().and_then(|b| known(b, &BUCKETS)).unwrap_or(computed);
+            let after = bucket.unwrap_or(computed);
+            let rec = PostRecord {
+                platform: Platform::parse(&r.platform).map(Platform::name).unwrap_or("news"),
+                created_at: r.created_at,
+                ..Default::default()
+            };
+            let mut deltas = Deltas::default();
+            if before != after {
+                deltas.add_term(tracker_id, &rec, "sentiment", before, -1);
+                deltas.add_term(tracker_id, &rec, "sentiment", after, 1);
+            }
+            crate::ingest::write_deltas!(tx, deltas, max_of, now);
+            tx.commit().await?;
+            Ok::<_, crate::StoreError>(true)
+        })
     }
 
     pub async fn set_subtrackers(&self, tracker_id: i64, updates: &[(i64, i64)]) -> Result<()> {

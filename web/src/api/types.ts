@@ -34,6 +34,13 @@ export interface ChartConfig {
   hide: boolean;
 }
 
+/** A tracker's custom sentiment keyword lists: a post containing one gets that list's sentiment. */
+export interface SentimentKeywords {
+  positive: string[];
+  neutral: string[];
+  negative: string[];
+}
+
 export interface Tracker {
   id: number;
   hash: string;
@@ -60,6 +67,7 @@ export interface Tracker {
   ignore: PerPlatformLists;
   subtrackers: { label: string; value: string }[];
   highlights: string[];
+  sentimentKeywords: SentimentKeywords;
   hideAuthMetrics: boolean;
   customConfig: { order: ChartConfig[]; columns: 2 | 3 };
   shareExports: boolean;

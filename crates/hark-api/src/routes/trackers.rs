@@ -10,7 +10,7 @@ use hark_store::{NewTracker, PostCountFilter, TrackerEdit, UserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::dto::{CustomConfig, Tracker};
+use crate::dto::{criteria_of, CustomConfig, Tracker};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, MaybeUser, Query};
 use crate::filters::{DateRange, FilterQuery};
@@ -207,7 +207,9 @@ pub async fn edit_tracker(
     let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
     let owner = state.store.user_by_id(row.owner_id).await?.ok_or_else(|| ApiError::Internal("owner missing".into()))?;
     let current = PlatformSet::from_bits(row.platforms);
-    let (criteria, title, mode) = input.into_parts(&owner, current)?;
+    let (mut criteria, title, mode) = input.into_parts(&owner, current)?;
+    // Sentiment keywords are edited on their own and survive a search edit.
+    criteria.sentiment_keywords = criteria_of(&row)?.sentiment_keywords;
     let mode = match mode.as_deref() {
         Some("reanalyze") => "reanalyze",
         Some("future") | None => "future",
@@ -221,6 +223,53 @@ pub async fn edit_tracker(
         criteria: to_json(&criteria)?,
         volume_limit: criteria.volume_limit,
         mode,
+        user_id: user.id,
+    };
+    let row = state.store.edit_tracker(row.id, &edit, now_millis()).await?;
+    let mut tracker = Tracker::from_row(&row, p)?;
+    tracker.reanalysis = state.store.latest_reanalysis(row.id).await?.map(Into::into);
+    Ok(axum::Json(tracker))
+}
+
+/// A tracker's custom sentiment keyword lists, and whether stored posts are scored again now.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SentimentKeywordsInput {
+    #[serde(default)]
+    positive: Vec<String>,
+    #[serde(default)]
+    neutral: Vec<String>,
+    #[serde(default)]
+    negative: Vec<String>,
+    /// Re-analyze the posts already stored (else only new posts use the lists).
+    #[serde(default)]
+    reanalyze: bool,
+}
+
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/sentiment-keywords", tag = "trackers",
+    params(("hash" = String, Path)), request_body = SentimentKeywordsInput,
+    responses((status = 200, body = Tracker), (status = 422, body = ErrorBody)))]
+pub async fn sentiment_keywords(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<SentimentKeywordsInput>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    let lists = hark_core::criteria::SentimentKeywords {
+        positive: input.positive,
+        neutral: input.neutral,
+        negative: input.negative,
+    };
+    let lists = lists.cleaned().map_err(|e| ApiError::unprocessable(e.code, e.message))?;
+    let mut criteria = criteria_of(&row)?;
+    criteria.sentiment_keywords = lists;
+    let edit = TrackerEdit {
+        title: row.title.clone(),
+        platforms: row.platforms,
+        criteria: to_json(&criteria)?,
+        volume_limit: criteria.volume_limit,
+        mode: if input.reanalyze { "reanalyze" } else { "future" },
         user_id: user.id,
     };
     let row = state.store.edit_tracker(row.id, &edit, now_millis()).await?;

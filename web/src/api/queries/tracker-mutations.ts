@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { del, patch, post } from '../client';
-import type { Tracker, TrackerInput } from '../types';
+import { del, patch, post, put } from '../client';
+import type { SentimentKeywords, Tracker, TrackerInput } from '../types';
 import { trackerKeys } from './trackers';
 
 export type EditMode = 'reanalyze' | 'future';
@@ -54,6 +54,20 @@ export function useDeleteTracker(hash: string) {
       if (res?.status === 'error') return;
       qc.removeQueries({ queryKey: trackerKeys.one(hash) });
       void qc.invalidateQueries({ queryKey: ['trackers', 'list'] });
+    },
+  });
+}
+
+/** Saves the custom sentiment keyword lists; `reanalyze` scores the stored posts again. */
+export function useSaveSentimentKeywords(hash: string) {
+  const qc = useQueryClient();
+  const store = useStoreTracker();
+  return useMutation({
+    mutationFn: (input: SentimentKeywords & { reanalyze: boolean }) =>
+      put<Tracker>(`${path(hash)}/sentiment-keywords`, input),
+    onSuccess: (t) => {
+      store(t);
+      void qc.invalidateQueries({ queryKey: ['trackers'] });
     },
   });
 }

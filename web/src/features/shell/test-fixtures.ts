@@ -35,6 +35,7 @@ export function makeTracker(p: Partial<Tracker> = {}): Tracker {
     ignore: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [] },
     subtrackers: [],
     highlights: [],
+    sentimentKeywords: { positive: [], neutral: [], negative: [] },
     hideAuthMetrics: false,
     customConfig: { order: [], columns: 2 },
     shareExports: false,

@@ -11,7 +11,7 @@ export function trackerFixture(over: Partial<Tracker> = {}): Tracker {
     verifiedUsers: false, verifiedTiktokUsers: false, language: 'en', countryLocations: ['US', 'GB'],
     volumeLimit: 5000, usernames: { twt: ['rustlang'], ig: [], yt: [], fb: [], tt: [], web: [] },
     ignore: { twt: ['spam'], ig: [], yt: [], fb: [], tt: [], web: [] }, subtrackers: [{ label: 'cargo', value: 'cargo' }],
-    highlights: [], hideAuthMetrics: false, customConfig: { order: [], columns: 2 }, shareExports: false,
+    highlights: [], sentimentKeywords: { positive: [], neutral: [], negative: [] }, hideAuthMetrics: false, customConfig: { order: [], columns: 2 }, shareExports: false,
     unlockDate: false, isSubTracker: false, isPreviewMode: false, isDemo: false, totalPosts: 1234,
     linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false }, customUrl: null,
     shareHash: null, lastEditMode: null, permission: 4, isOwner: true, ownerName: 'Ada',

@@ -82,7 +82,12 @@ pub async fn sample(store: Store, tracker: TrackerRow, trial: bool, tx: mpsc::Se
         match found {
             Ok(posts) => {
                 let m = matcher.clone();
-                let records = tokio::task::spawn_blocking(move || prepare(&m, &posts)).await.unwrap_or_default();
+                let (records, posts) = tokio::task::spawn_blocking(move || {
+                    let records = prepare(&m, &posts);
+                    (records, posts)
+                })
+                .await
+                .unwrap_or_default();
                 if records.is_empty() {
                     continue;
                 }
@@ -91,7 +96,11 @@ pub async fn sample(store: Store, tracker: TrackerRow, trial: bool, tx: mpsc::Se
                     continue;
                 }
                 total += records.len() as u64;
-                let posts: Vec<Post> = records.iter().filter_map(|r| serde_json::from_str(&r.data).ok()).collect();
+                // The posts that matched, as collected.
+                let matched: std::collections::HashSet<(&str, &str)> =
+                    records.iter().map(|r| (r.platform, r.external_id.as_str())).collect();
+                let posts: Vec<Post> =
+                    posts.into_iter().filter(|p| matched.contains(&(p.platform.name(), p.id.as_str()))).collect();
                 if tx.send(PreviewEvent::Posts(posts)).await.is_err() {
                     return total;
                 }

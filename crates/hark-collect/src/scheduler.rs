@@ -10,8 +10,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hark_core::{now_millis, MatchSet, Millis, TrackerCriteria, TrackerStatus};
-use hark_ingest::pipeline::{compile, ingest_with};
+use hark_core::{now_millis, Millis, TrackerCriteria, TrackerStatus};
+use hark_ingest::pipeline::{compile, ingest_with, Matcher};
 use hark_store::{CollectionJob, PageDone, Store};
 
 use crate::{build, config_from_row, CollectError, Connector, ConnectorKind, Http, RetryPolicy, TrackerQuery};
@@ -67,7 +67,8 @@ pub struct Scheduler {
     cfg: SchedulerConfig,
     /// Switched-on connectors with the `updated_at` of the settings they were built from.
     connectors: HashMap<String, (Millis, Arc<dyn Connector>)>,
-    matcher: Arc<MatchSet>,
+    /// Running trackers compiled; `None` until the first refresh.
+    matcher: Option<Arc<Matcher>>,
     /// Trackers compiled into `matcher`.
     known: HashSet<i64>,
     refreshed: Option<tokio::time::Instant>,
@@ -75,7 +76,7 @@ pub struct Scheduler {
 
 impl Scheduler {
     pub fn new(store: Store, cfg: SchedulerConfig) -> Self {
-        Self { store, cfg, connectors: HashMap::new(), matcher: Arc::new(MatchSet::build(&[])), known: HashSet::new(), refreshed: None }
+        Self { store, cfg, connectors: HashMap::new(), matcher: None, known: HashSet::new(), refreshed: None }
     }
 
     /// Whether any connector is switched on (the scheduler stays off otherwise).
@@ -129,7 +130,7 @@ impl Scheduler {
         let now = now_millis();
         self.store.ensure_poll_jobs(&kinds, now).await.map_err(store_err)?;
         let trackers = self.store.collectable_trackers().await.map_err(store_err)?;
-        self.matcher = Arc::new(compile(&trackers).map_err(|e| CollectError::Payload(e.to_string()))?);
+        self.matcher = Some(Arc::new(compile(&trackers).map_err(|e| CollectError::Payload(e.to_string()))?));
         self.known = trackers.iter().map(|(id, _)| *id).collect();
         self.refreshed = Some(tokio::time::Instant::now());
         Ok(())
@@ -235,7 +236,11 @@ impl Scheduler {
             fetched += page.posts.len();
             let n = page.posts.len() as i64;
             // Posts first, cursor after: a crash in between repeats the page, never skips it.
-            ingest_with(&self.store, self.matcher.clone(), page.posts, now_millis())
+            let matcher = match &self.matcher {
+                Some(m) => m.clone(),
+                None => return Err(CollectError::Payload("trackers not compiled yet".into())),
+            };
+            ingest_with(&self.store, matcher, page.posts, now_millis())
                 .await
                 .map_err(|e| CollectError::Payload(format!("ingest: {e}")))?;
             let now = now_millis();
@@ -287,7 +292,7 @@ impl Scheduler {
     }
 
     async fn volume_limit_reached(&self, tracker_id: i64) -> Result<bool, CollectError> {
-        let Some(limit) = self.matcher.volume_limit(tracker_id) else { return Ok(false) };
+        let Some(limit) = self.matcher.as_ref().and_then(|m| m.volume_limit(tracker_id)) else { return Ok(false) };
         let t = self.store.tracker_by_id(tracker_id).await.map_err(|e| CollectError::Payload(format!("store: {e}")))?;
         Ok(t.is_some_and(|t| t.total_posts >= limit))
     }

@@ -98,7 +98,7 @@ pub async fn tracker_post_ids(store: &Store, tracker_id: i64) -> BTreeSet<String
         let Some(last) = page.last() else { break };
         after = last.post_id;
         for p in &page {
-            let post: Post = serde_json::from_str(&p.data).unwrap();
+            let post: Post = p.row.clone().into_post().unwrap();
             assert!(ids.insert(post.id.clone()), "post {} linked twice", post.id);
         }
     }

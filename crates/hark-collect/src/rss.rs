@@ -57,11 +57,40 @@ fn parse_line(line: &str, default: Platform) -> Option<Feed> {
 pub struct Rss {
     config: ConnectorConfig,
     http: Http,
+    /// Tracker-listed feeds may point at this machine or its private network (tests only).
+    allow_private: bool,
+}
+
+/// Whether a URL names this machine or a private network by name or address literal: feeds
+/// listed by tracker editors must not reach services behind the server. (The administrator's
+/// shared list is trusted.)
+pub fn is_private_url(url: &str) -> bool {
+    let Ok(u) = reqwest::Url::parse(url) else { return true };
+    match u.host() {
+        None => true,
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            d == "localhost" || d.ends_with(".localhost") || d.ends_with(".local") || d.ends_with(".internal")
+        }
+        Some(url::Host::Ipv4(ip)) => {
+            ip.is_private() || ip.is_loopback() || ip.is_link_local() || ip.is_unspecified() || ip.is_broadcast() || ip.octets()[0] == 100 && (64..128).contains(&ip.octets()[1])
+        }
+        Some(url::Host::Ipv6(ip)) => {
+            ip.is_loopback() || ip.is_unspecified() || (ip.segments()[0] & 0xfe00) == 0xfc00 || (ip.segments()[0] & 0xffc0) == 0xfe80
+                || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_private() || v4.is_loopback() || v4.is_link_local())
+        }
+    }
 }
 
 impl Rss {
     pub fn new(config: ConnectorConfig, http: Http) -> Self {
-        Self { config, http }
+        Self { config, http, allow_private: false }
+    }
+
+    /// Lets tracker-listed feeds point at private addresses (tests against local fakes).
+    pub fn allowing_private_feeds(mut self) -> Self {
+        self.allow_private = true;
+        self
     }
 
     /// The feeds a tracker reads: shared ones of the platforms it tracks, then its own.
@@ -69,7 +98,12 @@ impl Rss {
         let own_platform = if q.platforms.contains(Platform::News) { Platform::News } else { Platform::Blogs };
         let mut out: Vec<Feed> = Vec::new();
         let shared = self.config.lines("feeds").into_iter().filter_map(|l| parse_line(&l, Platform::News));
-        let own = q.accounts.web.iter().filter_map(|l| parse_line(l, own_platform));
+        let own = q
+            .accounts
+            .web
+            .iter()
+            .filter_map(|l| parse_line(l, own_platform))
+            .filter(|f| self.allow_private || !is_private_url(&f.url));
         for f in shared.chain(own) {
             if q.platforms.contains(f.platform) && !out.iter().any(|o| o.url == f.url) {
                 out.push(f);
@@ -225,6 +259,17 @@ impl Connector for Rss {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_addresses_are_told_apart() {
+        for private in ["http://localhost/feed", "http://127.0.0.1:8080/x", "http://10.0.0.5/rss", "http://192.168.1.1/",
+            "http://169.254.169.254/latest/meta-data", "http://[::1]/", "http://[fd00::1]/", "http://printer.local/", "http://100.64.0.1/", "not a url"] {
+            assert!(is_private_url(private), "{private}");
+        }
+        for public in ["https://news.example/feed", "http://93.184.216.34/rss", "https://[2001:db8::1]/"] {
+            assert!(!is_private_url(public), "{public}");
+        }
+    }
 
     #[test]
     fn feed_lines_carry_their_platform() {

@@ -154,10 +154,12 @@ async fn tracker_platforms_choose_feeds_and_its_own_feeds_are_read() {
     let (base, _) = fake_site().await;
     let mut c = ConnectorConfig::default();
     c.values.insert("feeds".into(), format!("{base}/news.xml"));
-    let c = Rss::new(c, common::http());
+    let strict = Rss::new(c.clone(), common::http());
+    let c = Rss::new(c, common::http()).allowing_private_feeds();
     let mut q = query(&[Platform::Blogs]);
     assert!(sweep(&c, &q, json!({})).await.0.is_empty(), "news feeds are not read for a blogs-only tracker");
     q.accounts.web = vec![format!("{base}/blog.atom"), "someone".into()];
+    assert!(strict.feeds_for(&q).is_empty(), "a tracker cannot make the server read its own network");
     let (posts, _) = sweep(&c, &q, json!({})).await;
     assert_eq!(posts.len(), 2);
     assert!(posts.iter().all(|p| p.platform == Platform::Blogs));

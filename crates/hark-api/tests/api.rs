@@ -368,6 +368,15 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/demo"),
         ("get", "/api/v1/trackers/{hash}/stats"),
         ("post", "/api/v1/trackers/{hash}/import"),
+        ("get", "/api/v1/trackers/{hash}/posts"),
+        ("get", "/api/v1/trackers/{hash}/posts/export.csv"),
+        ("put", "/api/v1/trackers/{hash}/posts/tags"),
+        ("put", "/api/v1/trackers/{hash}/posts/sentiment"),
+        ("post", "/api/v1/trackers/{hash}/posts/delete"),
+        ("post", "/api/v1/trackers/{hash}/posts/undo-delete"),
+        ("post", "/api/v1/trackers/{hash}/ignored-users"),
+        ("post", "/api/v1/trackers/{hash}/ignored-users/undo"),
+        ("post", "/api/v1/trackers/{hash}/posts/add"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");

@@ -42,7 +42,7 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
         let mut gone = Vec::new();
         let mut relabel = Vec::new();
         for stored in &page {
-            let post: Post = match serde_json::from_str(&stored.data) {
+            let post: Post = match stored.post() {
                 Ok(p) => p,
                 Err(_) => continue,
             };

@@ -10,6 +10,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 mod error;
 mod ingest;
 mod posts;
+mod post_actions;
+pub mod post_list;
 mod reanalysis;
 mod sessions;
 mod tags;
@@ -19,6 +21,8 @@ mod users;
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, TopStats};
+pub use post_actions::SentimentEdit;
+pub use post_list::{decode_post, PostQuery, PostRow, PostSort};
 pub use reanalysis::{Reanalysis, StoredPost};
 pub use tags::TagRow;
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};

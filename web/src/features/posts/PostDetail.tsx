@@ -199,11 +199,18 @@ function Media({ item }: { item: PostItem }) {
   }
   const fallback = video?.thumbnailUrl;
   const list = pics.length ? pics.map((m) => m.url) : fallback ? [fallback] : [];
-  if (!list.length) return null;
+  // A video that cannot play falls back to its image, with a link to the file.
+  const videoLink = video ? (
+    <a href={video.url} target="_blank" rel="noreferrer noopener" className="text-xs text-brand-700 underline" data-testid="video-link">
+      Open video
+    </a>
+  ) : null;
+  if (!list.length) return videoLink;
   const current = list[Math.min(index, list.length - 1)];
   return (
     <div className="space-y-2">
       <MediaImage src={current} />
+      {videoLink}
       {list.length > 1 ? (
         <div className="flex items-center justify-center gap-2" aria-label="Carousel">
           <button type="button" className="rounded border border-slate-300 px-2 text-sm" onClick={() => setIndex((i) => (i - 1 + list.length) % list.length)} aria-label="Previous image">

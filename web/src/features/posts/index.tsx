@@ -260,6 +260,8 @@ export default function PostsPage() {
   function ignore(item: PostItem) {
     const user = authorKey(item);
     if (!user) return;
+    // The side view closes so the notice with its Undo can be reached.
+    setOpenKey(null);
     ign.ignore.mutate([user], {
       onSuccess: (r) => show(ignoredMessage(r.count), 'ok', UNDO_NOTICE_MS, () => ign.undo.mutate([user])),
       onError: (e) => show(errorMessage(e), 'error', 5000),

@@ -4,6 +4,7 @@
 // share-exports visitor and an anonymous visitor may do.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
 
 const DAY = 86_400_000;
@@ -64,6 +65,24 @@ function posts(now) {
 }
 
 const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
+
+/** Runs SQL on the server's database (what no endpoint offers: memberships, share-exports). */
+function sql(statement) {
+  const u = server.databaseUrl;
+  if (u.startsWith('sqlite://')) execFileSync('sqlite3', [u.slice('sqlite://'.length), statement]);
+  else execFileSync('psql', [u, '-qc', statement]);
+}
+
+/** A second account through the CLI, signed in in a new browser context. */
+async function signedIn(email) {
+  const env = { ...process.env };
+  if (!server.databaseUrl.startsWith('sqlite://')) env.HARK_DATABASE_URL = server.databaseUrl;
+  execFileSync(server.bin, ['user', 'add', '--data-dir', server.dataDir, '--email', email, '--name', 'Vic Viewer'], { input: 'correct horse battery\n', env });
+  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+  const login = await api(ctx, 'POST', '/auth/login', { email, password: 'correct horse battery' });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  return ctx;
+}
 
 describe('posts page', () => {
   let owner;
@@ -277,6 +296,10 @@ describe('posts page', () => {
       const r = await api(owner, 'POST', `/trackers/${hash}/import?format=ndjson`, undefined, ndjson([{ platform: 'twitter', id: '7002', text: 'more coffee', createdAt: Date.now(), author: { username: 'user3' } }]));
       return r.body.imported === 1;
     }, { what: 'collected again after undo' });
+    // That post arrived after the owner's last visit: marked new, with the notice.
+    await page.goto(base());
+    await page.getByTestId('notice').getByText('1 new post(s) since your last visit').waitFor();
+    assert.equal(await page.locator('tr[data-post="twitter;7002"]').getByText('New', { exact: true }).count(), 1);
     await page.close();
   });
 
@@ -319,5 +342,68 @@ describe('posts page', () => {
     assert.match(code, /height="400"/);
     assert.match(code, new RegExp(`/hashtag-tracking/posts/${hash}/`));
     await page.close();
+  });
+
+  test('a viewer reads only; with shared exports exports and embeds; signed out sees nothing', async () => {
+    const viewer = await signedIn('vic@example.com');
+    sql(`INSERT INTO tracker_members (tracker_id, user_id, permission) SELECT t.id, u.id, 1 FROM trackers t, users u WHERE t.hash = '${hash}' AND u.email = 'vic@example.com'`);
+    const page = await viewer.newPage();
+    await page.goto(base());
+    await page.getByTestId('posts-total').waitFor();
+    for (const name of ['Embed', 'Add Posts', 'Export', 'New tag']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+    assert.equal(await page.getByLabel(/^Select post/).count(), 0);
+    assert.equal(await page.getByLabel(/^Tags of post/).count(), 0);
+    await page.locator('tbody tr td button').first().click();
+    await page.getByTestId('post-detail').waitFor();
+    assert.equal(await page.getByLabel('Edit sentiment').count(), 0);
+    assert.equal(await page.getByRole('button', { name: "Don't collect any more posts from this user" }).count(), 0);
+    await shot(page, 'posts-08-viewer-detail', { fullPage: false });
+    await page.keyboard.press('Escape');
+    // The API refuses too.
+    assert.equal((await api(viewer, 'POST', `/trackers/${hash}/posts/delete`, { posts: ['twitter;1000'] })).status, 403);
+    assert.equal((await api(viewer, 'PUT', `/trackers/${hash}/posts/sentiment`, { post: 'twitter;1000', sentiment: 'negative' })).status, 403);
+    assert.equal((await api(viewer, 'GET', `/trackers/${hash}/posts/export.csv`)).status, 403);
+
+    // Shared exports: Export and Embed, still no editing.
+    sql(`UPDATE trackers SET share_exports = TRUE WHERE hash = '${hash}'`);
+    await page.reload();
+    await page.getByTestId('posts-total').waitFor();
+    await page.getByRole('button', { name: 'Embed' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Export' }).count(), 1);
+    assert.equal(await page.getByRole('button', { name: 'Add Posts' }).count(), 0);
+    assert.equal(await page.getByLabel(/^Select post/).count(), 0);
+    await shot(page, 'posts-09-share-exports');
+    await page.getByRole('button', { name: 'Export' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
+    assert.match(text.split('\n')[0], /^Date \(UTC\),Platform/);
+    assert.equal((await api(viewer, 'PUT', `/trackers/${hash}/posts/tags`, { posts: ['twitter;1000'], add: [1] })).status, 403);
+    await viewer.close();
+
+    // Signed out: the private tracker's posts are not readable.
+    const anon = await browser.newContext();
+    assert.equal((await api(anon, 'GET', `/trackers/${hash}/posts`)).status, 401);
+    await anon.close();
+  });
+
+  test('the demo tracker: an anonymous visitor gets the limited view', async () => {
+    sql(`UPDATE trackers SET is_demo = TRUE WHERE hash = '${hash}'`);
+    const anon = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await anon.newPage();
+    await page.goto(`${base()}?demo=true`);
+    await page.getByTestId('posts-total').waitFor();
+    for (const name of ['Embed', 'Add Posts', 'Export', 'New tag']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+    assert.equal(await page.getByLabel(/^Select post/).count(), 0);
+    await page.locator('tbody tr td button').first().click();
+    await page.getByTestId('post-detail').waitFor();
+    assert.equal(await page.getByLabel('Edit sentiment').count(), 0);
+    await shot(page, 'posts-10-anonymous-demo', { fullPage: false });
+    assert.equal((await api(anon, 'GET', `/trackers/${hash}/posts/export.csv`)).status, 401);
+    assert.ok([401, 403].includes((await api(anon, 'POST', `/trackers/${hash}/posts/delete`, { posts: ['twitter;1000'] })).status));
+    const list = await api(anon, 'GET', `/trackers/${hash}/posts?days=30&postTags=1`);
+    assert.equal(list.status, 200);
+    assert.ok(list.body.posts.every((p) => p.tags.length === 0), 'no tags for anonymous visitors');
+    sql(`UPDATE trackers SET is_demo = FALSE WHERE hash = '${hash}'`);
+    await anon.close();
   });
 });

@@ -155,6 +155,7 @@ pub struct PostItem {
     pub sentiment_bucket: String,
     pub sentiment_edited: bool,
     pub engagement: i64,
+    /// A percentage (3.5 is 3.5%).
     pub engagement_rate: Option<f64>,
     pub reach: i64,
     pub impressions: i64,
@@ -322,7 +323,7 @@ pub async fn export_posts(
                 num(c.shares.or(c.retweets)),
                 num(c.views),
                 it.engagement.to_string(),
-                it.engagement_rate.map(|r| format!("{:.1}", r * 100.0)).unwrap_or_default(),
+                it.engagement_rate.map(|r| format!("{r:.1}")).unwrap_or_default(),
                 it.reach.to_string(),
                 it.impressions.to_string(),
                 it.sentiment_bucket.clone(),

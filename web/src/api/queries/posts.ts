@@ -105,6 +105,7 @@ function useInvalidatePosts(hash: string) {
   return () => {
     void qc.invalidateQueries({ queryKey: postsKeys.all(hash) });
     void qc.invalidateQueries({ queryKey: trackerKeys.one(hash) });
+    void qc.invalidateQueries({ queryKey: ['trackers', 'total', hash] });
   };
 }
 
@@ -122,11 +123,20 @@ export function useEditSentiment(hash: string) {
   });
 }
 
+/** The sidebar's post count. */
+function useInvalidateCount(hash: string) {
+  const qc = useQueryClient();
+  return () => void qc.invalidateQueries({ queryKey: ['trackers', 'total', hash] });
+}
+
 export function useDeletePosts(hash: string) {
   const refresh = useInvalidatePosts(hash);
+  const recount = useInvalidateCount(hash);
   return {
+    // The page hides the deleted posts itself; only the count elsewhere is refetched.
     remove: useMutation({
       mutationFn: (posts: string[]) => api<{ count: number }>('POST', `${base(hash)}/posts/delete`, { posts }),
+      onSuccess: recount,
     }),
     undo: useMutation({
       mutationFn: (posts: string[]) => api<{ count: number }>('POST', `${base(hash)}/posts/undo-delete`, { posts }),

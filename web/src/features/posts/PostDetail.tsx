@@ -84,7 +84,7 @@ function Body({
           <div className="min-w-0">
             <Dialog.Title className="truncate text-base font-semibold text-slate-900">{authorName(item)}</Dialog.Title>
             <p className="truncate text-sm text-slate-500">
-              {authorHandle(item)} · {p.platform} · {postTime(p)}
+              {[authorHandle(item), p.platform, postTime(p)].filter(Boolean).join(' · ')}
             </p>
           </div>
         </div>

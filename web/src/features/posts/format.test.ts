@@ -45,7 +45,7 @@ describe('posts formatting', () => {
     expect(count(12_345)).toBe('12.3k');
     expect(count(10_000)).toBe('10,000');
     expect(count(undefined)).toBe('-');
-    expect(engagementRate(0.0456)).toBe('4.6%');
+    expect(engagementRate(4.56)).toBe('4.6%');
     expect(engagementRate(null)).toBe('-');
   });
 

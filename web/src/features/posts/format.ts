@@ -95,10 +95,9 @@ export function postTime(post: CollectedPost): string {
 
 export const count = formatMetric;
 
-/** Engagement rate from the API (a fraction) as one decimal and '%'. */
+/** Engagement rate from the API (a percentage: 3.5 is 3.5%) with one decimal and '%'. */
 export function engagementRate(rate: number | null | undefined): string {
-  if (rate === null || rate === undefined) return '-';
-  return formatRate(rate * 100);
+  return formatRate(rate);
 }
 
 /** The counts a platform reports, in display order; stories hide likes and comments. */

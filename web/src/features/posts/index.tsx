@@ -164,7 +164,9 @@ export default function PostsPage() {
         })),
     [data, hidden, tagOverride, sentimentOverride],
   );
-  const total = data ? Math.max(0, data.total - hidden.size) : 0;
+  // Hidden posts still in the fetched page lower the count (a refetch no longer has them).
+  const hiddenShown = (data?.posts ?? []).filter((p) => hidden.has(p.key)).length;
+  const total = data ? Math.max(0, data.total - hiddenShown) : 0;
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / POSTS_PAGE_SIZE));
   const openItem = items.find((i) => i.key === openKey) ?? null;
 
@@ -327,7 +329,7 @@ export default function PostsPage() {
           <span className="sr-only">Sort posts</span>
           <select
             aria-label="Sort posts"
-            className={controlClass}
+            className={`${controlClass} w-auto pr-8`}
             value={sort}
             disabled={locked}
             onChange={(e) => {

@@ -251,13 +251,17 @@ impl Store {
         let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
         let sql = format!("SELECT COUNT(*) FROM tracker_posts tp{join} WHERE {w}");
         let m = q.match_expr(backend);
-        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql)
-            .bind(tracker_id)
-            .bind(q.start.unwrap_or(i64::MIN))
-            .bind(q.end.unwrap_or(i64::MAX))
-            .bind(m)
-            .fetch_one(p)
-            .await?))
+        Ok(with_pool!(self, |p| {
+            let mut query = sqlx::query_scalar::<_, i64>(&sql)
+                .bind(tracker_id)
+                .bind(q.start.unwrap_or(i64::MIN))
+                .bind(q.end.unwrap_or(i64::MAX));
+            // $4 exists only with a search.
+            if !m.is_empty() {
+                query = query.bind(m);
+            }
+            query.fetch_one(p).await?
+        }))
     }
 
     /// Posts of one page, in the query's order, with their tags.
@@ -275,13 +279,16 @@ impl Store {
             q.sort.column()
         );
         let m = q.match_expr(backend);
-        let raw: Vec<RawRow> = with_pool!(self, |p| sqlx::query_as::<_, RawRow>(&sql)
-            .bind(tracker_id)
-            .bind(q.start.unwrap_or(i64::MIN))
-            .bind(q.end.unwrap_or(i64::MAX))
-            .bind(m)
-            .fetch_all(p)
-            .await?);
+        let raw: Vec<RawRow> = with_pool!(self, |p| {
+            let mut query = sqlx::query_as::<_, RawRow>(&sql)
+                .bind(tracker_id)
+                .bind(q.start.unwrap_or(i64::MIN))
+                .bind(q.end.unwrap_or(i64::MAX));
+            if !m.is_empty() {
+                query = query.bind(m);
+            }
+            query.fetch_all(p).await?
+        });
         let ids: Vec<i64> = raw.iter().map(|r| r.post_id).collect();
         let tags = self.tags_of_posts(tracker_id, &ids).await?;
         let mut out = Vec::with_capacity(raw.len());

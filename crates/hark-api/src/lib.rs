@@ -25,7 +25,7 @@ pub mod filters;
 pub mod routes;
 
 use error::ApiError;
-use routes::{session, tags, trackers};
+use routes::{posts, session, tags, trackers};
 
 #[derive(Clone, Debug)]
 pub struct ApiConfig {
@@ -51,7 +51,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"))
 )]
 struct ApiDoc;
 
@@ -78,6 +78,15 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))
         .routes(routes!(tags::influencer_tags))
+        .routes(routes!(posts::list_posts))
+        .routes(routes!(posts::export_posts))
+        .routes(routes!(posts::tag_posts))
+        .routes(routes!(posts::edit_sentiment))
+        .routes(routes!(posts::delete_posts))
+        .routes(routes!(posts::undo_delete_posts))
+        .routes(routes!(posts::ignore_users))
+        .routes(routes!(posts::undo_ignore_users))
+        .routes(routes!(posts::add_posts))
         .split_for_parts()
 }
 

@@ -377,6 +377,15 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/stats"),
         ("post", "/api/v1/trackers/{hash}/import"),
         ("put", "/api/v1/trackers/{hash}/sentiment-keywords"),
+        ("get", "/api/v1/trackers/{hash}/posts"),
+        ("get", "/api/v1/trackers/{hash}/posts/export.csv"),
+        ("put", "/api/v1/trackers/{hash}/posts/tags"),
+        ("put", "/api/v1/trackers/{hash}/posts/sentiment"),
+        ("post", "/api/v1/trackers/{hash}/posts/delete"),
+        ("post", "/api/v1/trackers/{hash}/posts/undo-delete"),
+        ("post", "/api/v1/trackers/{hash}/ignored-users"),
+        ("post", "/api/v1/trackers/{hash}/ignored-users/undo"),
+        ("post", "/api/v1/trackers/{hash}/posts/add"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");
@@ -518,8 +527,8 @@ async fn custom_sentiment_keywords_override_the_score_and_yield_to_manual_edits(
         // A manual edit of post 2 wins over the keywords, before and after re-analysis.
         let post2 = app.store.tracker_posts_page(tracker, 0, 10).await.unwrap();
         let post2 = post2.iter().find(|p| p.row.external_id == "2").unwrap().post_id;
-        let changed = app.store.set_sentiment_override(tracker, post2, Some("positive"), 2).await.unwrap();
-        assert!(changed);
+        let changed = app.store.edit_sentiment(tracker, post2, "positive").await.unwrap();
+        assert!(changed.is_some());
 
         // Re-analysis applies the lists to stored posts: post 1 becomes neutral ("love"), post 2 keeps
         // its manual positive, post 3 stays negative.

@@ -1,4 +1,5 @@
 pub mod import;
+pub mod posts;
 pub mod session;
 pub mod tags;
 pub mod trackers;

@@ -17,7 +17,7 @@ mod tags;
 mod trackers;
 mod users;
 
-pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardPost, RangeSplit};
+pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardPost, RangeSplit, DAY_MS, HOUR_MS};
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, TopStats};

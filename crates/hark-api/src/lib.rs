@@ -90,6 +90,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::dashboard::top_pages))
         .routes(routes!(routes::dashboard::top_posts))
         .routes(routes!(routes::dashboard::side_posts))
+        .routes(routes!(routes::dashboard::prediction))
         .split_for_parts()
 }
 

@@ -298,10 +298,21 @@ pub async fn timeline(
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Locations {
-    /// ISO 3166 alpha-2 codes with post counts, most first.
-    countries: Vec<TermCount>,
+    /// Countries with post counts, most first.
+    countries: Vec<CountryCount>,
     /// States or provinces where known (empty until enrichment records them).
     states: Vec<TermCount>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CountryCount {
+    /// ISO 3166 alpha-2 code.
+    country: String,
+    /// ISO 3166 numeric code, three digits (the id world maps use).
+    numeric: Option<String>,
+    name: String,
+    count: i64,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/locations", tag = "dashboard",
@@ -325,7 +336,20 @@ pub async fn locations(
         }
         countries.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     }
-    Ok(axum::Json(Locations { countries: terms(countries, 300), states: vec![] }))
+    let countries = countries
+        .into_iter()
+        .take(300)
+        .map(|(country, count)| {
+            let info = hark_enrich::geo::country_info(&country);
+            CountryCount {
+                numeric: info.map(|i| i.0.to_string()),
+                name: info.map(|i| i.1.to_string()).unwrap_or_else(|| country.clone()),
+                country,
+                count,
+            }
+        })
+        .collect();
+    Ok(axum::Json(Locations { countries, states: vec![] }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -603,6 +627,79 @@ pub async fn top_posts(
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let posts = state.store.dash_top_posts(c.row.id, &c.filter, TOP as i64).await?;
     Ok(axum::Json(TopPosts { posts: posts.into_iter().map(Into::into).collect() }))
+}
+
+// ---- prediction --------------------------------------------------------------------------------
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct PredictionQuery {
+    /// Days to forecast after today, 1–365 (default 30).
+    days: Option<u32>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PredictionPoint {
+    /// Day start (ms) in the viewer's zone.
+    t: i64,
+    value: f64,
+    lower: f64,
+    upper: f64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Prediction {
+    /// Whole days of history the forecast was fitted on.
+    history_days: usize,
+    points: Vec<PredictionPoint>,
+}
+
+pub const PREDICTION_DAYS: u32 = 30;
+
+/// Forecast of daily posts for the next `days` days from the tracker's whole history (platforms
+/// and tag filters apply; the date range does not), with a 95% band.
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/prediction", tag = "dashboard",
+    params(("hash" = String, Path), FilterQuery, PredictionQuery),
+    responses((status = 200, body = Prediction), (status = 400, body = ErrorBody)))]
+pub async fn prediction(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(hash): Path<String>,
+    Query(q): Query<FilterQuery>,
+    Query(pq): Query<PredictionQuery>,
+) -> ApiResult<axum::Json<Prediction>> {
+    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
+    let days = pq.days.unwrap_or(PREDICTION_DAYS);
+    if !(1..=365).contains(&days) {
+        return Err(ApiError::bad_request("invalid_query", "days must be between 1 and 365."));
+    }
+    let now = now_millis();
+    let today = Grouping::Day.floor(&zoned(now, &c.tz));
+    let f = DashboardFilter { start: None, end: Some(today.timestamp().as_millisecond() - 1), ..c.filter.clone() };
+    let Some((first, _)) = state.store.dash_bounds(c.row.id, &f).await? else {
+        return Ok(axum::Json(Prediction { history_days: 0, points: vec![] }));
+    };
+    // At most two years of history keeps the fit quick.
+    let start = first.max(now - 730 * DAY_MS);
+    let f = DashboardFilter { start: Some(Grouping::Day.floor(&zoned(start, &c.tz)).timestamp().as_millisecond()), ..f };
+    let resolution = if whole_hour_offsets(&c.tz, start, now) { HOUR_MS } else { 60_000 };
+    let series = state.store.dash_series(c.row.id, &f, resolution).await?;
+    let end = f.end.unwrap_or(now);
+    let history: Vec<f64> = if f.start.unwrap_or(end) <= end {
+        group_series(&series, Grouping::Day, &c.tz, f.start.unwrap_or(end), end)?.iter().map(|(_, c)| c.posts as f64).collect()
+    } else {
+        vec![]
+    };
+    let forecast = hark_core::forecast::holt_winters(&history, 7, days as usize);
+    let mut day = today;
+    let mut points = Vec::with_capacity(forecast.len());
+    for p in forecast {
+        let r = |x: f64| (x * 10.0).round() / 10.0;
+        points.push(PredictionPoint { t: day.timestamp().as_millisecond(), value: r(p.value), lower: r(p.lower), upper: r(p.upper) });
+        day = Grouping::Day.next(&day);
+    }
+    Ok(axum::Json(Prediction { history_days: history.len(), points }))
 }
 
 // ---- side views --------------------------------------------------------------------------------

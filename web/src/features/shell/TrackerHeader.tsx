@@ -96,7 +96,7 @@ export function TrackerHeader() {
         </div>
       ) : null}
       <ShareModal open={shareOpen} onOpenChange={setShareOpen} url={dashboardShareUrl(window.location.origin, tracker, location.search)} />
-      {isDashboard ? <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} /> : null}
+      {isDashboard ? <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} canEdit={tracker.permission >= 3} canChooseColumns={!!shell.me?.isAdmin} /> : null}
     </header>
   );
 }

@@ -140,6 +140,7 @@ impl FilterQuery {
             influencer_tags: ids(self.influencer_tags.as_deref())?,
             influencer_tags_all: all(self.influencer_tag_filter_mode.as_deref())?,
             subtracker: self.subtracker,
+            rows_only: false,
         })
     }
 }

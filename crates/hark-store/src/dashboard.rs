@@ -36,12 +36,15 @@ pub struct DashboardFilter {
     pub influencer_tags_all: bool,
     /// 1-based subtracker index.
     pub subtracker: Option<u32>,
+    /// Read the post rows for everything, never the rollups: the baseline the benchmark compares
+    /// against, and a second path for tests.
+    pub rows_only: bool,
 }
 
 impl DashboardFilter {
     /// Whether the rollups can answer (no filter they do not record).
     pub fn rollups_apply(&self) -> bool {
-        self.post_tags.is_empty() && self.influencer_tags.is_empty() && self.subtracker.is_none()
+        !self.rows_only && self.post_tags.is_empty() && self.influencer_tags.is_empty() && self.subtracker.is_none()
     }
 
     fn platform_list(&self) -> Option<String> {

@@ -341,9 +341,16 @@ async fn dashboard_answers_match_a_direct_computation() {
                         influencer_tags: it.clone(),
                         influencer_tags_all: *it_all,
                         subtracker: *sub,
+                        rows_only: false,
                     };
                     let o = Oracle { f: &f, post_tags: &post_tags, influencer_tags: &influencer_tags };
                     check(&s, t.id, &all, &ids, &o).await;
+                    if f.rollups_apply() {
+                        // The baseline path (post rows only) gives the same answers.
+                        let rows = DashboardFilter { rows_only: true, ..f.clone() };
+                        let o = Oracle { f: &rows, post_tags: &post_tags, influencer_tags: &influencer_tags };
+                        check(&s, t.id, &all, &ids, &o).await;
+                    }
                 }
             }
         }

@@ -248,7 +248,10 @@ function Dashboard() {
         return (
           <Panel key={p.chart} title={p.title} id={p.chart} className={SPAN[p.width]}>
             <div aria-busy={busy} className={busy && r.data ? 'opacity-60 transition-opacity' : ''} data-panel-body={p.chart}>
-              {r.isError && !r.data ? (
+              {!groups.includes(p.group) ? (
+                // Not requested for these platforms (e.g. no location-bearing platform): no data.
+                <EmptyState graphic={p.graphic} compact />
+              ) : r.isError && !r.data ? (
                 <p role="alert" className="py-6 text-sm text-red-700">
                   This panel could not be loaded.
                 </p>

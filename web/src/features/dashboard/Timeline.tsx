@@ -40,7 +40,14 @@ export function TimelineControls({
     <div className="flex flex-wrap items-center gap-3 text-xs text-slate-600">
       <label className="flex items-center gap-1.5">
         Grouping
-        <select aria-label="Timeline grouping" className={select} value={grouping} onChange={(e) => onGrouping(e.target.value as Grouping)}>
+        <select
+          aria-label="Timeline grouping"
+          className={select}
+          value={prediction ? 'day' : grouping}
+          disabled={prediction}
+          title={prediction ? 'The forecast is daily: the timeline is grouped by day while prediction is on.' : undefined}
+          onChange={(e) => onGrouping(e.target.value as Grouping)}
+        >
           {GROUPINGS.map((g) => (
             <option key={g} value={g}>
               {GROUPING_LABEL[g]}

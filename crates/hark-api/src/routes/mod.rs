@@ -1,3 +1,4 @@
+pub mod dashboard;
 pub mod import;
 pub mod posts;
 pub mod session;

@@ -49,7 +49,7 @@ async function waitForHealth(url, child, timeoutMs) {
 }
 
 /**
- * Starts the server; returns { url, stop, logs }. `demo: true` keeps the demo tracker (the server
+ * Starts the server; returns { url, stop, logs, bin, dataDir, databaseUrl }. `demo: true` keeps the demo tracker (the server
  * creates it and backfills sample posts in the background); by default it runs with --no-demo.
  */
 export async function startServer({ demo = false } = {}) {
@@ -108,7 +108,9 @@ export async function startServer({ demo = false } = {}) {
     rmSync(dataDir, { recursive: true, force: true });
     dropDb();
   };
-  return { url, stop, logs };
+  // Where the server keeps its data, for tests that set up what no endpoint offers.
+  const databaseUrl = env.HARK_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'hark.db')}`;
+  return { url, stop, logs, bin: mock ? null : bin, dataDir, databaseUrl };
 }
 
 export async function launchBrowser() {

@@ -188,6 +188,30 @@ describe('import posts', () => {
     await page.waitForLoadState('networkidle');
     await topShot(page, 'import-03-posts-page');
 
+    // Custom sentiment keywords: "friends" is negative for this tracker; Save and Reanalyze applies
+    // it to the stored posts.
+    const bucketOf = async (id) => {
+      const r = await page.request.get(`${server.url}/api/v1/trackers/${tracker.hash}/posts?days=30`);
+      const items = (await r.json()).posts ?? [];
+      return items.find((i) => i.post.id === id)?.sentimentBucket;
+    };
+    assert.notEqual(await bucketOf('2'), 'negative');
+    await page.goto(`${server.url}/hashtag-tracking/sentiment/${tracker.hash}/${tracker.friendly}`);
+    await page.getByRole('button', { name: 'Edit Sentiment Keywords' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Sentiment Keywords' });
+    await dialog.waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Save and Reanalyze' }).isDisabled(), true);
+    await dialog.getByLabel('Negative keyword 1', { exact: true }).fill('friends');
+    await dialog.getByLabel('Negative keyword 1', { exact: true }).press('Tab');
+    await dialog.screenshot({ path: path.join(screenshotDir, 'import-04-sentiment-keywords.png') });
+    await dialog.getByRole('button', { name: 'Save and Reanalyze' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await waitUntil(async () => (await bucketOf('2')) === 'negative', { timeout: 20_000, what: 'post 2 re-analysed as negative' });
+    // The lists come back when the modal opens again.
+    await page.getByRole('button', { name: 'Edit Sentiment Keywords' }).click();
+    assert.equal(await dialog.getByLabel('Negative keyword 1', { exact: true }).inputValue(), 'friends');
+    await page.keyboard.press('Escape');
+
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -15,9 +15,9 @@ pub struct FilterQuery {
     pub platforms: Option<String>,
     /// A relative window in days, or `all`.
     pub days: Option<String>,
-    /// First day, YYYY-MM-DD, in `tz`.
+    /// First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp).
     pub start: Option<String>,
-    /// Last day, YYYY-MM-DD, in `tz`.
+    /// Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp).
     pub end: Option<String>,
     /// An IANA time zone; UTC by default.
     pub tz: Option<String>,
@@ -25,6 +25,8 @@ pub struct FilterQuery {
     pub post_tag_filter_mode: Option<String>,
     pub influencer_tags: Option<String>,
     pub influencer_tag_filter_mode: Option<String>,
+    /// A subtracker, 1-based.
+    pub subtracker: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +70,13 @@ impl FilterQuery {
                 .map(|z| z.timestamp().as_millisecond())
                 .map_err(|_| ApiError::bad_request("invalid_query", "Date out of range."))
         };
+        let millis = |s: Option<&str>| s.filter(|s| s.len() >= 10 && s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<i64>().ok());
+        if let (Some(s), Some(e)) = (millis(self.start.as_deref()), millis(self.end.as_deref())) {
+            if e < s {
+                return Err(ApiError::bad_request("invalid_query", "The end is before the start."));
+            }
+            return Ok(DateRange { start: Some(s), end: Some(e) });
+        }
         match (self.start.as_deref(), self.end.as_deref()) {
             (Some(s), Some(e)) if !s.is_empty() && !e.is_empty() => {
                 let (s, e) = (day(s)?, day(e)?);
@@ -90,6 +99,49 @@ impl FilterQuery {
                 }
             },
         }
+    }
+}
+
+impl FilterQuery {
+    /// Tag ids and modes (ALL unless `any`), and the subtracker, checked.
+    pub fn dashboard_filter(&self, tracker: PlatformSet, now: Millis) -> ApiResult<hark_store::DashboardFilter> {
+        let ids = |s: Option<&str>| -> ApiResult<Vec<i64>> {
+            let s = s.unwrap_or("").trim();
+            if s.is_empty() {
+                return Ok(vec![]);
+            }
+            let v = s
+                .split(',')
+                .map(|x| x.trim().parse::<i64>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| ApiError::bad_request("invalid_query", "Tag filters are comma-separated tag ids."))?;
+            if v.len() > 100 {
+                return Err(ApiError::bad_request("invalid_query", "At most 100 tags can be combined."));
+            }
+            Ok(v)
+        };
+        let all = |m: Option<&str>| -> ApiResult<bool> {
+            match m.unwrap_or("all") {
+                "all" | "" => Ok(true),
+                "any" => Ok(false),
+                _ => Err(ApiError::bad_request("invalid_query", "Tag filter mode must be 'any' or 'all'.")),
+            }
+        };
+        if self.subtracker.is_some_and(|i| !(1..=63).contains(&i)) {
+            return Err(ApiError::bad_request("invalid_query", "Unknown subtracker."));
+        }
+        let DateRange { start, end } = self.range(now)?;
+        Ok(hark_store::DashboardFilter {
+            platforms: self.platforms(tracker)?,
+            start,
+            end,
+            post_tags: ids(self.post_tags.as_deref())?,
+            post_tags_all: all(self.post_tag_filter_mode.as_deref())?,
+            influencer_tags: ids(self.influencer_tags.as_deref())?,
+            influencer_tags_all: all(self.influencer_tag_filter_mode.as_deref())?,
+            subtracker: self.subtracker,
+            rows_only: false,
+        })
     }
 }
 
@@ -131,6 +183,29 @@ mod tests {
         })
         .range(5)
         .is_err());
+    }
+
+    #[test]
+    fn millisecond_ranges_and_tag_filters() {
+        let r = q(|q| {
+            q.start = Some("1700000000123".into());
+            q.end = Some("1700000999999".into());
+        })
+        .range(0)
+        .unwrap();
+        assert_eq!(r, DateRange { start: Some(1_700_000_000_123), end: Some(1_700_000_999_999) });
+        let f = q(|q| {
+            q.post_tags = Some("3, 4".into());
+            q.post_tag_filter_mode = Some("any".into());
+            q.influencer_tags = Some("9".into());
+            q.subtracker = Some(2);
+        })
+        .dashboard_filter(PlatformSet::all(), 0)
+        .unwrap();
+        assert_eq!((f.post_tags, f.post_tags_all, f.influencer_tags, f.influencer_tags_all), (vec![3, 4], false, vec![9], true));
+        assert!(q(|q| q.post_tags = Some("x".into())).dashboard_filter(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.post_tag_filter_mode = Some("most".into())).dashboard_filter(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.subtracker = Some(0)).dashboard_filter(PlatformSet::all(), 0).is_err());
     }
 
     #[test]

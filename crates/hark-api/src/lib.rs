@@ -25,7 +25,7 @@ pub mod filters;
 pub mod routes;
 
 use error::ApiError;
-use routes::{session, tags, trackers};
+use routes::{posts, session, tags, trackers};
 
 #[derive(Clone, Debug)]
 pub struct ApiConfig {
@@ -51,7 +51,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "collection"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"))
 )]
 struct ApiDoc;
 
@@ -86,6 +86,29 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::collection::start_backfill))
         .routes(routes!(routes::collection::estimate_backfill))
         .routes(routes!(routes::preview::preview_stream))
+        .routes(routes!(posts::list_posts))
+        .routes(routes!(posts::export_posts))
+        .routes(routes!(posts::tag_posts))
+        .routes(routes!(posts::edit_sentiment))
+        .routes(routes!(posts::delete_posts))
+        .routes(routes!(posts::undo_delete_posts))
+        .routes(routes!(posts::ignore_users))
+        .routes(routes!(posts::undo_ignore_users))
+        .routes(routes!(posts::add_posts))
+        .routes(routes!(routes::dashboard::top_stats))
+        .routes(routes!(routes::dashboard::timeline))
+        .routes(routes!(routes::dashboard::locations))
+        .routes(routes!(routes::dashboard::sentiments))
+        .routes(routes!(routes::dashboard::devices))
+        .routes(routes!(routes::dashboard::genders))
+        .routes(routes!(routes::dashboard::post_types))
+        .routes(routes!(routes::dashboard::viewer_sentiments))
+        .routes(routes!(routes::dashboard::influencers))
+        .routes(routes!(routes::dashboard::topics))
+        .routes(routes!(routes::dashboard::top_pages))
+        .routes(routes!(routes::dashboard::top_posts))
+        .routes(routes!(routes::dashboard::side_posts))
+        .routes(routes!(routes::dashboard::prediction))
         .split_for_parts()
 }
 

@@ -385,6 +385,29 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/backfill/estimate"),
         ("get", "/api/v1/trackers/{hash}/preview/stream"),
         ("put", "/api/v1/trackers/{hash}/sentiment-keywords"),
+        ("get", "/api/v1/trackers/{hash}/posts"),
+        ("get", "/api/v1/trackers/{hash}/posts/export.csv"),
+        ("put", "/api/v1/trackers/{hash}/posts/tags"),
+        ("put", "/api/v1/trackers/{hash}/posts/sentiment"),
+        ("post", "/api/v1/trackers/{hash}/posts/delete"),
+        ("post", "/api/v1/trackers/{hash}/posts/undo-delete"),
+        ("post", "/api/v1/trackers/{hash}/ignored-users"),
+        ("post", "/api/v1/trackers/{hash}/ignored-users/undo"),
+        ("post", "/api/v1/trackers/{hash}/posts/add"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/top-stats"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/timeline"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/locations"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/sentiments"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/devices"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/genders"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/post-types"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/viewer-sentiments"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/influencers"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/topics"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/top-pages"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/top-posts"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/posts"),
+        ("get", "/api/v1/trackers/{hash}/dashboard/prediction"),
     ];
     for (method, path) in expected {
         assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");
@@ -526,8 +549,8 @@ async fn custom_sentiment_keywords_override_the_score_and_yield_to_manual_edits(
         // A manual edit of post 2 wins over the keywords, before and after re-analysis.
         let post2 = app.store.tracker_posts_page(tracker, 0, 10).await.unwrap();
         let post2 = post2.iter().find(|p| p.row.external_id == "2").unwrap().post_id;
-        let changed = app.store.set_sentiment_override(tracker, post2, Some("positive"), 2).await.unwrap();
-        assert!(changed);
+        let changed = app.store.edit_sentiment(tracker, post2, "positive").await.unwrap();
+        assert!(changed.is_some());
 
         // Re-analysis applies the lists to stored posts: post 1 becomes neutral ("love"), post 2 keeps
         // its manual positive, post 3 stays negative.
@@ -548,6 +571,72 @@ async fn custom_sentiment_keywords_override_the_score_and_yield_to_manual_edits(
             "{after:?}"
         );
         assert_eq!(app.store.count_links(tracker).await.unwrap(), 3);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn dashboard_panels_answer_from_imported_posts() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let lines = [
+            r##"{"platform":"twitter","id":"1","text":"coffee #brew with milk","createdAt":1700000000000,"author":{"username":"ann","followers":10},"counts":{"likes":5}}"##,
+            r##"{"platform":"twitter","id":"2","text":"more coffee #brew","createdAt":1700003600000,"author":{"username":"bob","followers":20},"counts":{"likes":1}}"##,
+            r##"{"platform":"twitter","id":"3","text":"coffee again","createdAt":1700090000000,"author":{"username":"ann","followers":10}}"##,
+        ];
+        let token = app.csrf().await;
+        let url = app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"));
+        let res = send(app.client.post(&url).header("X-CSRF-Token", &token).body(lines.join("\n"))).await;
+        assert_eq!(res.body["imported"], 3, "{:?}", res.body);
+        let base = format!("/api/v1/trackers/{hash}/dashboard");
+        let stats = app.get(&format!("{base}/top-stats?days=all")).await.body;
+        assert_eq!((stats["posts"].as_i64(), stats["users"].as_i64()), (Some(3), Some(2)), "{stats:?}");
+        // A millisecond range that holds only the second post.
+        let one = app.get(&format!("{base}/top-stats?start=1700000000001&end=1700003600000")).await.body;
+        assert_eq!(one["posts"], 1, "{one:?}");
+        let tl = app.get(&format!("{base}/timeline?days=all&grouping=day&tz=UTC")).await.body;
+        let posts: Vec<i64> = tl["buckets"].as_array().unwrap().iter().map(|b| b["posts"].as_i64().unwrap()).collect();
+        assert_eq!(posts, vec![2, 1], "{tl:?}");
+        assert_eq!(tl["grouping"], "day");
+        assert_eq!(tl["logs"][0]["action"], "tracker_created");
+        // In Tokyo the first two posts fall on different local days? 1700000000000 is 07:13 JST on the
+        // 15th, 1700003600000 08:13 JST, 1700090000000 08:13 JST on the 16th: still two days.
+        let tokyo = app.get(&format!("{base}/timeline?days=all&grouping=day&tz=Asia/Tokyo")).await.body;
+        assert_eq!(tokyo["buckets"].as_array().unwrap().len(), 2);
+        let topics = app.get(&format!("{base}/topics?days=all")).await.body;
+        assert_eq!(topics["hashtags"][0]["term"].as_str().map(|s| s.trim_start_matches('#')), Some("brew"), "{topics:?}");
+        assert_eq!(topics["hashtags"][0]["count"], 2);
+        let inf = app.get(&format!("{base}/influencers?days=all")).await.body;
+        assert_eq!(inf["byPosts"][0]["username"], "ann", "{inf:?}");
+        assert_eq!(inf["byPosts"][0]["posts"], 2);
+        let top = app.get(&format!("{base}/top-posts?days=all")).await.body;
+        assert_eq!(top["posts"].as_array().unwrap().len(), 3);
+        let side = app.get(&format!("{base}/posts?start=1700000000000&end=1700003600000")).await.body;
+        assert_eq!(side["total"], 2, "{side:?}");
+        let brew = topics["hashtags"][0]["term"].as_str().unwrap().replace('#', "%23");
+        let tagged = app.get(&format!("{base}/posts?days=all&kind=hashtag&term={brew}")).await.body;
+        assert_eq!(tagged["total"], 2, "{tagged:?}");
+        let csv = app.client.get(app.url(&format!("{base}/posts?days=all&format=csv"))).send().await.unwrap();
+        assert!(csv.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+        assert_eq!(csv.text().await.unwrap().lines().count(), 4);
+        for panel in ["locations", "sentiments", "devices", "genders", "post-types", "viewer-sentiments", "top-pages"] {
+            assert_eq!(app.get(&format!("{base}/{panel}?days=all")).await.status, 200, "{panel}");
+        }
+        let pred = app.get(&format!("{base}/prediction?days=10&tz=UTC")).await.body;
+        let points = pred["points"].as_array().unwrap();
+        assert_eq!(points.len(), 10, "{pred:?}");
+        assert!(pred["historyDays"].as_u64().unwrap() >= 2);
+        assert!(points.iter().all(|p| p["lower"].as_f64() <= p["value"].as_f64() && p["value"].as_f64() <= p["upper"].as_f64()));
+        assert_eq!(app.get(&format!("{base}/prediction?days=0")).await.status, 400);
+        // Bad filters are 400s in the error shape.
+        let bad = app.get(&format!("{base}/timeline?grouping=decade")).await;
+        assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (400, Some("invalid_query")));
+        assert_eq!(app.get(&format!("{base}/top-stats?postTags=x")).await.status, 400);
+        assert_eq!(app.get(&format!("{base}/posts?kind=mention&term=a")).await.status, 400);
+        // Someone else's tracker is not found; signed out it is 401.
+        let anon = reqwest::Client::new();
+        assert_eq!(anon.get(app.url(&format!("{base}/top-stats"))).send().await.unwrap().status(), 401);
     })
     .await;
 }

@@ -2,6 +2,7 @@
 //! and enrichment. No I/O lives here.
 
 pub mod criteria;
+pub mod forecast;
 pub mod limits;
 pub mod permission;
 pub mod platform;

@@ -55,6 +55,34 @@ impl<'de> Deserialize<'de> for PostKey {
     }
 }
 
+/// The key of a social post from its address: twitter/x `/status/{id}`, instagram `/p/`, `/reel/`
+/// or `/stories/{user}/{id}`, youtube `watch?v=`, `youtu.be/` or `/shorts/`, tiktok `/video/{id}`,
+/// facebook `/posts/{id}` or `story_fbid=`. None for other addresses (web posts are found by URL).
+pub fn post_key_from_url(url: &str) -> Option<PostKey> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.trim_start_matches("www.").trim_start_matches("m.").to_ascii_lowercase();
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let param = |name: &str| {
+        query.split('&').find_map(|kv| kv.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+    };
+    let after = |word: &str| segs.iter().position(|s| *s == word).and_then(|i| segs.get(i + 1)).map(|s| s.to_string());
+    let (platform, id) = match host.as_str() {
+        "twitter.com" | "x.com" | "mobile.twitter.com" => (Platform::Twitter, after("status")?),
+        "instagram.com" => {
+            let id = after("p").or_else(|| after("reel")).or_else(|| segs.get(2).filter(|_| segs.first() == Some(&"stories")).map(|s| s.to_string()))?;
+            (Platform::Instagram, id)
+        }
+        "youtube.com" => (Platform::Youtube, param("v").or_else(|| after("shorts"))?),
+        "youtu.be" => (Platform::Youtube, segs.first()?.to_string()),
+        "tiktok.com" => (Platform::Tiktok, after("video")?),
+        "facebook.com" => (Platform::Facebook, after("posts").or_else(|| param("story_fbid"))?),
+        _ => return None,
+    };
+    PostKey::new(platform, id).ok()
+}
+
 /// Serde for [`Platform`] as its long name (the form used in post keys).
 pub mod platform_name {
     use super::*;
@@ -280,6 +308,20 @@ mod tests {
         let json = serde_json::to_string(&k).unwrap();
         assert_eq!(json, "\"twitter;123\"");
         assert_eq!(serde_json::from_str::<PostKey>(&json).unwrap(), k);
+    }
+
+    #[test]
+    fn keys_from_addresses() {
+        let k = |u: &str| post_key_from_url(u).map(|k| k.to_string());
+        assert_eq!(k("https://x.com/hark/status/123?s=20").as_deref(), Some("twitter;123"));
+        assert_eq!(k("https://www.instagram.com/p/C0de_x/").as_deref(), Some("instagram;C0de_x"));
+        assert_eq!(k("https://www.instagram.com/stories/someone/3141/").as_deref(), Some("instagram;3141"));
+        assert_eq!(k("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=1").as_deref(), Some("youtube;dQw4w9WgXcQ"));
+        assert_eq!(k("https://youtu.be/dQw4w9WgXcQ").as_deref(), Some("youtube;dQw4w9WgXcQ"));
+        assert_eq!(k("https://www.tiktok.com/@a/video/777").as_deref(), Some("tiktok;777"));
+        assert_eq!(k("https://www.facebook.com/page/posts/42").as_deref(), Some("facebook;42"));
+        assert_eq!(k("https://example.org/news/1"), None);
+        assert_eq!(k("https://x.com/hark"), None);
     }
 
     #[test]

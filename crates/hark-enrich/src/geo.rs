@@ -286,3 +286,21 @@ fn flag_country(text: &str, tables: &Tables) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests;
+
+/// The ISO 3166 numeric code (as three digits, the key world maps use) and the short English name
+/// of an alpha-2 country code.
+pub fn country_info(alpha2: &str) -> Option<(&'static str, &'static str)> {
+    let code = keshvar::Alpha2::try_from(alpha2.to_ascii_uppercase().as_str()).ok()?;
+    let c = keshvar::Country::from(code);
+    Some((c.number(), c.iso_short_name()))
+}
+
+#[cfg(test)]
+mod country_info_tests {
+    #[test]
+    fn numeric_codes_and_names() {
+        assert_eq!(super::country_info("us").map(|c| c.0), Some("840"));
+        assert_eq!(super::country_info("GB").map(|c| c.0), Some("826"));
+        assert!(super::country_info("ZZ").is_none());
+    }
+}

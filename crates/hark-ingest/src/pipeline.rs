@@ -224,11 +224,13 @@ pub async fn ingest_with(
     now: Millis,
 ) -> Result<IngestStats, IngestError> {
     let mut total = IngestStats::default();
+    let ignored = IgnoredAuthors::load(store).await?;
     let mut chunks = into_batches(posts);
     let spawn = |chunk: Vec<Post>, m: Arc<Matcher>| tokio::task::spawn_blocking(move || prepare(&m, &chunk));
     let mut next = chunks.next().map(|c| spawn(c, matcher.clone()));
     while let Some(handle) = next.take() {
-        let records = handle.await.unwrap_or_default();
+        let mut records = handle.await.unwrap_or_default();
+        ignored.apply(&mut records);
         next = chunks.next().map(|c| spawn(c, matcher.clone()));
         let s = store.ingest_batch(&records, now).await?;
         total.new_posts += s.new_posts;
@@ -275,14 +277,46 @@ pub async fn import_posts(
     summary: &mut ImportSummary,
     now: Millis,
 ) -> Result<(), IngestError> {
+    let ignored = IgnoredAuthors::load(store).await?;
     for chunk in into_batches(posts) {
         let m = matcher.clone();
         let read = chunk.len();
-        let records = tokio::task::spawn_blocking(move || prepare(&m, &chunk)).await.unwrap_or_default();
+        let mut records = tokio::task::spawn_blocking(move || prepare(&m, &chunk)).await.unwrap_or_default();
+        ignored.apply(&mut records);
         summary.unmatched += (read - records.len()) as u64;
         summary.imported += records.len() as u64;
         let s = store.ingest_batch(&records, now).await?;
         summary.new_posts += s.new_posts;
     }
     Ok(())
+}
+
+/// Authors a tracker's owner chose to ignore ('Don't collect any more posts from this user'): their
+/// new posts are not linked to that tracker. Read once per ingest call, so a change applies to the
+/// next batch collected.
+#[derive(Debug, Default)]
+pub struct IgnoredAuthors(std::collections::HashSet<(i64, String, String)>);
+
+impl IgnoredAuthors {
+    pub async fn load(store: &Store) -> Result<Self, IngestError> {
+        Ok(Self(store.ignored_authors().await?.into_iter().collect()))
+    }
+
+    /// Drops links to trackers that ignore the post's author, and posts left with no link.
+    pub fn apply(&self, records: &mut Vec<PostRecord>) {
+        if self.0.is_empty() {
+            return;
+        }
+        let mut key = (0i64, String::new(), String::new());
+        records.retain_mut(|r| {
+            key.1.clear();
+            key.1.push_str(r.platform);
+            key.2 = r.author_username.to_lowercase();
+            r.links.retain(|l| {
+                key.0 = l.tracker_id;
+                !self.0.contains(&key)
+            });
+            !r.links.is_empty()
+        });
+    }
 }

@@ -43,7 +43,7 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
         let mut relabel = Vec::new();
         let mut rules = Vec::new();
         for stored in &page {
-            let post: Post = match stored.row.clone().into_post() {
+            let post: Post = match stored.post() {
                 Ok(p) => p,
                 Err(_) => continue,
             };

@@ -296,6 +296,23 @@ impl Store {
                 }
             }
             lap("posts");
+            // SQLite's full-text index is external content: index the posts stored for the first
+            // time, in one statement (PostgreSQL maintains its expression index itself).
+            if matches!(self.backend(), Backend::Sqlite) {
+                let fresh: Vec<i64> =
+                    unique.iter().filter_map(|p| ids.get(&p.post_key).copied()).filter(|id| !existing.contains_key(id)).collect();
+                if !fresh.is_empty() {
+                    sqlx::query(
+                        "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
+                         SELECT id, text, title, author_name, author_username, author_location FROM posts \
+                         WHERE id IN (SELECT value FROM json_each($1))",
+                    )
+                    .bind(serde_json::to_string(&fresh).unwrap_or_else(|_| "[]".into()))
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                lap("fts");
+            }
             // Link posts to trackers; only links that did not exist count toward the rollups.
             let links: Vec<(i64, i64, &PostRecord, &TrackerLink)> = unique
                 .iter()

@@ -8,9 +8,12 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 mod collect;
+mod dashboard;
 mod error;
 mod ingest;
 mod posts;
+mod post_actions;
+pub mod post_list;
 mod reanalysis;
 mod sessions;
 mod stored;
@@ -19,11 +22,14 @@ mod trackers;
 mod users;
 
 pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
+pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardPost, RangeSplit, DAY_MS, HOUR_MS};
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, TopStats};
+pub use post_actions::SentimentEdit;
+pub use post_list::{PostQuery, PostRow, PostSort};
 pub use reanalysis::{Reanalysis, StoredPost};
-pub use stored::{encode_extras, DecodeError, PostRow, POST_ROW_COLUMNS};
+pub use stored::{encode_extras, DecodeError, StoredRow, POST_ROW_COLUMNS};
 pub use tags::TagRow;
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};
 pub use users::{NewUser, UserRow};

@@ -18,17 +18,32 @@ pub struct Reanalysis {
     pub removed: i64,
 }
 
+#[derive(Debug, Clone, Copy)]
+enum LinkChange {
+    /// The link goes (re-analysis found the post no longer matches).
+    Remove,
+    /// The link stays, marked deleted (bulk delete; undo restores it).
+    SoftDelete,
+    Restore,
+}
+
 /// A stored post of a tracker, as re-analysis reads it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredPost {
     pub post_id: i64,
     #[sqlx(flatten)]
-    pub row: crate::PostRow,
+    pub row: crate::StoredRow,
     pub country: Option<String>,
     pub lang: Option<String>,
     pub subtrackers: i64,
     /// The bucket the tracker's custom sentiment keywords gave it when last matched.
     pub sentiment_rule: Option<String>,
+}
+
+impl StoredPost {
+    pub fn post(&self) -> Result<hark_core::Post> {
+        self.row.clone().into_post().map_err(|e| crate::StoreError::Corrupt(format!("post {}: {e}", self.post_id)))
+    }
 }
 
 #[derive(sqlx::FromRow)]
@@ -96,6 +111,20 @@ impl Store {
     /// Removes posts from a tracker and subtracts what they added to its rollups, in one
     /// transaction. Returns how many links were removed.
     pub async fn unlink_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
+        self.change_links(tracker_id, post_ids, LinkChange::Remove, now).await
+    }
+
+    /// Hides posts of a tracker (bulk delete, undoable) and subtracts their rollup contribution.
+    pub async fn soft_delete_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
+        self.change_links(tracker_id, post_ids, LinkChange::SoftDelete, now).await
+    }
+
+    /// Brings back posts hidden by [`Store::soft_delete_posts`] and adds their rollups back.
+    pub async fn restore_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
+        self.change_links(tracker_id, post_ids, LinkChange::Restore, now).await
+    }
+
+    async fn change_links(&self, tracker_id: i64, post_ids: &[i64], change: LinkChange, now: Millis) -> Result<u64> {
         if post_ids.is_empty() {
             return Ok(0);
         }
@@ -103,31 +132,49 @@ impl Store {
             Backend::Sqlite => ("MAX", "SELECT value FROM json_each($2)"),
             Backend::Postgres => ("GREATEST", "SELECT jsonb_array_elements_text($2::jsonb)::bigint"),
         };
+        let (state, sign) = match change {
+            LinkChange::Remove | LinkChange::SoftDelete => ("tp.deleted_at IS NULL", -1),
+            LinkChange::Restore => ("tp.deleted_at IS NOT NULL", 1),
+        };
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
             // The ids travel as one JSON array parameter: no parameter limit, and PostgreSQL keeps
             // an index plan (a prepared IN list of hundreds of parameters gets a generic plan that
             // can be a sequential scan).
             let ids_json = serde_json::to_string(post_ids).unwrap_or_else(|_| "[]".into());
+            // The sentiment counted is the one shown: a manual edit replaces the computed bucket.
             let select = format!(
                 "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
-                 p.post_type, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, p.country, p.device, p.gender, p.lang, p.author_username, \
+                 p.post_type, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
+                 p.country, p.device, p.gender, p.lang, p.author_username, \
                  p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-                 WHERE tp.deleted_at IS NULL AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
+                 WHERE {state} AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
             );
-            let delete = format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})");
+            let write = match change {
+                LinkChange::Remove => format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"),
+                LinkChange::SoftDelete => format!(
+                    "UPDATE tracker_posts SET deleted_at = $3 WHERE tracker_id = $1 AND deleted_at IS NULL AND post_id IN ({id_list})"
+                ),
+                LinkChange::Restore => format!(
+                    "UPDATE tracker_posts SET deleted_at = NULL WHERE tracker_id = $1 AND deleted_at IS NOT NULL \
+                     AND post_id IN ({id_list}) AND $3 >= 0"
+                ),
+            };
             let rows: Vec<ContributionRow> =
                 sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
             let records: Vec<(i64, PostRecord)> = rows.into_iter().map(|r| (r.post_id, r.record())).collect();
-            let removed =
-                sqlx::query(&delete).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?.rows_affected();
+            let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
+            if !matches!(change, LinkChange::Remove) {
+                q = q.bind(now);
+            }
+            let changed = q.execute(&mut *tx).await?.rows_affected();
             let mut deltas = Deltas::default();
             for (_, r) in &records {
-                deltas.add_post(tracker_id, r, r.sentiment_bucket, -1);
+                deltas.add_post(tracker_id, r, r.sentiment_bucket, sign);
             }
             crate::ingest::write_deltas!(tx, deltas, max_of, now);
             tx.commit().await?;
-            Ok(removed)
+            Ok(changed)
         })
     }
 
@@ -272,62 +319,6 @@ impl Store {
             Ok::<_, crate::StoreError>(())
         })?;
         Ok(())
-    }
-
-    /// A user's edit of a post's sentiment in a tracker (`None` puts back the computed one). It
-    /// wins over custom keywords and the score, survives re-analysis, and moves the sentiment
-    /// rollups. Returns false when the post is not in the tracker.
-    pub async fn set_sentiment_override(
-        &self,
-        tracker_id: i64,
-        post_id: i64,
-        bucket: Option<&'static str>,
-        now: Millis,
-    ) -> Result<bool> {
-        let max_of = match self.backend() {
-            Backend::Sqlite => "MAX",
-            Backend::Postgres => "GREATEST",
-        };
-        with_pool!(self, |pool| {
-            let mut tx = pool.begin().await?;
-            let row: Option<SentimentRow> = sqlx::query_as(
-                "SELECT tp.post_id, p.created_at, p.platform, tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket \
-                 FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-                 WHERE tp.tracker_id = $1 AND tp.post_id = $2 AND tp.deleted_at IS NULL",
-            )
-            .bind(tracker_id)
-            .bind(post_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-            let Some(r) = row else { return Ok(false) };
-            sqlx::query("UPDATE tracker_posts SET sentiment_override = $1 WHERE tracker_id = $2 AND post_id = $3")
-                .bind(bucket)
-                .bind(tracker_id)
-                .bind(post_id)
-                .execute(&mut *tx)
-                .await?;
-            let computed = r
-                .sentiment_rule
-                .as_deref()
-                .or(r.sentiment_bucket.as_deref())
-                .and_then(|b| known(b, &BUCKETS))
-                .unwrap_or("neutral");
-            let before = r.sentiment_override.as_deref().and_then(|b| known(b, &BUCKETS)).unwrap_or(computed);
-            let after = bucket.unwrap_or(computed);
-            let rec = PostRecord {
-                platform: Platform::parse(&r.platform).map(Platform::name).unwrap_or("news"),
-                created_at: r.created_at,
-                ..Default::default()
-            };
-            let mut deltas = Deltas::default();
-            if before != after {
-                deltas.add_term(tracker_id, &rec, "sentiment", before, -1);
-                deltas.add_term(tracker_id, &rec, "sentiment", after, 1);
-            }
-            crate::ingest::write_deltas!(tx, deltas, max_of, now);
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(true)
-        })
     }
 
     pub async fn set_subtrackers(&self, tracker_id: i64, updates: &[(i64, i64)]) -> Result<()> {

@@ -1,7 +1,7 @@
 //! How a post is kept: the fields every page reads are columns of `posts`, and `data` holds only
 //! what no column does (counts as the platform reported them, flags, the author's follower count
 //! and bio, coordinates, the client name). [`encode_extras`] writes that JSON and
-//! [`PostRow::into_post`] puts the two halves back together, so a stored post reads back equal to
+//! [`StoredRow::into_post`] puts the two halves back together, so a stored post reads back equal to
 //! the collected one (less its raw platform payload, which is not kept).
 //!
 //! Rows written with the whole post in `data` read back the same way: the extra keys are ignored.
@@ -10,7 +10,7 @@ use hark_core::post::{Author, Counts, Media, PostFlags};
 use hark_core::{Millis, Platform, Post};
 use serde::{Deserialize, Serialize};
 
-/// The columns [`PostRow`] reads, for a query over `posts p`.
+/// The columns [`StoredRow`] reads, for a query over `posts p`.
 pub const POST_ROW_COLUMNS: &str = "p.platform, p.external_id, p.created_at, p.author_id, p.author_username, \
      p.author_name, p.author_avatar, p.author_location, p.text, p.title, p.url, p.media, p.data";
 
@@ -89,7 +89,7 @@ struct ExtrasOwned {
 
 /// A stored post as read with [`POST_ROW_COLUMNS`].
 #[derive(Debug, Clone, sqlx::FromRow)]
-pub struct PostRow {
+pub struct StoredRow {
     pub platform: String,
     pub external_id: String,
     pub created_at: Millis,
@@ -114,7 +114,7 @@ pub enum DecodeError {
     Json(#[from] serde_json::Error),
 }
 
-impl PostRow {
+impl StoredRow {
     pub fn into_post(self) -> Result<Post, DecodeError> {
         let platform = Platform::parse(&self.platform).map_err(|_| DecodeError::Platform(self.platform.clone()))?;
         let extras: ExtrasOwned = serde_json::from_str(&self.data)?;

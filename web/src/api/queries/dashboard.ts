@@ -1,5 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { get, type Query } from '../client';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { get, put, type Query } from '../client';
+import type { ChartConfig, Tracker } from '../types';
+import { trackerKeys } from './trackers';
 
 export interface KeyStatistics {
   posts: number;
@@ -10,12 +12,179 @@ export interface KeyStatistics {
   engagementRate: number | null;
 }
 
-/** GET /trackers/{hash}/stats with the page filters; keeps the previous answer while refetching. */
-export function useKeyStatistics(hash: string, filters: Query) {
+export interface TermCount {
+  term: string;
+  count: number;
+}
+
+export interface TimelineBucket {
+  t: number;
+  posts: number;
+  engagement: number;
+  reach: number;
+  impressions: number;
+}
+
+export interface TimelineAnswer {
+  grouping: string;
+  buckets: TimelineBucket[];
+  logs: { action: string; createdAt: number }[];
+}
+
+export interface CountryCount {
+  country: string;
+  numeric: string | null;
+  name: string;
+  count: number;
+}
+
+export interface DashboardPost {
+  id: number;
+  platform: string;
+  externalId: string;
+  createdAt: number;
+  authorUsername: string;
+  authorName: string;
+  authorAvatar: string | null;
+  authorFollowers: number;
+  text: string;
+  title: string | null;
+  url: string | null;
+  likes: number;
+  shares: number;
+  comments: number;
+  views: number;
+  dislikes: number;
+  engagement: number;
+  sentiment: string | null;
+}
+
+export interface Influencer {
+  platform: string;
+  username: string;
+  name: string;
+  avatar: string | null;
+  verified: boolean;
+  posts: number;
+  engagement: number;
+  followers: number;
+}
+
+/** Answers of the dashboard's panel groups, by loading key. */
+export interface DashboardAnswers {
+  topStats: KeyStatistics;
+  timeline: TimelineAnswer;
+  locations: { countries: CountryCount[]; states: TermCount[] };
+  topPosts: { posts: DashboardPost[] };
+  sentiments: { positive: number; neutral: number; negative: number; shareOfVoice: TermCount[] };
+  devices: { items: TermCount[] };
+  genders: { items: TermCount[] };
+  postTypes: { items: TermCount[] };
+  viewerSentiments: { likes: number; dislikes: number };
+  influencers: { byEngagement: Influencer[]; byPosts: Influencer[] };
+  topics: { hashtags: TermCount[]; keywords: TermCount[] };
+  topPages: { topWebsites: TermCount[]; topDomains: TermCount[]; topLinks: TermCount[] };
+}
+
+export type DashboardGroup = keyof DashboardAnswers;
+
+/** The loading list of a full fetch, in the spec's order. */
+export const DASHBOARD_GROUPS: DashboardGroup[] = [
+  'topStats',
+  'timeline',
+  'locations',
+  'topPosts',
+  'sentiments',
+  'devices',
+  'genders',
+  'postTypes',
+  'viewerSentiments',
+  'influencers',
+  'topics',
+  'topPages',
+];
+
+const PATHS: Record<DashboardGroup, string> = {
+  topStats: 'top-stats',
+  timeline: 'timeline',
+  locations: 'locations',
+  topPosts: 'top-posts',
+  sentiments: 'sentiments',
+  devices: 'devices',
+  genders: 'genders',
+  postTypes: 'post-types',
+  viewerSentiments: 'viewer-sentiments',
+  influencers: 'influencers',
+  topics: 'topics',
+  topPages: 'top-pages',
+};
+
+export const dashboardKey = (hash: string, group: string, q: Query) => ['trackers', 'dashboard', hash, group, q] as const;
+
+/**
+ * One panel group with the page filters. The previous answer stays on screen while refetching,
+ * and TanStack's structural sharing keeps the same object when a refetch brings identical data,
+ * so a background refresh re-renders nothing unless something changed.
+ */
+export function useDashboardGroup<G extends DashboardGroup>(
+  hash: string,
+  group: G,
+  q: Query,
+  opts: { enabled: boolean; refetchInterval: number | false },
+) {
   return useQuery({
-    queryKey: ['trackers', 'stats', hash, filters],
-    queryFn: () => get<KeyStatistics>(`/trackers/${encodeURIComponent(hash)}/stats`, filters),
+    queryKey: dashboardKey(hash, group, q),
+    queryFn: () => get<DashboardAnswers[G]>(`/trackers/${encodeURIComponent(hash)}/dashboard/${PATHS[group]}`, q),
     placeholderData: keepPreviousData,
-    refetchInterval: 60_000,
+    enabled: opts.enabled,
+    refetchInterval: opts.refetchInterval,
+    refetchIntervalInBackground: false,
+    retry: 1,
+  });
+}
+
+export interface PostPage {
+  posts: DashboardPost[];
+  total: number;
+}
+
+/** The posts side views: a page of 25 posts of a precise range, or mentioning a term. */
+export function dashboardPostsUrl(hash: string, q: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  return `/api/v1/trackers/${encodeURIComponent(hash)}/dashboard/posts?${params}`;
+}
+
+export function fetchDashboardPosts(hash: string, q: Query) {
+  return get<PostPage>(`/trackers/${encodeURIComponent(hash)}/dashboard/posts`, q);
+}
+
+/** PUT /trackers/{hash}/custom-config; the cached tracker is updated at once and on success. */
+export function useSaveCustomConfig(hash: string) {
+  const qc = useQueryClient();
+  const key = trackerKeys.one(hash);
+  return useMutation({
+    mutationFn: (config: { order: ChartConfig[]; columns: 2 | 3 }) =>
+      put<Tracker>(`/trackers/${encodeURIComponent(hash)}/custom-config`, config),
+    onSuccess: (tracker) => {
+      if (tracker && typeof tracker === 'object' && 'hash' in tracker) qc.setQueryData(key, tracker);
+    },
+  });
+}
+
+export interface PredictionAnswer {
+  historyDays: number;
+  points: { t: number; value: number; lower: number; upper: number }[];
+}
+
+/** GET …/dashboard/prediction: daily posts forecast for the next `days` days (no custom range). */
+export function usePrediction(hash: string, q: Query, days: number, enabled: boolean) {
+  const { days: _d, start: _s, end: _e, ...rest } = q;
+  const query = { ...rest, days };
+  return useQuery({
+    queryKey: ['trackers', 'dashboard', hash, 'prediction', query],
+    queryFn: () => get<PredictionAnswer>(`/trackers/${encodeURIComponent(hash)}/dashboard/prediction`, query),
+    enabled,
+    staleTime: 5 * 60_000,
   });
 }

@@ -1,11 +1,28 @@
 // Dashboard (also "realtime"): Key Statistics and Timeline pinned on top, then the panels for the
-// selected platforms on a 12-column grid, each in its empty state until data arrives.
+// selected platforms on a 12-column grid. One request per panel group; a full fetch lists every
+// group as loading and removes each as it lands; background refreshes replace data only when it
+// changed.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Query } from '../../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  useDashboardGroup,
+  usePrediction,
+  type DashboardAnswers,
+  type DashboardGroup,
+  type KeyStatistics,
+} from '../../api/queries/dashboard';
 import { EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
 import { Panel } from '../../components/Panel';
-import { useShell } from '../shell/context';
-import { layoutPanels } from './panels';
-import { useKeyStatistics, type KeyStatistics } from '../../api/queries/dashboard';
 import { formatMetric, formatRate } from '../../lib/numbers';
+import { defaultDays, type EriMetric, type Grouping } from '../../state/query-state';
+import { useShell } from '../shell/context';
+import { autoRefreshOn, bucketRange, GROUPING_MS, nextRefreshFrequency, REFRESH_DEFAULT_S, sideGrouping } from './data';
+import { PanelBody } from './PanelBodies';
+import { groupsFor, layoutPanels } from './panels';
+import { rangeOf, SidePanel, type SideView } from './SideView';
+import { TimelineChart, TimelineControls } from './Timeline';
+import { DataTable } from './charts/Chart';
 
 const SPAN: Record<4 | 6 | 12, string> = {
   4: 'col-span-12 lg:col-span-4',
@@ -15,8 +32,13 @@ const SPAN: Record<4 | 6 | 12, string> = {
 
 export const KEY_STATS = ['Posts', 'Users', 'Engagement', 'Reach', 'Impressions', 'Engagement Rate'] as const;
 
-/** Impressions and the rate built on them are authenticated metrics. */
+/** Impressions are an authenticated metric (hidden with 'Hide Authenticated Metrics'). */
 const AUTH_METRICS: ReadonlySet<string> = new Set(['Impressions']);
+
+export const PREDICTION_DEFAULT_DAYS = 30;
+
+/** Facebook authors are anonymised by the platform: the influencer query leaves them out. */
+export const FACEBOOK_ANONYMISED = true;
 
 function statValue(k: (typeof KEY_STATS)[number], s: KeyStatistics | undefined): string {
   if (!s) return '…';
@@ -36,39 +58,219 @@ function statValue(k: (typeof KEY_STATS)[number], s: KeyStatistics | undefined):
   }
 }
 
+function Loading() {
+  return <EmptyState graphic="Loading" title="Loading..." body="" compact />;
+}
+
 export default function DashboardPage() {
-  const { tracker, platforms, filters } = useShell();
-  const stats = useKeyStatistics(tracker.hash, filters as Record<string, string>);
+  const { tracker } = useShell();
   if (tracker.isPreviewMode) {
     return (
       <div className="p-6">
-        <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
+        <div className="rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="preview-mode">
           <EmptyState graphic="Loading" title={PREVIEW_TITLE} body={PREVIEW_BODY} />
         </div>
       </div>
     );
   }
+  return <Dashboard />;
+}
+
+function Dashboard() {
+  const { tracker, platforms, filters, query, update, now } = useShell();
+  const date = query.date ?? { kind: 'days' as const, days: defaultDays('dashboard') };
+  const auto = autoRefreshOn(tracker.status, date, now);
+  const [freq, setFreq] = useState(REFRESH_DEFAULT_S);
+  const interval: number | false = auto ? freq * 1000 : false;
+  const groups = useMemo(() => groupsFor(platforms), [platforms]);
+  const grouping: Grouping = query.grouping ?? 'none';
+  const eri: EriMetric | null = query.eridropdown;
+  const cumulative = query.cumulative;
+  const base = filters as Query;
+  const [prediction, setPrediction] = useState(false);
+  // The forecast is daily: with prediction on the timeline is drawn by day.
+  const timelineQ = useMemo(() => ({ ...base, grouping: prediction ? 'day' : grouping }), [base, grouping, prediction]);
+  const influencerQ = useMemo(
+    () => (FACEBOOK_ANONYMISED && platforms.includes('fb') ? { ...base, facebook: 0 } : base),
+    [base, platforms],
+  );
+  const on = (g: DashboardGroup) => ({ enabled: groups.includes(g), refetchInterval: interval });
+  const h = tracker.hash;
+  const results = {
+    topStats: useDashboardGroup(h, 'topStats', base, on('topStats')),
+    timeline: useDashboardGroup(h, 'timeline', timelineQ, on('timeline')),
+    locations: useDashboardGroup(h, 'locations', base, on('locations')),
+    topPosts: useDashboardGroup(h, 'topPosts', base, on('topPosts')),
+    sentiments: useDashboardGroup(h, 'sentiments', base, on('sentiments')),
+    devices: useDashboardGroup(h, 'devices', base, on('devices')),
+    genders: useDashboardGroup(h, 'genders', base, on('genders')),
+    postTypes: useDashboardGroup(h, 'postTypes', base, on('postTypes')),
+    viewerSentiments: useDashboardGroup(h, 'viewerSentiments', base, on('viewerSentiments')),
+    influencers: useDashboardGroup(h, 'influencers', influencerQ, on('influencers')),
+    topics: useDashboardGroup(h, 'topics', base, on('topics')),
+    topPages: useDashboardGroup(h, 'topPages', base, on('topPages')),
+  };
+  // A full fetch: the group has no answer for these filters yet (first load or filters changed).
+  const loading = groups.filter((g) => results[g].isLoading || (results[g].isFetching && results[g].isPlaceholderData));
+  const answers: Partial<DashboardAnswers> = {};
+  for (const g of groups) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    (answers as any)[g] = results[g].data;
+  }
+
+  // Refresh frequency: after each timeline fetch, 5 s slower when nothing changed, 5 s faster
+  // when something did (within 60–120 s). Structural sharing keeps the same object when equal.
+  const lastTimeline = useRef<unknown>(undefined);
+  const timelineAt = results.timeline.dataUpdatedAt;
+  useEffect(() => {
+    const data = results.timeline.data;
+    if (!data || results.timeline.isPlaceholderData) return;
+    if (lastTimeline.current !== undefined) {
+      const changed = lastTimeline.current !== data;
+      setFreq((f) => nextRefreshFrequency(f, changed));
+    }
+    lastTimeline.current = data;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [timelineAt]);
+
+  // Prediction: turning it on or off resets the days to 30 and drops the previous forecast.
+  const qc = useQueryClient();
+  const [predictionDays, setPredictionDays] = useState(PREDICTION_DEFAULT_DAYS);
+  const forecast = usePrediction(h, base, predictionDays, prediction);
+  const togglePrediction = (on: boolean) => {
+    qc.removeQueries({ queryKey: ['trackers', 'dashboard', h, 'prediction'] });
+    setPredictionDays(PREDICTION_DEFAULT_DAYS);
+    setPrediction(on);
+  };
+
+  const [side, setSide] = useState<SideView | null>(null);
+  const openBucket = (i: number) => {
+    const tl = results.timeline.data;
+    if (!tl) return;
+    const g = sideGrouping(tl.grouping);
+    const r = tl.grouping === 'minutes' ? bucketRange(tl.buckets, i, GROUPING_MS.minutes) : bucketRange(tl.buckets, i, GROUPING_MS[tl.grouping] ?? GROUPING_MS.hour);
+    setSide({ kind: 'bucket', start: r.start, end: r.end, grouping: g });
+  };
+
   const panels = layoutPanels(platforms, tracker.customConfig).filter((p) => !p.hidden);
+  const stats = results.topStats.data;
   return (
-    <div className="grid grid-cols-12 gap-4 p-6" data-testid="dashboard-grid">
+    <div className="grid grid-cols-12 gap-4 p-6" data-testid="dashboard-grid" data-loading={loading.join(',')} aria-busy={loading.length > 0}>
       <Panel title="Key Statistics" id="topStats" className="col-span-12">
         <dl className="grid grid-cols-2 gap-4 py-2 sm:grid-cols-3 lg:grid-cols-6">
           {KEY_STATS.filter((k) => !(tracker.hideAuthMetrics && AUTH_METRICS.has(k))).map((k) => (
             <div key={k} className="rounded-lg bg-slate-50 px-4 py-3">
               <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{k}</dt>
-              <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{statValue(k, stats.data)}</dd>
+              <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-stat={k}>
+                {statValue(k, loading.includes('topStats') && !stats ? undefined : stats)}
+              </dd>
             </div>
           ))}
         </dl>
       </Panel>
-      <Panel title="Timeline" id="timeline" className="col-span-12">
-        <EmptyState graphic="PlatformsWithArrowUp" />
+      <Panel
+        title="Timeline"
+        id="timeline"
+        className="col-span-12"
+        actions={
+          <TimelineControls
+            grouping={grouping}
+            cumulative={cumulative}
+            eri={eri}
+            onGrouping={(g) => update((s) => ({ ...s, grouping: g === 'none' ? null : g }), { replace: true })}
+            onCumulative={(c) => update((s) => ({ ...s, cumulative: c }), { replace: true })}
+            onEri={(e) => update((s) => ({ ...s, eridropdown: e }), { replace: true })}
+            prediction={prediction}
+            onPrediction={togglePrediction}
+          />
+        }
+      >
+        <div className={loading.includes('timeline') && results.timeline.data ? 'opacity-60' : ''}>
+          {results.timeline.isError ? (
+            <p role="alert" className="py-6 text-sm text-red-700">
+              {(results.timeline.error as Error).message}
+            </p>
+          ) : results.timeline.data ? (
+            <>
+              {prediction ? (
+                <div className="mb-2 flex flex-wrap items-center gap-3 text-xs text-slate-600" data-testid="prediction-controls">
+                  <label className="flex items-center gap-1.5">
+                    Predict the next
+                    <input
+                      type="number"
+                      min={1}
+                      max={365}
+                      value={predictionDays}
+                      onChange={(e) => {
+                        const n = Math.round(Number(e.target.value));
+                        if (n >= 1 && n <= 365) setPredictionDays(n);
+                      }}
+                      className="h-7 w-16 rounded border border-slate-300 px-1.5"
+                    />
+                    days
+                  </label>
+                  <span aria-live="polite">
+                    {forecast.isLoading
+                      ? 'Forecasting...'
+                      : forecast.data
+                        ? `Daily posts forecast from ${forecast.data.historyDays} days of history (shaded: 95% range).`
+                        : forecast.isError
+                          ? 'The forecast could not be computed.'
+                          : ''}
+                  </span>
+                  {forecast.data?.points.length ? (
+                    <details className="w-full">
+                      <summary className="cursor-pointer">Forecast table</summary>
+                      <DataTable
+                        head={['Day', 'Posts (forecast)', 'Low', 'High']}
+                        rows={forecast.data.points.map((p) => [new Date(p.t).toLocaleDateString(), p.value, p.lower, p.upper])}
+                      />
+                    </details>
+                  ) : null}
+                </div>
+              ) : null}
+              <TimelineChart
+                data={results.timeline.data}
+                eri={eri}
+                cumulative={cumulative}
+                onBucket={openBucket}
+                prediction={prediction && !cumulative ? forecast.data?.points : undefined}
+              />
+            </>
+          ) : (
+            <Loading />
+          )}
+        </div>
       </Panel>
-      {panels.map((p) => (
-        <Panel key={p.chart} title={p.title} id={p.chart} className={SPAN[p.width]}>
-          <EmptyState graphic={p.graphic} compact />
-        </Panel>
-      ))}
+      {panels.map((p) => {
+        const r = results[p.group];
+        const busy = loading.includes(p.group);
+        return (
+          <Panel key={p.chart} title={p.title} id={p.chart} className={SPAN[p.width]}>
+            <div aria-busy={busy} className={busy && r.data ? 'opacity-60 transition-opacity' : ''} data-panel-body={p.chart}>
+              {!groups.includes(p.group) ? (
+                // Not requested for these platforms (e.g. no location-bearing platform): no data.
+                <EmptyState graphic={p.graphic} compact />
+              ) : r.isError && !r.data ? (
+                <p role="alert" className="py-6 text-sm text-red-700">
+                  This panel could not be loaded.
+                </p>
+              ) : !r.data ? (
+                <Loading />
+              ) : (
+                <PanelBody panel={p} answers={answers} onTopic={(kind, term) => setSide({ kind: 'topic', topic: kind, term })} />
+              )}
+            </div>
+          </Panel>
+        );
+      })}
+      <SidePanel
+        view={side}
+        onClose={() => setSide(null)}
+        hash={tracker.hash}
+        filters={base}
+        onGrouping={(g) => setSide((v) => (v && v.kind === 'bucket' ? { kind: 'bucket', grouping: g, ...rangeOf(v.start, g) } : v))}
+      />
     </div>
   );
 }

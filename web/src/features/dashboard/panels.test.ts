@@ -34,8 +34,8 @@ describe('layoutPanels', () => {
   it('follows the saved order and hide flags', () => {
     const ps = layoutPanels(['twt', 'ig'], {
       order: [
-        { chart: 'genders', hide: false },
-        { chart: 'topPosts', hide: true },
+        { chart: 'demographics', hide: false },
+        { chart: 'posts', hide: true },
         { chart: 'gone', hide: false },
       ],
       columns: 2,

@@ -1,21 +1,60 @@
-// Posts page: sub-header filters bound to the URL, the list (table or card view) and its empty state.
+// Posts page: sub-header filters bound to the URL, the list (table or card view), paging, the
+// detail side view, and the work owners and administrators do on posts (tags, sentiment, bulk
+// delete and ignore with undo, add by address), export and embed.
 import * as Popover from '@radix-ui/react-popover';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTags } from '../../api/queries/trackers';
+import {
+  exportUrl,
+  useAddPosts,
+  useDeletePosts,
+  useEditSentiment,
+  useIgnoreUsers,
+  usePosts,
+  useTagMutations,
+  useTagPosts,
+  type PostItem,
+  type SentimentLevel,
+} from '../../api/queries/posts';
+import type { PlatformCode, Tag } from '../../api/types';
+import { Button } from '../../components/Button';
 import { EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
-import { IconChevronDown, IconGrid, IconList, IconRefresh } from '../../components/icons';
+import { IconChevronDown, IconCode, IconGrid, IconList, IconPlus, IconRefresh } from '../../components/icons';
 import { controlClass, SubHeader } from '../../components/Panel';
 import { SearchInput } from '../../components/SearchInput';
-import type { PlatformCode } from '../../api/types';
+import { LoadingState } from '../../components/Spinner';
+import { errorMessage } from '../../lib/errors';
 import {
+  removeTag,
   resetPostFilters,
   SENTIMENT_BUCKETS,
   setExcludeRT,
   setIgStoryOnly,
+  setPage,
   setSearch,
+  setSort,
   setView,
   toggleSentiment,
   type SentimentBucket,
 } from '../../state/query-state';
 import { useShell } from '../shell/context';
+import {
+  authorKey,
+  deletedMessage,
+  embedCode,
+  ignoredMessage,
+  matchesSentiment,
+  matchesTagFilter,
+  NEW_POSTS_NOTICE_MS,
+  POST_HIDE_DELAY_MS,
+  POSTS_FETCH_ERROR,
+  POSTS_PAGE_SIZE,
+  UNDO_NOTICE_MS,
+} from './format';
+import { PostDetail } from './PostDetail';
+import { PostCards, PostTable } from './PostList';
+import { AddPostsModal, BulkDeleteModal, EmbedModal, Notice, type NoticeState } from './PostModals';
+import { DeleteTagModal, TagMenu, TagModal } from './TagControls';
 
 const LOCATION_PLATFORMS: PlatformCode[] = ['twt', 'fb', 'news', 'blogs', 'forums'];
 
@@ -31,10 +70,239 @@ export const SENTIMENT_LABELS: Record<SentimentBucket, string> = {
   negative: 'Negative',
 };
 
+export const SORT_OPTIONS: { value: string; label: string }[] = [
+  { value: 'created_at;desc', label: 'Newest first' },
+  { value: 'created_at;asc', label: 'Oldest first' },
+  { value: 'engagement;desc', label: 'Most engagement' },
+  { value: 'reach;desc', label: 'Most reach' },
+  { value: 'engagement_rate;desc', label: 'Highest engagement rate' },
+  { value: 'impressions;desc', label: 'Most impressions' },
+  { value: 'sentiment;desc', label: 'Most positive' },
+  { value: 'sentiment;asc', label: 'Most negative' },
+  { value: 'user;asc', label: 'User (A–Z)' },
+];
+
+let noticeSeq = 0;
+
 export default function PostsPage() {
-  const { tracker, query, update, platforms, access } = useShell();
+  const { tracker, query, update, platforms, access, filters, now } = useShell();
   const locked = tracker.isPreviewMode;
   const onlyYoutube = platforms.length === 1 && platforms[0] === 'yt';
+  const sort = query.sort ? `${query.sort.type};${query.sort.direction}` : 'created_at;desc';
+  const apiQuery = useMemo(
+    () => ({
+      ...filters,
+      page: query.page,
+      perPage: POSTS_PAGE_SIZE,
+      sort,
+      search: query.search || undefined,
+      sentiment: query.sentiment.length ? query.sentiment.join(',') : undefined,
+      excludeRT: query.excludeRT && platforms.includes('twt') ? 1 : undefined,
+      igStoryOnly: query.igStoryOnly && platforms.includes('ig') ? 1 : undefined,
+    }),
+    [filters, query.page, sort, query.search, query.sentiment, query.excludeRT, query.igStoryOnly, platforms],
+  );
+  const posts = usePosts(tracker.hash, apiQuery, !locked);
+  const data = posts.data;
+  const canManage = !!data?.canManage && !access.embed && !access.demo;
+  const canExport = !!data?.canExport && !access.embed;
+  const tagsQuery = useTags(tracker.hash, access.canManage);
+  const allTags: Tag[] = tagsQuery.data?.tags ?? [];
+
+  // Local state over the fetched page: hidden posts, tag and sentiment changes, selection.
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [tagOverride, setTagOverride] = useState<Record<string, number[]>>({});
+  const [sentimentOverride, setSentimentOverride] = useState<Record<string, SentimentLevel>>({});
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [openKey, setOpenKey] = useState<string | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [pendingTags, setPendingTags] = useState<Record<string, number[]>>({});
+  const [tagModal, setTagModal] = useState<{ tag: Tag | null } | null>(null);
+  const [deleteTag, setDeleteTag] = useState<Tag | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
+  const [embedOpen, setEmbedOpen] = useState(false);
+
+  const show = useCallback((text: string, tone: NoticeState['tone'], ms: number, undo?: () => void) => {
+    noticeSeq += 1;
+    setNotice({ id: noticeSeq, text, tone, ms, undo });
+  }, []);
+
+  // A new view (filters, sort, page) starts afresh at the top of the list.
+  const viewKey = JSON.stringify(apiQuery);
+  const firstView = useRef(true);
+  useEffect(() => {
+    setHidden(new Set());
+    setTagOverride({});
+    setSentimentOverride({});
+    setSelected(new Set());
+    if (firstView.current) {
+      firstView.current = false;
+      return;
+    }
+    window.scrollTo?.({ top: 0 });
+    document.querySelector('main')?.scrollTo?.({ top: 0 });
+  }, [viewKey]);
+
+  // The 'new posts' notice: once, for the owner, when the first page has posts new since the last visit.
+  const newShown = useRef(false);
+  useEffect(() => {
+    if (newShown.current || !data || !access.isOwner) return;
+    newShown.current = true;
+    const fresh = data.posts.filter((p) => p.isNew).length;
+    if (fresh > 0 && data.lastVisited) show(`${fresh} new post(s) since your last visit`, 'info', NEW_POSTS_NOTICE_MS);
+  }, [data, access.isOwner, show]);
+
+  const items: PostItem[] = useMemo(
+    () =>
+      (data?.posts ?? [])
+        .filter((p) => !hidden.has(p.key))
+        .map((p) => ({
+          ...p,
+          tags: tagOverride[p.key] ?? p.tags,
+          sentimentBucket: sentimentOverride[p.key] ?? p.sentimentBucket,
+        })),
+    [data, hidden, tagOverride, sentimentOverride],
+  );
+  // Hidden posts still in the fetched page lower the count (a refetch no longer has them).
+  const hiddenShown = (data?.posts ?? []).filter((p) => hidden.has(p.key)).length;
+  const total = data ? Math.max(0, data.total - hiddenShown) : 0;
+  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / POSTS_PAGE_SIZE));
+  const openItem = items.find((i) => i.key === openKey) ?? null;
+
+  const hide = (keys: string[]) => setHidden((h) => new Set([...h, ...keys]));
+  const unhide = (keys: string[]) =>
+    setHidden((h) => {
+      const n = new Set(h);
+      keys.forEach((k) => n.delete(k));
+      return n;
+    });
+
+  // ---- tags ----
+  const tagPosts = useTagPosts(tracker.hash);
+  const tagMut = useTagMutations(tracker.hash);
+  const tagBusy = Object.values(pendingTags).some((l) => l.length > 0) || tagMut.remove.isPending;
+  function toggleTag(item: PostItem, tagId: number, on: boolean) {
+    setPendingTags((p) => ({ ...p, [item.key]: [...(p[item.key] ?? []), tagId] }));
+    const done = () => setPendingTags((p) => ({ ...p, [item.key]: (p[item.key] ?? []).filter((t) => t !== tagId) }));
+    tagPosts.mutate(
+      { posts: [item.key], add: on ? [tagId] : [], remove: on ? [] : [tagId] },
+      {
+        onSuccess: () => {
+          const next = on ? [...item.tags.filter((t) => t !== tagId), tagId] : item.tags.filter((t) => t !== tagId);
+          setTagOverride((o) => ({ ...o, [item.key]: next }));
+          if (!matchesTagFilter(next, query.postTags, query.postTagFilterMode)) hide([item.key]);
+          done();
+        },
+        onError: (e) => {
+          show(errorMessage(e), 'error', 5000);
+          done();
+        },
+      },
+    );
+  }
+  function tagSelected(tagId: number) {
+    const keys = [...selected];
+    if (!keys.length) return;
+    tagPosts.mutate(
+      { posts: keys, add: [tagId] },
+      {
+        onSuccess: () => {
+          setTagOverride((o) => {
+            const n = { ...o };
+            for (const i of items.filter((x) => keys.includes(x.key))) n[i.key] = [...new Set([...i.tags, tagId])];
+            return n;
+          });
+        },
+        onError: (e) => show(errorMessage(e), 'error', 5000),
+      },
+    );
+  }
+
+  // ---- sentiment ----
+  const editSentiment = useEditSentiment(tracker.hash);
+  function changeSentiment(item: PostItem, level: SentimentLevel) {
+    editSentiment.mutate(
+      { post: item.key, sentiment: level },
+      {
+        onSuccess: () => {
+          setSentimentOverride((o) => ({ ...o, [item.key]: level }));
+          if (!matchesSentiment(level, query.sentiment)) {
+            setTimeout(() => {
+              hide([item.key]);
+              setOpenKey((k) => (k === item.key ? null : k));
+            }, POST_HIDE_DELAY_MS);
+          }
+        },
+        onError: (e) => show(errorMessage(e), 'error', 5000),
+      },
+    );
+  }
+
+  // ---- bulk delete and ignore ----
+  const del = useDeletePosts(tracker.hash);
+  function deleteSelected() {
+    const keys = [...selected];
+    if (!keys.length) return;
+    hide(keys);
+    setSelected(new Set());
+    del.remove.mutate(keys, {
+      onSuccess: (r) =>
+        show(deletedMessage(r.count), 'ok', UNDO_NOTICE_MS, () => {
+          unhide(keys);
+          del.undo.mutate(keys);
+        }),
+      onError: () => {
+        unhide(keys);
+        show('Sorry, an error occurred please try again.', 'error', 5000);
+      },
+    });
+  }
+  const ign = useIgnoreUsers(tracker.hash);
+  function ignore(item: PostItem) {
+    const user = authorKey(item);
+    if (!user) return;
+    // The side view closes so the notice with its Undo can be reached.
+    setOpenKey(null);
+    ign.ignore.mutate([user], {
+      onSuccess: (r) => show(ignoredMessage(r.count), 'ok', UNDO_NOTICE_MS, () => ign.undo.mutate([user])),
+      onError: (e) => show(errorMessage(e), 'error', 5000),
+    });
+  }
+  const addPosts = useAddPosts(tracker.hash);
+
+  const tagMenu = (item: PostItem) => (
+    <TagMenu
+      postKey={item.key}
+      tags={item.tags}
+      all={allTags}
+      pending={pendingTags[item.key] ?? []}
+      busy={tagBusy}
+      onToggle={(t, on) => toggleTag(item, t, on)}
+      onCreate={() => setTagModal({ tag: null })}
+      onEdit={(t) => setTagModal({ tag: t })}
+    />
+  );
+
+  const listProps = {
+    items,
+    now,
+    tags: allTags,
+    canManage,
+    selected,
+    onSelect: (key: string, on: boolean) =>
+      setSelected((s) => {
+        const n = new Set(s);
+        if (on) n.add(key);
+        else n.delete(key);
+        return n;
+      }),
+    onSelectAll: (on: boolean) => setSelected(on ? new Set(items.map((i) => i.key)) : new Set()),
+    onOpen: (i: PostItem) => setOpenKey(i.key),
+    tagMenu,
+    tagsOf: (i: PostItem) => i.tags,
+  };
+
   return (
     <div>
       <SubHeader label="Post filters">
@@ -57,23 +325,48 @@ export default function PostsPage() {
             Filter by Stories
           </label>
         ) : null}
+        <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+          <span className="sr-only">Sort posts</span>
+          <select
+            aria-label="Sort posts"
+            className={`${controlClass} w-auto pr-8`}
+            value={sort}
+            disabled={locked}
+            onChange={(e) => {
+              const [type, direction] = e.target.value.split(';');
+              update(setSort({ type, direction: direction === 'asc' ? 'asc' : 'desc' }));
+            }}
+          >
+            {SORT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {access.canManage && !access.embed ? (
+          <button type="button" className={controlClass} disabled={locked} onClick={() => setTagModal({ tag: null })}>
+            <IconPlus size={14} />
+            New tag
+          </button>
+        ) : null}
         <button type="button" className={controlClass} disabled={locked} onClick={() => update(resetPostFilters)}>
           <IconRefresh size={14} />
           Reset
         </button>
         <div className="ml-auto flex items-center gap-2">
-          {access.canManage && !access.embed ? (
+          {canExport ? (
             <>
-              <button type="button" className={controlClass} disabled title="Embedding arrives with the posts list">
+              <button type="button" className={controlClass} disabled={locked} onClick={() => setEmbedOpen(true)}>
+                <IconCode size={14} />
                 Embed
               </button>
-              <button type="button" className={controlClass} disabled title="Adding posts arrives with the posts list">
-                Add Posts
-              </button>
-              <button type="button" className={controlClass} disabled title="Exports arrive with the posts list">
-                Export
-                <IconChevronDown size={14} />
-              </button>
+              {canManage ? (
+                <button type="button" className={controlClass} disabled={locked} onClick={() => setAddOpen(true)}>
+                  Add Posts
+                </button>
+              ) : null}
+              <ExportMenu href={exportUrl(tracker.hash, { ...apiQuery, page: undefined, perPage: undefined })} disabled={locked} />
             </>
           ) : null}
           <div className="inline-flex overflow-hidden rounded-md border border-slate-300 shadow-sm" role="group" aria-label="Posts view">
@@ -103,24 +396,142 @@ export default function PostsPage() {
         </div>
       </SubHeader>
       <div className="p-6">
+        {canManage && selected.size > 0 ? (
+          <div className="mb-3 flex flex-wrap items-center gap-3 rounded-lg border border-brand-200 bg-brand-50 px-4 py-2 text-sm" role="region" aria-label="Selected posts">
+            <span className="font-medium text-slate-800">{selected.size} selected</span>
+            <Button size="sm" variant="danger" onClick={() => setConfirmDelete(true)}>
+              Delete
+            </Button>
+            {allTags.length ? (
+              <label className="inline-flex items-center gap-2">
+                <span>Tag as</span>
+                <select
+                  aria-label="Tag selected posts"
+                  className="h-8 rounded-md border border-slate-300 bg-white px-2"
+                  value=""
+                  disabled={tagPosts.isPending}
+                  onChange={(e) => e.target.value && tagSelected(Number(e.target.value))}
+                >
+                  <option value="">Choose a tag</option>
+                  {allTags.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <button type="button" className="ml-auto text-slate-600 underline" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </button>
+          </div>
+        ) : null}
         <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
-          {query.view === 'list' && !locked ? (
-            <div className="grid grid-cols-[2fr_4fr_1fr_1fr_1fr] gap-4 border-b border-slate-100 px-4 py-3 text-xs font-semibold uppercase tracking-wide text-slate-500" aria-hidden="true">
-              <span>User</span>
-              <span>Post</span>
-              <span>Date</span>
-              <span>Engagement</span>
-              <span>Sentiment</span>
-            </div>
-          ) : null}
           {locked ? (
             <EmptyState graphic="Loading" title={PREVIEW_TITLE} body={PREVIEW_BODY} />
-          ) : (
+          ) : posts.isError ? (
+            <div role="alert" className="p-8 text-center text-sm text-red-700">
+              {posts.error instanceof Error && posts.error.message && !posts.error.message.startsWith('An unknown') ? posts.error.message : POSTS_FETCH_ERROR}
+              <div className="mt-3">
+                <Button variant="secondary" size="sm" onClick={() => void posts.refetch()}>
+                  Try again
+                </Button>
+              </div>
+            </div>
+          ) : !data ? (
+            <LoadingState label="Loading posts…" />
+          ) : items.length === 0 ? (
             <EmptyState graphic="BullhornHashtagSpeechBubble" />
+          ) : (
+            <div aria-busy={posts.isFetching} className={posts.isFetching ? 'opacity-70 transition-opacity' : ''}>
+              <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2 text-sm text-slate-600">
+                <span data-testid="posts-total">{total.toLocaleString('en-US')} posts</span>
+              </div>
+              {query.view === 'card' ? <PostCards {...listProps} /> : <PostTable {...listProps} />}
+            </div>
           )}
         </div>
+        {data && pages > 1 ? (
+          <nav className="mt-4 flex items-center justify-center gap-3 text-sm" aria-label="Pages">
+            <Button variant="secondary" size="sm" disabled={query.page <= 1} onClick={() => update(setPage(query.page - 1))}>
+              Previous
+            </Button>
+            <span data-testid="page-of">
+              Page {query.page} of {pages}
+            </span>
+            <Button variant="secondary" size="sm" disabled={query.page >= pages} onClick={() => update(setPage(query.page + 1))}>
+              Next
+            </Button>
+          </nav>
+        ) : null}
       </div>
+      <PostDetail
+        item={openItem}
+        now={now}
+        canManage={canManage}
+        onClose={() => setOpenKey(null)}
+        onSentiment={changeSentiment}
+        onIgnore={ignore}
+        sentimentBusy={editSentiment.isPending}
+      />
+      {tagModal ? (
+        <TagModal
+          key={tagModal.tag?.id ?? 'new'}
+          open
+          onOpenChange={(o) => !o && setTagModal(null)}
+          tag={tagModal.tag}
+          onSave={async (v) => {
+            if (tagModal.tag) return tagMut.edit.mutateAsync({ id: tagModal.tag.id, ...v });
+            const tag = await tagMut.create.mutateAsync(v);
+            // A new tag goes onto the selected posts, if any.
+            if (selected.size) tagSelected(tag.id);
+            return tag;
+          }}
+          onDelete={(t) => {
+            setTagModal(null);
+            setDeleteTag(t);
+          }}
+        />
+      ) : null}
+      <DeleteTagModal
+        tag={deleteTag}
+        onOpenChange={(o) => !o && setDeleteTag(null)}
+        onConfirm={async (t) => {
+          await tagMut.remove.mutateAsync(t.id);
+          setTagOverride({});
+          update(removeTag(t.id));
+          void posts.refetch();
+        }}
+      />
+      <BulkDeleteModal count={selected.size} open={confirmDelete} onOpenChange={setConfirmDelete} onConfirm={deleteSelected} />
+      <AddPostsModal open={addOpen} onOpenChange={setAddOpen} onSubmit={async (urls) => (await addPosts.mutateAsync(urls)).results} />
+      <EmbedModal open={embedOpen} onOpenChange={setEmbedOpen} code={embedCode(window.location.origin, tracker.hash, tracker.friendly)} />
+      <Notice key={notice?.id} notice={notice} onDone={() => setNotice(null)} />
     </div>
+  );
+}
+
+function ExportMenu({ href, disabled }: { href: string; disabled: boolean }) {
+  return (
+    <Popover.Root>
+      <Popover.Trigger className={controlClass} disabled={disabled}>
+        Export
+        <IconChevronDown size={14} />
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content align="end" sideOffset={6} className="z-50 w-48 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+          <a href={href} download className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" data-testid="export-csv">
+            CSV
+          </a>
+          <span className="block cursor-not-allowed px-3 py-2 text-sm text-slate-400" title="Not available on this server">
+            Google Sheets
+          </span>
+          <span className="block cursor-not-allowed px-3 py-2 text-sm text-slate-400" title="Not available on this server">
+            PDF
+          </span>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
   );
 }
 

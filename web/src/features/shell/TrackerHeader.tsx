@@ -1,6 +1,6 @@
 // Tracker page header (dashboard-and-shell spec, section 2 "Tracker page header").
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTags } from '../../api/queries/trackers';
 import { useHideAuthMetrics, useInfluencerTags } from '../../api/queries/shell';
@@ -10,11 +10,13 @@ import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms
 import { defaultDays } from '../../state/query-state';
 import { editPath, showsSubHeader } from '../../state/routes';
 import { useShell } from './context';
-import { CustomizePanel } from './CustomizePanel';
 import { DateRangePicker } from './DateRangePicker';
 import { PlatformCheckboxes } from './PlatformCheckboxes';
 import { dashboardShareUrl, ShareModal } from './ShareModal';
 import { TagFilter } from './TagFilter';
+
+// The Customize panel (with its drag-and-drop code) loads on first open.
+const CustomizePanel = lazy(() => import('./CustomizePanel').then((m) => ({ default: m.CustomizePanel })));
 
 export const SUBTRACKER_WIDTH = 180;
 
@@ -26,7 +28,13 @@ export function TrackerHeader() {
   const { tracker, access, page, query, update, now, range, platforms, openHistorical } = shell;
   const location = useLocation();
   const [shareOpen, setShareOpen] = useState(false);
-  const [customizeOpen, setCustomizeOpen] = useState(false);
+  const [customizeOpen, setCustomizeOpenState] = useState(false);
+  // Once opened it stays mounted, so a pending debounced save is never cut short.
+  const [customizeUsed, setCustomizeUsed] = useState(false);
+  const setCustomizeOpen = (o: boolean) => {
+    if (o) setCustomizeUsed(true);
+    setCustomizeOpenState(o);
+  };
   const isDashboard = page === 'dashboard' || page === 'realtime';
   const backfilling = !!(tracker as { isBackfilling?: boolean }).isBackfilling;
   const previewLocked = page === 'posts' && tracker.isPreviewMode;
@@ -96,7 +104,11 @@ export function TrackerHeader() {
         </div>
       ) : null}
       <ShareModal open={shareOpen} onOpenChange={setShareOpen} url={dashboardShareUrl(window.location.origin, tracker, location.search)} />
-      {isDashboard ? <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} /> : null}
+      {isDashboard && (customizeOpen || customizeUsed) ? (
+        <Suspense fallback={null}>
+          <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} canEdit={tracker.permission >= 3} canChooseColumns={!!shell.me?.isAdmin} />
+        </Suspense>
+      ) : null}
     </header>
   );
 }

@@ -1,0 +1,597 @@
+//! The posts page: the filtered, searched, sorted list; CSV export; and the work owners and
+//! administrators do on posts (tags, sentiment, bulk delete and ignore with undo, add by URL).
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use hark_core::{now_millis, Permission, Platform, PlatformSet, PostKey};
+use hark_store::{PostQuery, PostRow, PostSort, TrackerRow, UserRow};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Json, MaybeUser, Query};
+use crate::filters::{DateRange, FilterQuery};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+pub const PAGE_SIZE: i64 = 25;
+/// Rows in one CSV export at most.
+pub const EXPORT_MAX: i64 = 100_000;
+/// Posts in one bulk request at most.
+pub const BULK_MAX: usize = 20_000;
+
+/// The posts page's own query parameters (the shared page filters come with [`FilterQuery`]).
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct PostsParams {
+    /// 1-based page.
+    pub page: Option<String>,
+    /// Posts per page, 1 to 1000 (25 by default).
+    pub per_page: Option<String>,
+    /// `field;asc|desc`: created_at (default), engagement, reach, engagement_rate, impressions,
+    /// sentiment, user, likes, comments, shares, views.
+    pub sort: Option<String>,
+    /// Words that must all appear in the text, title, author names or location.
+    pub search: Option<String>,
+    /// Comma-separated sentiment buckets.
+    pub sentiment: Option<String>,
+    #[serde(rename = "excludeRT")]
+    pub exclude_rt: Option<String>,
+    pub ig_story_only: Option<String>,
+    /// 1-based subtracker number.
+    pub sub: Option<String>,
+}
+
+fn flag(v: &Option<String>) -> bool {
+    matches!(v.as_deref(), Some("1") | Some("true"))
+}
+
+fn positive(v: &Option<String>, name: &str, max: i64, default: i64) -> ApiResult<i64> {
+    match v.as_deref().filter(|s| !s.is_empty()) {
+        None => Ok(default),
+        Some(s) => s
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| ApiError::bad_request("invalid_query", format!("{name} must be a number from 1 to {max}."))),
+    }
+}
+
+fn id_list(v: &Option<String>, name: &str) -> ApiResult<Vec<i64>> {
+    let mut out = Vec::new();
+    for s in v.as_deref().unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let id: i64 = s.parse().map_err(|_| ApiError::bad_request("invalid_query", format!("{name} must be a list of ids.")))?;
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}
+
+fn tag_mode_all(v: &Option<String>) -> ApiResult<bool> {
+    match v.as_deref() {
+        None | Some("") | Some("all") => Ok(true),
+        Some("any") => Ok(false),
+        Some(_) => Err(ApiError::bad_request("invalid_query", "A tag filter mode is 'any' or 'all'.")),
+    }
+}
+
+/// Builds the store query from the request; `user` owns the influencer tags.
+pub fn post_query(row: &TrackerRow, user: Option<&UserRow>, f: &FilterQuery, p: &PostsParams) -> ApiResult<PostQuery> {
+    let platforms = f.platforms(PlatformSet::from_bits(row.platforms))?;
+    let DateRange { start, end } = f.range(now_millis())?;
+    let (sort, ascending) = match p.sort.as_deref().filter(|s| !s.is_empty()) {
+        None => (PostSort::Date, false),
+        Some(s) => {
+            let (field, dir) = s.split_once(';').unwrap_or((s, "desc"));
+            let sort = PostSort::parse(field)
+                .ok_or_else(|| ApiError::bad_request("invalid_query", format!("Posts cannot be sorted by '{field}'.")))?;
+            let asc = match dir {
+                "asc" => true,
+                "desc" | "" => false,
+                _ => return Err(ApiError::bad_request("invalid_query", "A sort direction is 'asc' or 'desc'.")),
+            };
+            (sort, asc)
+        }
+    };
+    let mut sentiment = Vec::new();
+    for s in p.sentiment.as_deref().unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let b = hark_store::post_list::SENTIMENT_BUCKETS
+            .iter()
+            .find(|b| **b == s)
+            .ok_or_else(|| ApiError::bad_request("invalid_query", format!("'{s}' is not a sentiment level.")))?;
+        if !sentiment.contains(b) {
+            sentiment.push(*b);
+        }
+    }
+    let search = p.search.clone().unwrap_or_default();
+    if search.chars().count() > 500 {
+        return Err(ApiError::bad_request("invalid_query", "The search is longer than 500 characters."));
+    }
+    let subtracker = match p.sub.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some(s) => Some(
+            s.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=62).contains(n))
+                .ok_or_else(|| ApiError::bad_request("invalid_query", "sub must be a subtracker number."))?,
+        ),
+    };
+    Ok(PostQuery {
+        platforms,
+        start,
+        end,
+        search,
+        sentiment,
+        exclude_retweets: flag(&p.exclude_rt),
+        stories_only: flag(&p.ig_story_only),
+        post_tags: id_list(&f.post_tags, "postTags")?,
+        post_tags_all: tag_mode_all(&f.post_tag_filter_mode)?,
+        influencer_tags: if user.is_some() { id_list(&f.influencer_tags, "influencerTags")? } else { Vec::new() },
+        influencer_tags_all: tag_mode_all(&f.influencer_tag_filter_mode)?,
+        influencer_tag_owner: user.map_or(0, |u| u.id),
+        subtracker,
+        sort,
+        ascending,
+        page: positive(&p.page, "page", 1_000_000, 1)?,
+        per_page: positive(&p.per_page, "perPage", 1000, PAGE_SIZE)?,
+    })
+}
+
+/// One post of the list.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostItem {
+    /// `platform;id`.
+    pub key: String,
+    /// The post as collected (platform, id, author, text, title, url, createdAt, counts, media, flags).
+    #[schema(value_type = Object)]
+    pub post: hark_core::Post,
+    /// Sentiment score, -1 to 1.
+    pub sentiment: Option<f64>,
+    /// The level shown (a manual edit when there is one).
+    pub sentiment_bucket: String,
+    pub sentiment_edited: bool,
+    pub engagement: i64,
+    /// A percentage (3.5 is 3.5%).
+    pub engagement_rate: Option<f64>,
+    pub reach: i64,
+    pub impressions: i64,
+    pub country: Option<String>,
+    /// original, reply or retweet.
+    pub post_type: String,
+    /// Collected after the owner's previous visit (owner only).
+    pub is_new: bool,
+    /// Facebook post without insights on a tracker that anonymises them: names and pictures removed.
+    pub anonymized: bool,
+    /// Tag ids (owners and administrators only).
+    pub tags: Vec<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostsPage {
+    pub posts: Vec<PostItem>,
+    pub total: i64,
+    pub page: i64,
+    pub per_page: i64,
+    /// The owner's previous visit (ms), for the owner only.
+    pub last_visited: Option<i64>,
+    /// What the caller may do here.
+    pub can_manage: bool,
+    pub can_export: bool,
+}
+
+fn anonymizes_facebook(row: &TrackerRow) -> bool {
+    serde_json::from_str::<serde_json::Value>(&row.custom_config)
+        .ok()
+        .and_then(|v| v.get("anonymizeFacebook").and_then(|b| b.as_bool()))
+        .unwrap_or(false)
+}
+
+fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bool) -> PostItem {
+    let mut post = r.post;
+    let has_insights = post.counts.reach.is_some() || post.counts.impressions.is_some();
+    let anonymized = anonymize_fb && post.platform == Platform::Facebook && !has_insights;
+    if anonymized {
+        post.author.name = String::new();
+        post.author.username = String::new();
+        post.author.id = String::new();
+        post.author.avatar_url = None;
+    }
+    post.raw = None;
+    PostItem {
+        key: format!("{};{}", post.platform.name(), post.id),
+        post,
+        sentiment: r.sentiment,
+        sentiment_bucket: r.sentiment_bucket,
+        sentiment_edited: r.sentiment_edited,
+        engagement: r.engagement,
+        engagement_rate: r.engagement_rate,
+        reach: r.reach,
+        impressions: r.impressions,
+        country: r.country,
+        post_type: r.post_type,
+        is_new: last_visited.is_some_and(|v| r.matched_at > v),
+        anonymized,
+        tags: if show_tags { r.tags } else { Vec::new() },
+    }
+}
+
+/// Export and embed: owners, administrators, and viewers of a tracker that shares exports.
+fn can_export(row: &TrackerRow, user: Option<&UserRow>, p: Permission) -> bool {
+    user.is_some() && (p >= Permission::Administrator || (row.share_exports && p >= Permission::Viewer))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct VisitParam {
+    /// `1` for a background refresh: the owner's last visit is read, not moved.
+    pub background: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/posts", tag = "posts",
+    params(("hash" = String, Path), FilterQuery, PostsParams, VisitParam),
+    responses((status = 200, body = PostsPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn list_posts(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(hash): Path<String>,
+    Query(f): Query<FilterQuery>,
+    Query(p): Query<PostsParams>,
+    Query(v): Query<VisitParam>,
+) -> ApiResult<axum::Json<PostsPage>> {
+    let (row, perm) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    let q = post_query(&row, user.as_ref(), &f, &p)?;
+    let owner = user.as_ref().filter(|u| u.id == row.owner_id);
+    let last_visited = match owner {
+        Some(u) if q.page == 1 && !flag(&v.background) => state.store.swap_last_visit(row.id, u.id, now_millis()).await?,
+        Some(u) => state.store.last_visit(row.id, u.id).await?,
+        None => None,
+    };
+    let (rows, total) = state.store.query_posts(row.id, &q).await?;
+    let manage = user.is_some() && perm >= Permission::Administrator;
+    let anonymize = anonymizes_facebook(&row);
+    Ok(axum::Json(PostsPage {
+        posts: rows.into_iter().map(|r| item(r, last_visited, manage, anonymize)).collect(),
+        total,
+        page: q.page,
+        per_page: q.per_page,
+        last_visited,
+        can_manage: manage,
+        can_export: can_export(&row, user.as_ref(), perm),
+    }))
+}
+
+fn csv_field_time(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms).map(|t| t.strftime("%Y-%m-%d %H:%M:%S").to_string()).unwrap_or_default()
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/posts/export.csv", tag = "posts",
+    params(("hash" = String, Path), FilterQuery, PostsParams),
+    responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
+pub async fn export_posts(
+    State(state): State<AppState>,
+    MaybeUser(user): MaybeUser,
+    Path(hash): Path<String>,
+    Query(f): Query<FilterQuery>,
+    Query(p): Query<PostsParams>,
+) -> ApiResult<impl IntoResponse> {
+    let (row, perm) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    if !can_export(&row, user.as_ref(), perm) {
+        return Err(if user.is_none() {
+            ApiError::unauthorized()
+        } else {
+            ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
+        });
+    }
+    let mut q = post_query(&row, user.as_ref(), &f, &p)?;
+    q.per_page = 1000;
+    let tags: std::collections::HashMap<i64, String> =
+        state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
+    let anonymize = anonymizes_facebook(&row);
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let header = [
+        "Date (UTC)", "Platform", "Name", "Username", "Title", "Text", "Link", "Type", "Likes", "Comments", "Shares",
+        "Views", "Engagement", "Engagement rate (%)", "Reach", "Impressions", "Sentiment", "Country", "Tags",
+    ];
+    let csv_err = |e: csv::Error| ApiError::Internal(e.to_string());
+    w.write_record(header).map_err(csv_err)?;
+    let mut written = 0i64;
+    for page in 1.. {
+        q.page = page;
+        let rows = state.store.query_post_page(row.id, &q).await?;
+        let n = rows.len() as i64;
+        for r in rows {
+            let it = item(r, None, true, anonymize);
+            let c = &it.post.counts;
+            let num = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
+            let tag_names: Vec<&str> = it.tags.iter().filter_map(|t| tags.get(t).map(String::as_str)).collect();
+            w.write_record([
+                csv_field_time(it.post.created_at),
+                it.post.platform.name().to_string(),
+                it.post.author.name.clone(),
+                it.post.author.username.clone(),
+                it.post.title.clone().unwrap_or_default(),
+                it.post.text.clone(),
+                it.post.url.clone().unwrap_or_default(),
+                it.post_type.clone(),
+                num(c.likes),
+                num(c.comments.or(c.replies)),
+                num(c.shares.or(c.retweets)),
+                num(c.views),
+                it.engagement.to_string(),
+                it.engagement_rate.map(|r| format!("{r:.1}")).unwrap_or_default(),
+                it.reach.to_string(),
+                it.impressions.to_string(),
+                it.sentiment_bucket.clone(),
+                it.country.clone().unwrap_or_default(),
+                tag_names.join(", "),
+            ])
+            .map_err(csv_err)?;
+        }
+        written += n;
+        if n < q.per_page || written >= EXPORT_MAX {
+            break;
+        }
+    }
+    let body = w.into_inner().map_err(|e| csv_err(e.into_error().into()))?;
+    let name = format!("posts-{}-{}.csv", row.friendly, jiff::Timestamp::now().strftime("%Y%m%d"));
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+        ],
+        body,
+    ))
+}
+
+async fn manage(state: &AppState, hash: &str, user: &UserRow) -> ApiResult<TrackerRow> {
+    Ok(load_tracker(state, hash, Some(user), Permission::Administrator).await?.0)
+}
+
+fn keys(posts: &[String]) -> ApiResult<Vec<String>> {
+    if posts.is_empty() {
+        return Err(ApiError::unprocessable("no_posts", "Choose at least one post."));
+    }
+    if posts.len() > BULK_MAX {
+        return Err(ApiError::unprocessable("too_many_posts", format!("At most {BULK_MAX} posts at once.")));
+    }
+    posts.iter().map(|k| Ok(PostKey::parse(k)?.to_string())).collect()
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct TagPostsInput {
+    /// Post keys `platform;id`.
+    posts: Vec<String>,
+    #[serde(default)]
+    add: Vec<i64>,
+    #[serde(default)]
+    remove: Vec<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TagPostsResult {
+    added: u64,
+    removed: u64,
+}
+
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/posts/tags", tag = "posts", params(("hash" = String, Path)),
+    request_body = TagPostsInput, responses((status = 200, body = TagPostsResult), (status = 403, body = ErrorBody)))]
+pub async fn tag_posts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<TagPostsInput>,
+) -> ApiResult<axum::Json<TagPostsResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let keys = keys(&input.posts)?;
+    let known: Vec<i64> = state.store.tags(row.id).await?.into_iter().map(|t| t.id).collect();
+    if let Some(bad) = input.add.iter().chain(&input.remove).find(|t| !known.contains(t)) {
+        return Err(ApiError::unprocessable("unknown_tag", format!("Tag {bad} does not exist on this tracker.")));
+    }
+    let ids = state.store.tracker_post_ids(row.id, &keys).await?;
+    let (added, removed) = state.store.set_post_tags(row.id, &ids, &input.add, &input.remove).await?;
+    Ok(axum::Json(TagPostsResult { added, removed }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SentimentInput {
+    /// Post key `platform;id`.
+    post: String,
+    /// positive, slight_positive, neutral, slight_negative or negative.
+    sentiment: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SentimentResult {
+    old: String,
+    new: String,
+}
+
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/posts/sentiment", tag = "posts", params(("hash" = String, Path)),
+    request_body = SentimentInput, responses((status = 200, body = SentimentResult), (status = 404, body = ErrorBody)))]
+pub async fn edit_sentiment(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<SentimentInput>,
+) -> ApiResult<axum::Json<SentimentResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let bucket = hark_store::post_list::SENTIMENT_BUCKETS
+        .iter()
+        .find(|b| **b == input.sentiment)
+        .ok_or_else(|| ApiError::unprocessable("invalid_sentiment", "Choose one of the five sentiment levels."))?;
+    let key = PostKey::parse(&input.post)?.to_string();
+    let id = *state.store.tracker_post_ids(row.id, &[key]).await?.first().ok_or_else(|| ApiError::not_found("Post"))?;
+    let edit = state.store.edit_sentiment(row.id, id, bucket).await?.ok_or_else(|| ApiError::not_found("Post"))?;
+    Ok(axum::Json(SentimentResult { old: edit.old, new: edit.new }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PostsInput {
+    /// Post keys `platform;id`.
+    posts: Vec<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CountResult {
+    count: u64,
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/posts/delete", tag = "posts", params(("hash" = String, Path)),
+    request_body = PostsInput, responses((status = 200, body = CountResult), (status = 403, body = ErrorBody)))]
+pub async fn delete_posts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<PostsInput>,
+) -> ApiResult<axum::Json<CountResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let ids = state.store.tracker_post_ids(row.id, &keys(&input.posts)?).await?;
+    let count = state.store.soft_delete_posts(row.id, &ids, now_millis()).await?;
+    Ok(axum::Json(CountResult { count }))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/posts/undo-delete", tag = "posts", params(("hash" = String, Path)),
+    request_body = PostsInput, responses((status = 200, body = CountResult), (status = 403, body = ErrorBody)))]
+pub async fn undo_delete_posts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<PostsInput>,
+) -> ApiResult<axum::Json<CountResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let ids = state.store.tracker_post_ids(row.id, &keys(&input.posts)?).await?;
+    let count = state.store.restore_posts(row.id, &ids, now_millis()).await?;
+    Ok(axum::Json(CountResult { count }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct IgnoreInput {
+    /// Authors as `platform;username` (platform name or code).
+    users: Vec<String>,
+}
+
+fn authors(users: &[String]) -> ApiResult<Vec<(String, String)>> {
+    if users.is_empty() || users.len() > 1000 {
+        return Err(ApiError::unprocessable("invalid_users", "Choose 1 to 1000 users."));
+    }
+    users
+        .iter()
+        .map(|u| {
+            let (p, name) = u
+                .split_once(';')
+                .ok_or_else(|| ApiError::unprocessable("invalid_users", "A user is written platform;username."))?;
+            let name = name.trim().trim_start_matches('@');
+            if name.is_empty() || name.chars().count() > 256 {
+                return Err(ApiError::unprocessable("invalid_users", "A username is 1 to 256 characters."));
+            }
+            Ok((Platform::parse(p)?.name().to_string(), name.to_string()))
+        })
+        .collect()
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/ignored-users", tag = "posts", params(("hash" = String, Path)),
+    request_body = IgnoreInput, responses((status = 200, body = CountResult), (status = 403, body = ErrorBody)))]
+pub async fn ignore_users(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<IgnoreInput>,
+) -> ApiResult<axum::Json<CountResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let users = authors(&input.users)?;
+    state.store.ignore_users(row.id, &users, now_millis()).await?;
+    Ok(axum::Json(CountResult { count: users.len() as u64 }))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/ignored-users/undo", tag = "posts", params(("hash" = String, Path)),
+    request_body = IgnoreInput, responses((status = 200, body = CountResult), (status = 403, body = ErrorBody)))]
+pub async fn undo_ignore_users(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<IgnoreInput>,
+) -> ApiResult<axum::Json<CountResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let count = state.store.unignore_users(row.id, &authors(&input.users)?).await?;
+    Ok(axum::Json(CountResult { count }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AddPostsInput {
+    /// Post addresses; blank ones are skipped.
+    urls: Vec<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddPostResult {
+    url: String,
+    added: bool,
+    /// Why it was not added.
+    error: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AddPostsResult {
+    results: Vec<AddPostResult>,
+}
+
+pub const NOT_MATCHED: &str = "Post did not contain search terms/criteria";
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/posts/add", tag = "posts", params(("hash" = String, Path)),
+    request_body = AddPostsInput, responses((status = 200, body = AddPostsResult), (status = 403, body = ErrorBody)))]
+pub async fn add_posts(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<AddPostsInput>,
+) -> ApiResult<axum::Json<AddPostsResult>> {
+    let row = manage(&state, &hash, &user).await?;
+    let urls: Vec<String> = input.urls.iter().map(|u| u.trim().to_string()).filter(|u| !u.is_empty()).collect();
+    if urls.is_empty() || urls.len() > 50 {
+        return Err(ApiError::unprocessable("invalid_urls", "Enter 1 to 50 post addresses."));
+    }
+    let matcher = std::sync::Arc::new(
+        hark_ingest::pipeline::compile(&[(row.id, row.criteria.clone())])
+            .map_err(|e| ApiError::Internal(e.to_string()))?,
+    );
+    let mut results = Vec::with_capacity(urls.len());
+    for url in urls {
+        let error = match add_one(&state, &row, &matcher, &url).await? {
+            Ok(()) => None,
+            Err(msg) => Some(msg),
+        };
+        results.push(AddPostResult { added: error.is_none(), url, error });
+    }
+    Ok(axum::Json(AddPostsResult { results }))
+}
+
+/// Adds one post by its address: a post Hark stored already (collected or imported) is matched
+/// against this tracker's search and linked when it matches.
+async fn add_one(
+    state: &AppState,
+    row: &TrackerRow,
+    matcher: &std::sync::Arc<hark_ingest::pipeline::Matcher>,
+    url: &str,
+) -> ApiResult<Result<(), String>> {
+    if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2048 {
+        return Ok(Err("Enter the post's full address, starting with https://.".into()));
+    }
+    let key = hark_core::post::post_key_from_url(url).map(|k| k.to_string());
+    let Some(post) = state.store.stored_post_by_key_or_url(key.as_deref(), url).await? else {
+        return Ok(Err("This post is not available: Hark adds posts it has collected or imported.".into()));
+    };
+    if !PlatformSet::from_bits(row.platforms).contains(post.platform) {
+        return Ok(Err(format!("This tracker does not collect {} posts.", post.platform.name())));
+    }
+    let mut summary = hark_ingest::pipeline::ImportSummary::default();
+    hark_ingest::pipeline::import_posts(&state.store, matcher, vec![post], &mut summary, now_millis())
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(if summary.imported > 0 { Ok(()) } else { Err(NOT_MATCHED.into()) })
+}

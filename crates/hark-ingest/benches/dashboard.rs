@@ -1,0 +1,227 @@
+//! Dashboard benchmark: demo posts over 90 days are ingested for one tracker, then every panel
+//! request of the dashboard is timed for a 30-day window (unaligned edges, as a relative window
+//! has) and for All Time, on the rollup path the API uses and on a baseline that answers the same
+//! questions from the post rows only (`DashboardFilter::rows_only`). Answers of both paths are
+//! compared before timing.
+//!
+//! `cargo bench -p hark-ingest --bench dashboard` — `HARK_BENCH_POSTS` (default 1,000,000),
+//! `HARK_BENCH_REPS` rollup-path repetitions (default 20), `HARK_BENCH_BASE_REPS` (default 3),
+//! `HARK_BENCH_POSTGRES_URL` to run PostgreSQL beside SQLite.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use hark_core::{Friendly, Post};
+use hark_ingest::demo::{demo_criteria, DemoGenerator};
+use hark_ingest::pipeline::{compile, prepare, BATCH};
+use hark_store::{DashboardFilter, NewTracker, NewUser, Store};
+
+const DAY: i64 = 86_400_000;
+const NOW: i64 = 1_790_000_000_000;
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+async fn load(store: &Store, posts: usize) -> i64 {
+    let user = store
+        .create_user(
+            &NewUser {
+                email: "bench@example.org".into(),
+                password_hash: "!".into(),
+                name: "Bench".into(),
+                is_admin: false,
+                trial: false,
+                trial_expires: None,
+                plan: 100,
+                max_searches: 5,
+                max_ignored: 5,
+            },
+            0,
+        )
+        .await
+        .expect("user");
+    let c = demo_criteria();
+    let json = serde_json::to_string(&c).expect("json");
+    let t = store
+        .create_tracker(
+            &NewTracker {
+                friendly: Friendly::from_text("dashboard bench"),
+                title: "dashboard bench".into(),
+                owner_id: user.id,
+                platforms: c.platforms.bits(),
+                criteria: json.clone(),
+                volume_limit: None,
+                is_demo: false,
+                is_preview_mode: false,
+            },
+            0,
+        )
+        .await
+        .expect("tracker");
+    let matcher = Arc::new(compile(&[(t.id, json)]).expect("compile"));
+    let start = Instant::now();
+    let mut gen = DemoGenerator::new(42);
+    let mut it = gen.generate(NOW - 90 * DAY, NOW, posts);
+    let mut done = 0;
+    loop {
+        let batch: Vec<Post> = it.by_ref().take(BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let m = matcher.clone();
+        let records = tokio::task::spawn_blocking(move || prepare(&m, &batch)).await.expect("prepare");
+        store.ingest_batch(&records, 1).await.expect("ingest");
+        done += BATCH;
+        if done % 1_000_000 == 0 {
+            println!("  loaded {done} posts in {:.0}s", start.elapsed().as_secs_f64());
+        }
+    }
+    println!("  loaded {posts} generated posts in {:.0}s", start.elapsed().as_secs_f64());
+    t.id
+}
+
+/// The panel groups of the dashboard, each as the API computes it.
+const GROUPS: [&str; 12] = [
+    "topStats",
+    "timeline",
+    "locations",
+    "topPosts",
+    "sentiments",
+    "devices",
+    "genders",
+    "postTypes",
+    "viewerSentiments",
+    "influencers",
+    "topics",
+    "topPages",
+];
+
+/// Runs one group; returns a fingerprint of the answer (to compare the two paths).
+async fn group(store: &Store, t: i64, f: &DashboardFilter, g: &str) -> String {
+    use hark_core::Platform::*;
+    let only = |keep: &[hark_core::Platform]| DashboardFilter {
+        platforms: f.platforms.iter().filter(|p| keep.contains(p)).collect(),
+        ..f.clone()
+    };
+    match g {
+        "topStats" => {
+            let c = store.dash_counts(t, f).await.unwrap();
+            let u = store.dash_users(t, f).await.unwrap();
+            format!("{c:?} {u}")
+        }
+        "timeline" => {
+            let s = store.dash_series(t, f, 3_600_000).await.unwrap();
+            format!("{} {}", s.len(), s.iter().map(|(_, c)| c.posts).sum::<i64>())
+        }
+        "locations" => format!("{:?}", &store.dash_terms(t, f, "country").await.unwrap()[..]),
+        "topPosts" => format!("{:?}", store.dash_top_posts(t, f, 10).await.unwrap().iter().map(|p| p.id).collect::<Vec<_>>()),
+        "sentiments" => {
+            let s = store.dash_terms(t, f, "sentiment").await.unwrap();
+            let v = store.dash_share_of_voice(t, f, 5).await.unwrap();
+            format!("{s:?} {v:?}")
+        }
+        "devices" => format!("{:?}", &store.dash_terms(t, &only(&[Twitter]), "source").await.unwrap()[..]),
+        "genders" => format!("{:?}", store.dash_terms(t, f, "gender").await.unwrap()),
+        "postTypes" => format!("{:?}", store.dash_terms(t, &only(&[Twitter]), "post_type").await.unwrap()),
+        "viewerSentiments" => format!("{:?}", store.dash_viewer_sentiment(t, f).await.unwrap()),
+        "influencers" => {
+            let (e, p) = store.dash_influencers(t, f, 10).await.unwrap();
+            format!("{:?} {:?}", e.iter().map(|a| (&a.author, a.engagement)).collect::<Vec<_>>(), p.iter().map(|a| (&a.author, a.posts)).collect::<Vec<_>>())
+        }
+        "topics" => {
+            let h = store.dash_terms(t, f, "hashtag").await.unwrap();
+            let k = store.dash_terms(t, f, "keyword").await.unwrap();
+            format!("{:?} {:?}", &h[..h.len().min(20)], &k[..k.len().min(20)])
+        }
+        "topPages" => {
+            let w = store.dash_terms(t, &only(&[News, Blogs, Forums]), "domain").await.unwrap();
+            let d = store.dash_terms(t, &only(&[Twitter, Youtube, Facebook]), "domain").await.unwrap();
+            let l = store.dash_terms(t, &only(&[Twitter, Youtube, Facebook]), "link").await.unwrap();
+            format!("{:?} {:?} {:?}", &w[..w.len().min(10)], &d[..d.len().min(10)], &l[..l.len().min(10)])
+        }
+        _ => unreachable!(),
+    }
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usize) {
+    let store = Store::connect(url).await.expect("connect");
+    store.migrate().await.expect("migrate");
+    println!("== {name}");
+    let t = load(&store, posts).await;
+    let all = hark_core::PlatformSet::all();
+    let ranges = [
+        ("30 days", DashboardFilter { platforms: all, start: Some(NOW - 30 * DAY + 1_234_567), end: Some(NOW - 777), ..Default::default() }),
+        ("All Time", DashboardFilter { platforms: all, ..Default::default() }),
+    ];
+    for (label, f) in ranges {
+        let base = DashboardFilter { rows_only: true, ..f.clone() };
+        println!("  {label}: group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio");
+        let (mut fast_total, mut slow_total) = (0.0, 0.0);
+        for g in GROUPS {
+            let a = group(&store, t, &f, g).await;
+            let b = group(&store, t, &base, g).await;
+            assert_eq!(a, b, "{name} {label} {g}: rollup and baseline answers differ");
+            let mut fast = Vec::new();
+            for _ in 0..reps {
+                let s = Instant::now();
+                group(&store, t, &f, g).await;
+                fast.push(s.elapsed().as_secs_f64() * 1000.0);
+            }
+            let mut slow = Vec::new();
+            for _ in 0..base_reps {
+                let s = Instant::now();
+                group(&store, t, &base, g).await;
+                slow.push(s.elapsed().as_secs_f64() * 1000.0);
+            }
+            let (p50, p95, b50) = (pct(&mut fast, 0.5), pct(&mut fast, 0.95), pct(&mut slow, 0.5));
+            fast_total += p50;
+            slow_total += b50;
+            println!("  | {g} | {p50:.1} | {p95:.1} | {b50:.0} | {:.0}x |", b50 / p50.max(0.001));
+        }
+        // The whole dashboard as the page asks for it: every group at once.
+        let s = Instant::now();
+        let store2 = store.clone();
+        let f2 = f.clone();
+        let handles: Vec<_> = GROUPS
+            .iter()
+            .map(|g| {
+                let (st, f) = (store2.clone(), f2.clone());
+                tokio::spawn(async move { group(&st, t, &f, g).await })
+            })
+            .collect();
+        for h in handles {
+            h.await.unwrap();
+        }
+        let whole = s.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "  {label}: whole dashboard concurrently {whole:.0} ms; sum of group p50 {fast_total:.0} ms vs baseline {slow_total:.0} ms ({:.0}x)",
+            slow_total / fast_total.max(0.001)
+        );
+    }
+    store.close().await;
+}
+
+fn main() {
+    let posts = env_usize("HARK_BENCH_POSTS", 1_000_000);
+    let reps = env_usize("HARK_BENCH_REPS", 20);
+    let base_reps = env_usize("HARK_BENCH_BASE_REPS", 3);
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    rt.block_on(async {
+        let dir = tempfile::tempdir().expect("tempdir");
+        bench("sqlite", &format!("sqlite://{}", dir.path().join("dash.db").display()), posts, reps, base_reps).await;
+        if let Ok(admin) = std::env::var("HARK_BENCH_POSTGRES_URL") {
+            let name = format!("hark_dash_bench_{}", std::process::id());
+            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
+            sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+            let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
+            bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps).await;
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+        }
+    });
+}

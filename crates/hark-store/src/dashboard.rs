@@ -1,0 +1,693 @@
+//! Dashboard analytics. Every answer is exact for the requested range to the millisecond:
+//!
+//! * Without tag or subtracker filters, the range is split into an interior of whole UTC units
+//!   (hours for `rollup_hourly`, days for `rollup_terms` and `rollup_authors`) read from the
+//!   rollups, and at most two partial edges read from the post rows (indexed by
+//!   `tracker_posts(tracker_id, created_at)`). The edges are short, so the cost stays close to the
+//!   rollup read.
+//! * With post tags, influencer tags or a subtracker, rollups cannot answer: the whole range is
+//!   read from the post rows with the extra conditions.
+//!
+//! Deleted posts (`tracker_posts.deleted_at` set) never count: the row reads skip them and the
+//! rollups have their contribution subtracted when they are deleted.
+
+use std::collections::HashMap;
+
+use hark_core::{Millis, PlatformSet};
+
+use crate::ingest::PostTerms;
+use crate::{with_pool, Result, Store};
+
+pub const HOUR_MS: i64 = 3_600_000;
+pub const DAY_MS: i64 = 86_400_000;
+
+/// The page filters as the dashboard queries take them.
+#[derive(Debug, Clone, Default)]
+pub struct DashboardFilter {
+    pub platforms: PlatformSet,
+    /// First millisecond included; None: from the beginning.
+    pub start: Option<Millis>,
+    /// Last millisecond included; None: up to now.
+    pub end: Option<Millis>,
+    pub post_tags: Vec<i64>,
+    /// true: a post needs every tag (ALL); false: any one (ANY).
+    pub post_tags_all: bool,
+    pub influencer_tags: Vec<i64>,
+    pub influencer_tags_all: bool,
+    /// 1-based subtracker index.
+    pub subtracker: Option<u32>,
+    /// Read the post rows for everything, never the rollups: the baseline the benchmark compares
+    /// against, and a second path for tests.
+    pub rows_only: bool,
+}
+
+impl DashboardFilter {
+    /// Whether the rollups can answer (no filter they do not record).
+    pub fn rollups_apply(&self) -> bool {
+        !self.rows_only && self.post_tags.is_empty() && self.influencer_tags.is_empty() && self.subtracker.is_none()
+    }
+
+    fn platform_list(&self) -> Option<String> {
+        let v: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
+        (!v.is_empty()).then(|| v.join(","))
+    }
+
+    /// Conditions on `tp` (tracker_posts) and `p` (posts) beyond tracker and time. Platform names
+    /// come from a closed enum and tag ids are integers, so inlining them is safe.
+    fn row_conditions(&self, list: &str) -> String {
+        let mut c = format!(" AND tp.deleted_at IS NULL AND tp.platform IN ({list})");
+        if let Some(i) = self.subtracker {
+            c.push_str(&format!(" AND (tp.subtrackers & {}) <> 0", 1i64 << (i.clamp(1, 63) - 1)));
+        }
+        if !self.post_tags.is_empty() {
+            let ids = join_ids(&self.post_tags);
+            if self.post_tags_all {
+                c.push_str(&format!(
+                    " AND (SELECT COUNT(DISTINCT pt.tag_id) FROM post_tags pt WHERE pt.tracker_id = tp.tracker_id \
+                     AND pt.post_id = tp.post_id AND pt.tag_id IN ({ids})) = {}",
+                    distinct_len(&self.post_tags)
+                ));
+            } else {
+                c.push_str(&format!(
+                    " AND EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tracker_id = tp.tracker_id \
+                     AND pt.post_id = tp.post_id AND pt.tag_id IN ({ids}))"
+                ));
+            }
+        }
+        if !self.influencer_tags.is_empty() {
+            let ids = join_ids(&self.influencer_tags);
+            let matches = "ita.platform = tp.platform AND LOWER(ita.username) = LOWER(p.author_username)";
+            if self.influencer_tags_all {
+                c.push_str(&format!(
+                    " AND (SELECT COUNT(DISTINCT ita.tag_id) FROM influencer_tag_accounts ita WHERE {matches} \
+                     AND ita.tag_id IN ({ids})) = {}",
+                    distinct_len(&self.influencer_tags)
+                ));
+            } else {
+                c.push_str(&format!(
+                    " AND EXISTS (SELECT 1 FROM influencer_tag_accounts ita WHERE {matches} AND ita.tag_id IN ({ids}))"
+                ));
+            }
+        }
+        c
+    }
+}
+
+fn join_ids(ids: &[i64]) -> String {
+    ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+}
+
+fn distinct_len(ids: &[i64]) -> usize {
+    let mut v = ids.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v.len()
+}
+
+/// How a range is read: `interior` (rollup keys `>= .0` and `< .1`) and `edges` (inclusive
+/// millisecond ranges read from post rows).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RangeSplit {
+    pub interior: Option<(i64, i64)>,
+    pub edges: Vec<(i64, i64)>,
+}
+
+const FAR: i64 = i64::MAX / 4;
+
+/// Splits an inclusive range into whole `unit`s (UTC-aligned) and the partial edges.
+pub fn split_range(start: Option<Millis>, end: Option<Millis>, unit: i64) -> RangeSplit {
+    let s = start.unwrap_or(-FAR);
+    let e = end.unwrap_or(FAR);
+    if e < s {
+        return RangeSplit { interior: None, edges: vec![] };
+    }
+    let a = if start.is_some() { ceil_to(s, unit) } else { -FAR };
+    let b = if end.is_some() { (e + 1).div_euclid(unit) * unit } else { FAR };
+    if a < b {
+        let mut edges = vec![];
+        if start.is_some() && s < a {
+            edges.push((s, a - 1));
+        }
+        if end.is_some() && b <= e {
+            edges.push((b, e));
+        }
+        RangeSplit { interior: Some((a, b)), edges }
+    } else {
+        RangeSplit { interior: None, edges: vec![(s, e)] }
+    }
+}
+
+fn ceil_to(t: i64, unit: i64) -> i64 {
+    let f = t.div_euclid(unit) * unit;
+    if f == t {
+        t
+    } else {
+        f + unit
+    }
+}
+
+/// Counts summed over a set of posts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub posts: i64,
+    pub engagement: i64,
+    pub reach: i64,
+    pub impressions: i64,
+}
+
+impl Counts {
+    fn add(&mut self, o: Counts) {
+        self.posts += o.posts;
+        self.engagement += o.engagement;
+        self.reach += o.reach;
+        self.impressions += o.impressions;
+    }
+}
+
+/// An author's activity in the range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthorStat {
+    pub platform: String,
+    pub author: String,
+    pub name: String,
+    pub avatar: Option<String>,
+    pub verified: bool,
+    pub posts: i64,
+    pub engagement: i64,
+    pub followers: i64,
+}
+
+/// A post as the dashboard lists it.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DashboardPost {
+    pub id: i64,
+    pub platform: String,
+    pub external_id: String,
+    pub created_at: i64,
+    pub author_username: String,
+    pub author_name: String,
+    pub author_avatar: Option<String>,
+    pub author_followers: i64,
+    pub text: String,
+    pub title: Option<String>,
+    pub url: Option<String>,
+    pub likes: i64,
+    pub shares: i64,
+    pub comments: i64,
+    pub views: i64,
+    pub dislikes: i64,
+    pub engagement: i64,
+    pub sentiment: Option<String>,
+}
+
+const POST_FIELDS: &str = "p.id, p.platform, p.external_id, tp.created_at, p.author_username, p.author_name, \
+     p.author_avatar, p.author_followers, p.text, p.title, p.url, p.likes, p.shares, p.comments, p.views, p.dislikes, \
+     p.engagement, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment";
+
+const AUTHOR_KEY: &str = "CASE WHEN p.author_username = '' THEN p.author_id ELSE p.author_username END";
+
+/// Term kinds held as JSON lists in `posts.terms`; the others are columns.
+fn json_kind(kind: &str) -> Option<fn(&PostTerms) -> &Vec<String>> {
+    match kind {
+        "hashtag" => Some(|t| &t.hashtags),
+        "mention" => Some(|t| &t.mentions),
+        "keyword" => Some(|t| &t.keywords),
+        "domain" => Some(|t| &t.domains),
+        "link" => Some(|t| &t.links),
+        _ => None,
+    }
+}
+
+/// The post column a scalar term kind comes from (as the rollups record it).
+fn column_of(kind: &str) -> Option<&'static str> {
+    match kind {
+        "country" => Some("p.country"),
+        "source" => Some("p.device"),
+        "post_type" => Some("p.post_type"),
+        "sentiment" => Some("COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket)"),
+        "gender" => Some("p.gender"),
+        "lang" => Some("p.lang"),
+        _ => None,
+    }
+}
+
+const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+     WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at <= $3";
+
+impl Store {
+    fn row_pieces(&self, f: &DashboardFilter, unit: i64) -> (Option<(i64, i64)>, Vec<(i64, i64)>) {
+        if f.rollups_apply() {
+            let s = split_range(f.start, f.end, unit);
+            (s.interior, s.edges)
+        } else {
+            (None, vec![(f.start.unwrap_or(-FAR), f.end.unwrap_or(FAR))])
+        }
+    }
+
+    /// Posts, engagement, reach and impressions in the range.
+    pub async fn dash_counts(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Counts> {
+        let Some(list) = f.platform_list() else { return Ok(Counts::default()) };
+        let (interior, edges) = self.row_pieces(f, HOUR_MS);
+        let mut total = Counts::default();
+        let sum = "CAST(COALESCE(SUM(posts), 0) AS BIGINT), CAST(COALESCE(SUM(engagement), 0) AS BIGINT), \
+                   CAST(COALESCE(SUM(reach), 0) AS BIGINT), CAST(COALESCE(SUM(impressions), 0) AS BIGINT)";
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT {sum} FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour < $3 AND platform IN ({list})"
+            );
+            let r: (i64, i64, i64, i64) =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?);
+            total.add(Counts { posts: r.0, engagement: r.1, reach: r.2, impressions: r.3 });
+        }
+        let cond = f.row_conditions(&list);
+        let sql = format!(
+            "SELECT COUNT(*), CAST(COALESCE(SUM(p.engagement), 0) AS BIGINT), CAST(COALESCE(SUM(p.author_followers), 0) AS BIGINT), \
+             CAST(COALESCE(SUM(p.impressions), 0) AS BIGINT) {FROM_ROWS}{cond}"
+        );
+        for (a, b) in edges {
+            let r: (i64, i64, i64, i64) =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?);
+            total.add(Counts { posts: r.0, engagement: r.1, reach: r.2, impressions: r.3 });
+        }
+        Ok(total)
+    }
+
+    /// Distinct authors (platform and username) with posts in the range.
+    pub async fn dash_users(&self, tracker_id: i64, f: &DashboardFilter) -> Result<i64> {
+        let Some(list) = f.platform_list() else { return Ok(0) };
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let cond = f.row_conditions(&list);
+        let mut parts = Vec::new();
+        let mut n = 2;
+        if interior.is_some() {
+            parts.push(format!(
+                "SELECT DISTINCT platform, author FROM rollup_authors WHERE tracker_id = $1 AND day >= ${} AND day < ${} \
+                 AND posts > 0 AND platform IN ({list})",
+                n,
+                n + 1
+            ));
+            n += 2;
+        }
+        for _ in &edges {
+            parts.push(format!(
+                "SELECT DISTINCT tp.platform, {AUTHOR_KEY} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+                 WHERE tp.tracker_id = $1 AND tp.created_at >= ${} AND tp.created_at <= ${}{cond}",
+                n,
+                n + 1
+            ));
+            n += 2;
+        }
+        if parts.is_empty() {
+            return Ok(0);
+        }
+        let sql = format!("SELECT COUNT(*) FROM ({}) u", parts.join(" UNION "));
+        let mut bounds: Vec<i64> = Vec::new();
+        if let Some((a, b)) = interior {
+            bounds.extend([a, b]);
+        }
+        for (a, b) in edges {
+            bounds.extend([a, b]);
+        }
+        with_pool!(self, |p| {
+            let mut q = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id);
+            for v in &bounds {
+                q = q.bind(*v);
+            }
+            Ok(q.fetch_one(p).await?)
+        })
+    }
+
+    /// Activity at `resolution` (HOUR_MS or 60_000) as (bucket start, counts), sorted. Rollup
+    /// hours are used only at hour resolution.
+    pub async fn dash_series(&self, tracker_id: i64, f: &DashboardFilter, resolution: i64) -> Result<Vec<(i64, Counts)>> {
+        let Some(list) = f.platform_list() else { return Ok(vec![]) };
+        let (interior, edges) = if resolution == HOUR_MS {
+            self.row_pieces(f, HOUR_MS)
+        } else {
+            (None, vec![(f.start.unwrap_or(-FAR), f.end.unwrap_or(FAR))])
+        };
+        let mut acc: std::collections::BTreeMap<i64, Counts> = Default::default();
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT hour, CAST(SUM(posts) AS BIGINT), CAST(SUM(engagement) AS BIGINT), CAST(SUM(reach) AS BIGINT), \
+                 CAST(SUM(impressions) AS BIGINT) FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour < $3 \
+                 AND platform IN ({list}) GROUP BY hour"
+            );
+            let rows: Vec<(i64, i64, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+            for r in rows {
+                acc.entry(r.0).or_default().add(Counts { posts: r.1, engagement: r.2, reach: r.3, impressions: r.4 });
+            }
+        }
+        let cond = f.row_conditions(&list);
+        // Floor division that is also right before 1970: created_at - mod(created_at, r) with a
+        // non-negative remainder.
+        let bucket = format!("(tp.created_at - (((tp.created_at % {resolution}) + {resolution}) % {resolution}))");
+        let sql = format!(
+            "SELECT {bucket} AS b, COUNT(*), CAST(COALESCE(SUM(p.engagement), 0) AS BIGINT), \
+             CAST(COALESCE(SUM(p.author_followers), 0) AS BIGINT), CAST(COALESCE(SUM(p.impressions), 0) AS BIGINT) \
+             {FROM_ROWS}{cond} GROUP BY {bucket}"
+        );
+        for (a, b) in edges {
+            let rows: Vec<(i64, i64, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+            for r in rows {
+                acc.entry(r.0).or_default().add(Counts { posts: r.1, engagement: r.2, reach: r.3, impressions: r.4 });
+            }
+        }
+        Ok(acc.into_iter().filter(|(_, c)| *c != Counts::default()).collect())
+    }
+
+    /// Every term of `kind` with its count in the range, most frequent first (ties by term).
+    pub async fn dash_terms(&self, tracker_id: i64, f: &DashboardFilter, kind: &str) -> Result<Vec<(String, i64)>> {
+        let Some(list) = f.platform_list() else { return Ok(vec![]) };
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let mut acc: HashMap<String, i64> = HashMap::new();
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
+                 AND day >= $3 AND day < $4 AND platform IN ({list}) GROUP BY term"
+            );
+            let rows: Vec<(String, i64)> = with_pool!(self, |p| sqlx::query_as(&sql)
+                .bind(tracker_id)
+                .bind(kind)
+                .bind(a)
+                .bind(b)
+                .fetch_all(p)
+                .await?);
+            for (t, c) in rows {
+                *acc.entry(t).or_default() += c;
+            }
+        }
+        let cond = f.row_conditions(&list);
+        if let Some(col) = column_of(kind) {
+            let sql = format!("SELECT {col} AS t, COUNT(*) {FROM_ROWS}{cond} AND {col} IS NOT NULL GROUP BY {col}");
+            for (a, b) in edges {
+                let rows: Vec<(String, i64)> =
+                    with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+                for (t, c) in rows {
+                    *acc.entry(t).or_default() += c;
+                }
+            }
+        } else if let Some(get) = json_kind(kind) {
+            let sql = format!("SELECT p.terms {FROM_ROWS}{cond}");
+            for (a, b) in edges {
+                let rows: Vec<String> =
+                    with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+                for json in rows {
+                    let terms: PostTerms = serde_json::from_str(&json).unwrap_or_default();
+                    for t in get(&terms) {
+                        *acc.entry(t.clone()).or_default() += 1;
+                    }
+                }
+            }
+        }
+        let mut v: Vec<(String, i64)> = acc.into_iter().filter(|(_, c)| *c > 0).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(v)
+    }
+
+    /// Authors with their posts, engagement and largest follower count in the range; the top
+    /// `limit` by engagement and the top `limit` by posts, each with its display fields.
+    pub async fn dash_influencers(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        limit: usize,
+    ) -> Result<(Vec<AuthorStat>, Vec<AuthorStat>)> {
+        let Some(list) = f.platform_list() else { return Ok((vec![], vec![])) };
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let mut acc: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
+        let mut add = |k: (String, String), posts: i64, eng: i64, fol: i64| {
+            let e = acc.entry(k).or_default();
+            e.0 += posts;
+            e.1 += eng;
+            e.2 = e.2.max(fol);
+        };
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT platform, author, CAST(SUM(posts) AS BIGINT), CAST(SUM(engagement) AS BIGINT), \
+                 CAST(MAX(followers) AS BIGINT) FROM rollup_authors WHERE tracker_id = $1 AND day >= $2 AND day < $3 \
+                 AND platform IN ({list}) GROUP BY platform, author"
+            );
+            let rows: Vec<(String, String, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+            for r in rows {
+                add((r.0, r.1), r.2, r.3, r.4);
+            }
+        }
+        let cond = f.row_conditions(&list);
+        let sql = format!(
+            "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
+             CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
+        );
+        for (a, b) in edges {
+            let rows: Vec<(String, String, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+            for r in rows {
+                add((r.0, r.1), r.2, r.3, r.4);
+            }
+        }
+        let all: Vec<((String, String), (i64, i64, i64))> = acc.into_iter().filter(|(_, v)| v.0 > 0).collect();
+        let top = |key: fn(&(i64, i64, i64)) -> (i64, i64)| {
+            let mut v: Vec<&((String, String), (i64, i64, i64))> = all.iter().collect();
+            v.sort_by(|x, y| key(&y.1).cmp(&key(&x.1)).then_with(|| x.0.cmp(&y.0)));
+            v.truncate(limit);
+            v.into_iter().cloned().collect::<Vec<_>>()
+        };
+        let by_eng = top(|v| (v.1, v.0));
+        let by_posts = top(|v| (v.0, v.1));
+        let mut out = (Vec::new(), Vec::new());
+        for (src, dst) in [(by_eng, &mut out.0), (by_posts, &mut out.1)] {
+            for ((platform, author), (posts, engagement, followers)) in src {
+                let (name, avatar, verified) = self.author_display(tracker_id, &platform, &author).await?;
+                dst.push(AuthorStat { platform, author, name, avatar, verified, posts, engagement, followers });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The name, avatar and verified flag of an author's latest post in the tracker.
+    async fn author_display(&self, tracker_id: i64, platform: &str, author: &str) -> Result<(String, Option<String>, bool)> {
+        let sql = "SELECT p.author_name, p.author_avatar, p.author_verified FROM posts p \
+                   WHERE p.platform = $1 AND (p.author_username = $2 OR (p.author_username = '' AND p.author_id = $2)) \
+                   AND EXISTS (SELECT 1 FROM tracker_posts tp WHERE tp.post_id = p.id AND tp.tracker_id = $3) \
+                   ORDER BY p.created_at DESC LIMIT 1";
+        let r: Option<(String, Option<String>, bool)> = with_pool!(self, |p| sqlx::query_as(sql)
+            .bind(platform)
+            .bind(author)
+            .bind(tracker_id)
+            .fetch_optional(p)
+            .await?);
+        Ok(r.unwrap_or_else(|| (author.to_string(), None, false)))
+    }
+
+    /// The most engaging posts in the range.
+    pub async fn dash_top_posts(&self, tracker_id: i64, f: &DashboardFilter, limit: i64) -> Result<Vec<DashboardPost>> {
+        let Some(list) = f.platform_list() else { return Ok(vec![]) };
+        let cond = f.row_conditions(&list);
+        let sql = format!(
+            "SELECT {POST_FIELDS} {FROM_ROWS}{cond} ORDER BY p.engagement DESC, tp.created_at DESC, p.id LIMIT $4"
+        );
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, DashboardPost>(&sql)
+            .bind(tracker_id)
+            .bind(f.start.unwrap_or(-FAR))
+            .bind(f.end.unwrap_or(FAR))
+            .bind(limit)
+            .fetch_all(p)
+            .await?))
+    }
+
+    /// Posts in the range, newest first, a page at a time; with the total. `term` keeps the posts
+    /// whose `kind` list (hashtag or keyword) holds it.
+    pub async fn dash_posts(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        term: Option<(&str, &str)>,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<DashboardPost>, i64)> {
+        let Some(list) = f.platform_list() else { return Ok((vec![], 0)) };
+        let mut cond = f.row_conditions(&list);
+        let mut pattern = String::new();
+        if let Some((kind, t)) = term {
+            // A cheap pre-filter on the JSON text (LIKE wildcards in the term only widen it); the
+            // exact check runs on the decoded terms below.
+            let _ = kind;
+            cond.push_str(" AND p.terms LIKE $4");
+            pattern = format!("%{}%", serde_json::to_string(t).unwrap_or_default());
+        }
+        let (start, end) = (f.start.unwrap_or(-FAR), f.end.unwrap_or(FAR));
+        if let Some((kind, t)) = term {
+            // Exact membership needs the decoded list, so the page is cut after filtering.
+            let sql = format!("SELECT {POST_FIELDS}, p.terms {FROM_ROWS}{cond} ORDER BY tp.created_at DESC, p.id DESC");
+            let get = json_kind(kind).unwrap_or(|t: &PostTerms| &t.keywords);
+            let rows: Vec<(DashboardPost, String)> = with_pool!(self, |p| {
+                use sqlx::Row;
+                let rows = sqlx::query(&sql).bind(tracker_id).bind(start).bind(end).bind(&pattern).fetch_all(p).await?;
+                let mut out = Vec::with_capacity(rows.len());
+                for r in rows {
+                    let post = <DashboardPost as sqlx::FromRow<_>>::from_row(&r)?;
+                    let terms: String = r.try_get("terms")?;
+                    out.push((post, terms));
+                }
+                out
+            });
+            let matching: Vec<DashboardPost> = rows
+                .into_iter()
+                .filter(|(_, json)| {
+                    let terms: PostTerms = serde_json::from_str(json).unwrap_or_default();
+                    get(&terms).iter().any(|x| x == t)
+                })
+                .map(|(p, _)| p)
+                .collect();
+            let total = matching.len() as i64;
+            let page = matching.into_iter().skip(offset.max(0) as usize).take(limit.max(0) as usize).collect();
+            return Ok((page, total));
+        }
+        let sql = format!("SELECT {POST_FIELDS} {FROM_ROWS}{cond} ORDER BY tp.created_at DESC, p.id DESC LIMIT $4 OFFSET $5");
+        let count = format!("SELECT COUNT(*) {FROM_ROWS}{cond}");
+        with_pool!(self, |p| {
+            let posts = sqlx::query_as::<_, DashboardPost>(&sql)
+                .bind(tracker_id)
+                .bind(start)
+                .bind(end)
+                .bind(limit)
+                .bind(offset)
+                .fetch_all(p)
+                .await?;
+            let total: i64 = sqlx::query_scalar(&count).bind(tracker_id).bind(start).bind(end).fetch_one(p).await?;
+            Ok((posts, total))
+        })
+    }
+
+    /// Likes and dislikes of the youtube posts in the range.
+    pub async fn dash_viewer_sentiment(&self, tracker_id: i64, f: &DashboardFilter) -> Result<(i64, i64)> {
+        let mut yt = PlatformSet::empty();
+        if f.platforms.contains(hark_core::Platform::Youtube) {
+            yt.insert(hark_core::Platform::Youtube);
+        }
+        let f = DashboardFilter { platforms: yt, ..f.clone() };
+        let Some(list) = f.platform_list() else { return Ok((0, 0)) };
+        let cond = f.row_conditions(&list);
+        let sql = format!(
+            "SELECT CAST(COALESCE(SUM(p.likes), 0) AS BIGINT), CAST(COALESCE(SUM(p.dislikes), 0) AS BIGINT) {FROM_ROWS}{cond}"
+        );
+        Ok(with_pool!(self, |p| sqlx::query_as(&sql)
+            .bind(tracker_id)
+            .bind(f.start.unwrap_or(-FAR))
+            .bind(f.end.unwrap_or(FAR))
+            .fetch_one(p)
+            .await?))
+    }
+
+    /// Posts per subtracker (1..=n) in the range.
+    pub async fn dash_share_of_voice(&self, tracker_id: i64, f: &DashboardFilter, n: u32) -> Result<Vec<i64>> {
+        let n = n.min(63);
+        let Some(list) = f.platform_list() else { return Ok(vec![0; n as usize]) };
+        if n == 0 {
+            return Ok(vec![]);
+        }
+        let cond = f.row_conditions(&list);
+        let cols: Vec<String> = (0..n)
+            .map(|i| format!("CAST(COALESCE(SUM(CASE WHEN (tp.subtrackers & {}) <> 0 THEN 1 ELSE 0 END), 0) AS BIGINT)", 1i64 << i))
+            .collect();
+        let sql = format!("SELECT {} {FROM_ROWS}{cond}", cols.join(", "));
+        with_pool!(self, |p| {
+            use sqlx::Row;
+            let row = sqlx::query(&sql)
+                .bind(tracker_id)
+                .bind(f.start.unwrap_or(-FAR))
+                .bind(f.end.unwrap_or(FAR))
+                .fetch_one(p)
+                .await?;
+            let mut out = Vec::with_capacity(n as usize);
+            for i in 0..n as usize {
+                out.push(row.try_get::<i64, _>(i)?);
+            }
+            Ok(out)
+        })
+    }
+
+    /// The first and last post time of the tracker within the platforms (for All Time ranges).
+    pub async fn dash_bounds(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Option<(i64, i64)>> {
+        let Some(list) = f.platform_list() else { return Ok(None) };
+        let sql = format!(
+            "SELECT MIN(tp.created_at), MAX(tp.created_at) FROM tracker_posts tp WHERE tp.tracker_id = $1 \
+             AND tp.deleted_at IS NULL AND tp.platform IN ({list})"
+        );
+        let r: (Option<i64>, Option<i64>) = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).fetch_one(p).await?);
+        Ok(r.0.zip(r.1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_keeps_whole_units_inside_and_edges_outside() {
+        let h = HOUR_MS;
+        let s = split_range(Some(h / 2), Some(5 * h + 10), h);
+        assert_eq!(s.interior, Some((h, 5 * h)));
+        assert_eq!(s.edges, vec![(h / 2, h - 1), (5 * h, 5 * h + 10)]);
+        // Aligned both ends: no edges (end is inclusive).
+        let s = split_range(Some(2 * h), Some(4 * h - 1), h);
+        assert_eq!(s, RangeSplit { interior: Some((2 * h, 4 * h)), edges: vec![] });
+        // Less than a unit: rows only.
+        let s = split_range(Some(h + 1), Some(2 * h - 2), h);
+        assert_eq!(s, RangeSplit { interior: None, edges: vec![(h + 1, 2 * h - 2)] });
+        // Open range: rollups only.
+        let s = split_range(None, None, h);
+        assert!(s.edges.is_empty() && s.interior.is_some());
+        // Before 1970.
+        let s = split_range(Some(-h - 5), Some(-1), h);
+        assert_eq!(s.interior, Some((-h, 0)));
+        assert_eq!(s.edges, vec![(-h - 5, -h - 1)]);
+    }
+}
+
+impl Store {
+    /// Puts a post tag on a tracker's post (idempotent).
+    pub async fn tag_tracker_post(&self, tracker_id: i64, post_id: i64, tag_id: i64) -> Result<()> {
+        with_pool!(self, |p| sqlx::query(
+            "INSERT INTO post_tags (tracker_id, post_id, tag_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+        )
+        .bind(tracker_id)
+        .bind(post_id)
+        .bind(tag_id)
+        .execute(p)
+        .await
+        .map(|_| ())?);
+        Ok(())
+    }
+
+    /// Creates an influencer tag of `owner_id` holding the given accounts (platform name, username).
+    pub async fn create_influencer_tag(&self, owner_id: i64, name: &str, accounts: &[(&str, &str)], now: Millis) -> Result<i64> {
+        with_pool!(self, |p| {
+            let mut tx = p.begin().await?;
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO influencer_tags (owner_id, name, color, created_at) VALUES ($1, $2, '#6366f1', $3) RETURNING id",
+            )
+            .bind(owner_id)
+            .bind(name)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
+            for (platform, username) in accounts {
+                sqlx::query(
+                    "INSERT INTO influencer_tag_accounts (tag_id, platform, username) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                )
+                .bind(id)
+                .bind(*platform)
+                .bind(*username)
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
+            Ok(id)
+        })
+    }
+}

@@ -1,0 +1,381 @@
+//! Dashboard queries against a direct computation over the same posts, on every backend, with
+//! platforms × date range (millisecond edges) × post tags ANY/ALL × influencer tags × subtracker.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use hark_core::{Friendly, Platform, PlatformSet};
+use hark_store::{DashboardFilter, NewTracker, NewUser, PostRecord, PostTerms, Store, TrackerLink};
+use hark_testkit::{backends, TestDb};
+
+const HOUR: i64 = 3_600_000;
+const DAY: i64 = 86_400_000;
+const T0: i64 = 1_700_000_000_000; // 2023-11-14T22:13:20Z, not aligned to an hour
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const PLATFORMS: [&str; 3] = ["twitter", "youtube", "news"];
+const TAGS: [&str; 5] = ["#a", "#b", "#c", "#d", "#e"];
+const WORDS: [&str; 4] = ["coffee", "tea", "milk", "sugar"];
+
+fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    (0..n)
+        .map(|i| {
+            let platform = PLATFORMS[r.below(3) as usize];
+            let created_at = T0 + r.below(6 * DAY as u64) as i64;
+            let author = format!("user{}", r.below(40));
+            let hashtags: Vec<String> = TAGS.iter().filter(|_| r.below(3) == 0).map(|s| s.to_string()).collect();
+            let keywords: Vec<String> = WORDS.iter().filter(|_| r.below(2) == 0).map(|s| s.to_string()).collect();
+            PostRecord {
+                post_key: format!("{platform};{i}"),
+                platform,
+                external_id: i.to_string(),
+                created_at,
+                author_id: format!("id-{author}"),
+                author_username: author.clone(),
+                author_name: author.to_uppercase(),
+                author_followers: r.below(5000) as i64,
+                text: format!("post {i}"),
+                post_type: ["original", "reply", "retweet"][r.below(3) as usize],
+                likes: r.below(100) as i64,
+                dislikes: r.below(10) as i64,
+                impressions: r.below(10_000) as i64,
+                engagement: (r.below(1000) * 1000 + i as u64) as i64,
+                sentiment: 0.0,
+                sentiment_bucket: ["positive", "neutral", "negative"][r.below(3) as usize],
+                country: [None, Some("GB".to_string()), Some("US".to_string())][r.below(3) as usize].clone(),
+                gender: [None, Some("male"), Some("female")][r.below(3) as usize],
+                device: (platform == "twitter").then(|| ["iPhone", "Android", "Web"][r.below(3) as usize].to_string()),
+                data: "{}".into(),
+                terms: PostTerms {
+                    hashtags,
+                    keywords,
+                    domains: vec![["a.com", "b.org"][r.below(2) as usize].to_string()],
+                    ..Default::default()
+                },
+                links: vec![TrackerLink { tracker_id: tracker, subtrackers: r.below(4) as i64, sentiment: None }],
+                ..Default::default()
+            }
+        })
+        .collect()
+}
+
+/// The filter as a predicate over the generated posts.
+struct Oracle<'a> {
+    f: &'a DashboardFilter,
+    post_tags: &'a HashMap<usize, HashSet<i64>>,
+    influencer_tags: &'a HashMap<String, HashSet<i64>>,
+}
+
+impl Oracle<'_> {
+    fn keep(&self, i: usize, p: &PostRecord) -> bool {
+        let f = self.f;
+        let platform = Platform::parse(p.platform).unwrap();
+        if !f.platforms.contains(platform) {
+            return false;
+        }
+        if f.start.is_some_and(|s| p.created_at < s) || f.end.is_some_and(|e| p.created_at > e) {
+            return false;
+        }
+        if let Some(st) = f.subtracker {
+            if p.links[0].subtrackers & (1 << (st - 1)) == 0 {
+                return false;
+            }
+        }
+        let check = |want: &[i64], all: bool, have: Option<&HashSet<i64>>| {
+            if want.is_empty() {
+                return true;
+            }
+            let empty = HashSet::new();
+            let have = have.unwrap_or(&empty);
+            if all {
+                want.iter().all(|t| have.contains(t))
+            } else {
+                want.iter().any(|t| have.contains(t))
+            }
+        };
+        check(&f.post_tags, f.post_tags_all, self.post_tags.get(&i))
+            && check(&f.influencer_tags, f.influencer_tags_all, self.influencer_tags.get(&p.author_username))
+    }
+}
+
+fn top_terms(m: HashMap<String, i64>) -> Vec<(String, i64)> {
+    let mut v: Vec<_> = m.into_iter().filter(|(_, c)| *c > 0).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
+async fn check(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<String, i64>, o: &Oracle<'_>) {
+    let f = o.f;
+    let kept: Vec<&PostRecord> = all.iter().enumerate().filter(|(i, p)| o.keep(*i, p)).map(|(_, p)| p).collect();
+    let ctx = format!("{f:?}");
+
+    let c = s.dash_counts(tracker, f).await.unwrap();
+    assert_eq!(c.posts, kept.len() as i64, "posts {ctx}");
+    assert_eq!(c.engagement, kept.iter().map(|p| p.engagement).sum::<i64>(), "engagement {ctx}");
+    assert_eq!(c.reach, kept.iter().map(|p| p.author_followers).sum::<i64>(), "reach {ctx}");
+    assert_eq!(c.impressions, kept.iter().map(|p| p.impressions).sum::<i64>(), "impressions {ctx}");
+
+    let users: HashSet<(&str, &str)> = kept.iter().map(|p| (p.platform, p.author_username.as_str())).collect();
+    assert_eq!(s.dash_users(tracker, f).await.unwrap(), users.len() as i64, "users {ctx}");
+
+    let mut hours: BTreeMap<i64, i64> = BTreeMap::new();
+    for p in &kept {
+        *hours.entry(p.created_at.div_euclid(HOUR) * HOUR).or_default() += 1;
+    }
+    let series: BTreeMap<i64, i64> =
+        s.dash_series(tracker, f, HOUR).await.unwrap().into_iter().map(|(t, c)| (t, c.posts)).collect();
+    assert_eq!(series, hours, "series {ctx}");
+    let minutes: i64 = s.dash_series(tracker, f, 60_000).await.unwrap().iter().map(|(_, c)| c.posts).sum();
+    assert_eq!(minutes, kept.len() as i64, "minute series {ctx}");
+
+    type Getter = fn(&PostRecord) -> Vec<String>;
+    let kinds: [(&str, Getter); 7] = [
+        ("hashtag", |p| p.terms.hashtags.clone()),
+        ("keyword", |p| p.terms.keywords.clone()),
+        ("domain", |p| p.terms.domains.clone()),
+        ("country", |p| p.country.iter().cloned().collect()),
+        ("gender", |p| p.gender.iter().map(|g| g.to_string()).collect()),
+        ("source", |p| p.device.iter().cloned().collect()),
+        ("post_type", |p| vec![p.post_type.to_string()]),
+    ];
+    for (kind, get) in kinds {
+        let mut m: HashMap<String, i64> = HashMap::new();
+        for p in &kept {
+            for t in get(p) {
+                *m.entry(t).or_default() += 1;
+            }
+        }
+        assert_eq!(s.dash_terms(tracker, f, kind).await.unwrap(), top_terms(m), "{kind} {ctx}");
+    }
+    let mut sent: HashMap<String, i64> = HashMap::new();
+    for p in &kept {
+        *sent.entry(p.sentiment_bucket.to_string()).or_default() += 1;
+    }
+    assert_eq!(s.dash_terms(tracker, f, "sentiment").await.unwrap(), top_terms(sent), "sentiment {ctx}");
+
+    // Influencers: (posts, engagement, followers) per author.
+    let mut authors: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
+    for p in &kept {
+        let e = authors.entry((p.platform.to_string(), p.author_username.clone())).or_default();
+        e.0 += 1;
+        e.1 += p.engagement;
+        e.2 = e.2.max(p.author_followers);
+    }
+    let mut by_eng: Vec<_> = authors.iter().collect();
+    by_eng.sort_by(|x, y| (y.1 .1, y.1 .0).cmp(&(x.1 .1, x.1 .0)).then_with(|| x.0.cmp(y.0)));
+    let mut by_posts: Vec<_> = authors.iter().collect();
+    by_posts.sort_by(|x, y| (y.1 .0, y.1 .1).cmp(&(x.1 .0, x.1 .1)).then_with(|| x.0.cmp(y.0)));
+    let (e, p) = s.dash_influencers(tracker, f, 5).await.unwrap();
+    let as_tuple = |a: &hark_store::AuthorStat| ((a.platform.clone(), a.author.clone()), (a.posts, a.engagement, a.followers));
+    let want = |v: &[(&(String, String), &(i64, i64, i64))]| {
+        v.iter().take(5).map(|(k, v)| ((*k).clone(), **v)).collect::<Vec<_>>()
+    };
+    assert_eq!(e.iter().map(as_tuple).collect::<Vec<_>>(), want(&by_eng), "influencers by engagement {ctx}");
+    assert_eq!(p.iter().map(as_tuple).collect::<Vec<_>>(), want(&by_posts), "influencers by posts {ctx}");
+    if let Some(a) = e.first() {
+        assert_eq!(a.name, a.author.to_uppercase());
+    }
+
+    let mut top: Vec<&PostRecord> = kept.clone();
+    top.sort_by(|a, b| b.engagement.cmp(&a.engagement));
+    let got = s.dash_top_posts(tracker, f, 10).await.unwrap();
+    assert_eq!(
+        got.iter().map(|p| p.external_id.clone()).collect::<Vec<_>>(),
+        top.iter().take(10).map(|p| p.external_id.clone()).collect::<Vec<_>>(),
+        "top posts {ctx}"
+    );
+
+    let yt: Vec<&&PostRecord> = kept.iter().filter(|p| p.platform == "youtube").collect();
+    assert_eq!(
+        s.dash_viewer_sentiment(tracker, f).await.unwrap(),
+        (yt.iter().map(|p| p.likes).sum(), yt.iter().map(|p| p.dislikes).sum()),
+        "viewer sentiment {ctx}"
+    );
+
+    let sov = s.dash_share_of_voice(tracker, f, 2).await.unwrap();
+    let want_sov: Vec<i64> =
+        (0..2).map(|b| kept.iter().filter(|p| p.links[0].subtrackers & (1 << b) != 0).count() as i64).collect();
+    assert_eq!(sov, want_sov, "share of voice {ctx}");
+
+    let (page, total) = s.dash_posts(tracker, f, None, 7, 3).await.unwrap();
+    assert_eq!(total, kept.len() as i64);
+    let mut newest: Vec<&PostRecord> = kept.clone();
+    newest.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| ids[&b.post_key].cmp(&ids[&a.post_key])));
+    assert_eq!(
+        page.iter().map(|p| p.external_id.clone()).collect::<Vec<_>>(),
+        newest.iter().skip(3).take(7).map(|p| p.external_id.clone()).collect::<Vec<_>>(),
+        "posts page {ctx}"
+    );
+    let (_, with_c) = s.dash_posts(tracker, f, Some(("hashtag", "#c")), 25, 0).await.unwrap();
+    assert_eq!(with_c, kept.iter().filter(|p| p.terms.hashtags.iter().any(|h| h == "#c")).count() as i64);
+}
+
+#[tokio::test]
+async fn dashboard_answers_match_a_direct_computation() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let s = db.store().await;
+        let u = s
+            .create_user(
+                &NewUser {
+                    email: "d@example.org".into(),
+                    password_hash: "x".into(),
+                    name: "D".into(),
+                    is_admin: false,
+                    trial: false,
+                    trial_expires: None,
+                    plan: 100,
+                    max_searches: 5,
+                    max_ignored: 5,
+                },
+                1,
+            )
+            .await
+            .unwrap();
+        let t = s
+            .create_tracker(
+                &NewTracker {
+                    friendly: Friendly::from_text("dash"),
+                    title: "Dash".into(),
+                    owner_id: u.id,
+                    platforms: PlatformSet::all().bits(),
+                    criteria: "{}".into(),
+                    volume_limit: None,
+                    is_demo: false,
+                    is_preview_mode: false,
+                },
+                1,
+            )
+            .await
+            .unwrap();
+        let all = posts(600, t.id);
+        for chunk in all.chunks(200) {
+            s.ingest_batch(chunk, T0).await.unwrap();
+        }
+        // Database ids by post key.
+        let everything = DashboardFilter { platforms: PlatformSet::all(), ..Default::default() };
+        let (rows, n) = s.dash_posts(t.id, &everything, None, 10_000, 0).await.unwrap();
+        assert_eq!(n, 600);
+        let ids: HashMap<String, i64> = rows.iter().map(|p| (format!("{};{}", p.platform, p.external_id), p.id)).collect();
+
+        // Post tags: tag 1 on every 3rd post, tag 2 on every 4th.
+        let red = s.create_tag(t.id, "red", "#f00", 1).await.unwrap().id;
+        let blue = s.create_tag(t.id, "blue", "#00f", 1).await.unwrap().id;
+        let mut post_tags: HashMap<usize, HashSet<i64>> = HashMap::new();
+        for (i, p) in all.iter().enumerate() {
+            for (every, tag) in [(3, red), (4, blue)] {
+                if i % every == 0 {
+                    s.tag_tracker_post(t.id, ids[&p.post_key], tag).await.unwrap();
+                    post_tags.entry(i).or_default().insert(tag);
+                }
+            }
+        }
+        // Influencer tags: vip holds user1..user9 on every platform, fan user5..user14.
+        let vip_users: Vec<String> = (1..10).map(|i| format!("user{i}")).collect();
+        let fan_users: Vec<String> = (5..15).map(|i| format!("user{i}")).collect();
+        let accounts = |v: &[String]| -> Vec<(String, String)> {
+            PLATFORMS.iter().flat_map(|p| v.iter().map(move |u| (p.to_string(), u.clone()))).collect()
+        };
+        let vip_acc = accounts(&vip_users);
+        let fan_acc = accounts(&fan_users);
+        let refs = |v: &[(String, String)]| v.iter().map(|(a, b)| (a.clone(), b.clone())).collect::<Vec<_>>();
+        let vip_pairs = refs(&vip_acc);
+        let fan_pairs = refs(&fan_acc);
+        let vip = s
+            .create_influencer_tag(u.id, "vip", &vip_pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), 1)
+            .await
+            .unwrap();
+        let fan = s
+            .create_influencer_tag(u.id, "fan", &fan_pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), 1)
+            .await
+            .unwrap();
+        let mut influencer_tags: HashMap<String, HashSet<i64>> = HashMap::new();
+        for u in &vip_users {
+            influencer_tags.entry(u.clone()).or_default().insert(vip);
+        }
+        for u in &fan_users {
+            influencer_tags.entry(u.clone()).or_default().insert(fan);
+        }
+
+        let twt_yt: PlatformSet = [Platform::Twitter, Platform::Youtube].into_iter().collect();
+        let platform_sets = [PlatformSet::all(), twt_yt, [Platform::News].into_iter().collect()];
+        let ranges = [
+            (None, None),
+            // Unaligned on both sides: edges from rows, interior from rollups.
+            (Some(T0 + 5 * HOUR + 1234), Some(T0 + 4 * DAY + 17 * HOUR + 999)),
+            // Inside one hour.
+            (Some(T0 + 30 * HOUR + 10), Some(T0 + 30 * HOUR + 2000)),
+            // Aligned to UTC days exactly.
+            (Some((T0 / DAY + 1) * DAY), Some((T0 / DAY + 3) * DAY - 1)),
+            (None, Some(T0 + 2 * DAY + 1)),
+        ];
+        let tag_cases: [(Vec<i64>, bool, Vec<i64>, bool, Option<u32>); 6] = [
+            (vec![], false, vec![], false, None),
+            (vec![red, blue], false, vec![], false, None),
+            (vec![red, blue], true, vec![], false, None),
+            (vec![], false, vec![vip, fan], true, None),
+            (vec![red], false, vec![vip, fan], false, Some(1)),
+            (vec![], false, vec![], false, Some(2)),
+        ];
+        for platforms in platform_sets {
+            for (start, end) in ranges {
+                for (pt, pt_all, it, it_all, sub) in &tag_cases {
+                    let f = DashboardFilter {
+                        platforms,
+                        start,
+                        end,
+                        post_tags: pt.clone(),
+                        post_tags_all: *pt_all,
+                        influencer_tags: it.clone(),
+                        influencer_tags_all: *it_all,
+                        subtracker: *sub,
+                        rows_only: false,
+                    };
+                    let o = Oracle { f: &f, post_tags: &post_tags, influencer_tags: &influencer_tags };
+                    check(&s, t.id, &all, &ids, &o).await;
+                    if f.rollups_apply() {
+                        // The baseline path (post rows only) gives the same answers.
+                        let rows = DashboardFilter { rows_only: true, ..f.clone() };
+                        let o = Oracle { f: &rows, post_tags: &post_tags, influencer_tags: &influencer_tags };
+                        check(&s, t.id, &all, &ids, &o).await;
+                    }
+                }
+            }
+        }
+        // A filter with no platform answers zero without touching the database.
+        let none = DashboardFilter { platforms: PlatformSet::empty(), ..Default::default() };
+        assert_eq!(s.dash_counts(t.id, &none).await.unwrap().posts, 0);
+        // Unlinked posts stop counting everywhere (rollups and rows).
+        let gone: Vec<i64> = rows.iter().take(50).map(|p| p.id).collect();
+        s.unlink_posts(t.id, &gone, T0).await.unwrap();
+        let f = DashboardFilter {
+            platforms: PlatformSet::all(),
+            start: Some(T0 + 5 * HOUR + 1234),
+            end: Some(T0 + 4 * DAY + 17 * HOUR + 999),
+            ..Default::default()
+        };
+        let left: Vec<PostRecord> = all.iter().filter(|p| !gone.contains(&ids[&p.post_key])).cloned().collect();
+        let kept_ids: HashMap<String, i64> = ids.clone();
+        // Re-index post tags by the positions in `left`.
+        let pos: HashMap<&str, usize> = all.iter().enumerate().map(|(i, p)| (p.post_key.as_str(), i)).collect();
+        let left_tags: HashMap<usize, HashSet<i64>> = left
+            .iter()
+            .enumerate()
+            .filter_map(|(j, p)| post_tags.get(&pos[p.post_key.as_str()]).map(|t| (j, t.clone())))
+            .collect();
+        let o = Oracle { f: &f, post_tags: &left_tags, influencer_tags: &influencer_tags };
+        check(&s, t.id, &left, &kept_ids, &o).await;
+    }
+}

@@ -1,0 +1,303 @@
+//! Posts page storage: query, full-text search, tags, sentiment edits, bulk delete and ignore, on
+//! SQLite and (when configured) PostgreSQL.
+
+use hark_core::{Friendly, Platform, PlatformSet, Post};
+use hark_store::{NewTracker, NewUser, PostQuery, PostRecord, PostSort, Store, TrackerLink};
+use hark_testkit::{backends, TestDb};
+
+async fn each_backend<F, Fut>(f: F)
+where
+    F: Fn(Store) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        f(db.store().await).await;
+    }
+}
+
+async fn setup(s: &Store) -> i64 {
+    let u = s
+        .create_user(
+            &NewUser {
+                email: "o@example.org".into(),
+                password_hash: "x".into(),
+                name: "O".into(),
+                is_admin: false,
+                trial: false,
+                trial_expires: None,
+                plan: 100,
+                max_searches: 5,
+                max_ignored: 5,
+            },
+            1,
+        )
+        .await
+        .unwrap();
+    s.create_tracker(
+        &NewTracker {
+            friendly: Friendly::from_text("coffee"),
+            title: "Coffee".into(),
+            owner_id: u.id,
+            platforms: PlatformSet::all().bits(),
+            criteria: "{}".into(),
+            volume_limit: None,
+            is_demo: false,
+            is_preview_mode: false,
+        },
+        1,
+    )
+    .await
+    .unwrap()
+    .id
+}
+
+struct P {
+    id: &'static str,
+    platform: Platform,
+    at: i64,
+    text: &'static str,
+    author: &'static str,
+    location: Option<&'static str>,
+    engagement: i64,
+    bucket: &'static str,
+    post_type: &'static str,
+    story: bool,
+}
+
+fn p(id: &'static str, at: i64, text: &'static str, engagement: i64, bucket: &'static str) -> P {
+    P { id, platform: Platform::Twitter, at, text, author: "alice", location: None, engagement, bucket, post_type: "original", story: false }
+}
+
+fn record(x: &P, tracker: i64) -> PostRecord {
+    let mut post = Post::new(x.platform, x.id, x.text, x.at);
+    post.author.username = x.author.into();
+    post.author.name = format!("{} Example", x.author);
+    post.author.location = x.location.map(Into::into);
+    post.flags.is_story = x.story;
+    PostRecord {
+        post_key: format!("{};{}", x.platform.name(), x.id),
+        platform: x.platform.name(),
+        external_id: x.id.into(),
+        created_at: x.at,
+        author_username: x.author.into(),
+        author_name: post.author.name.clone(),
+        author_location: x.location.map(Into::into),
+        author_followers: 10,
+        text: x.text.into(),
+        post_type: x.post_type,
+        is_story: x.story,
+        engagement: x.engagement,
+        sentiment_bucket: x.bucket,
+        data: hark_store::encode_extras(&post),
+        terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], ..Default::default() },
+        links: vec![TrackerLink { tracker_id: tracker, subtrackers: 1, sentiment: None }],
+        ..Default::default()
+    }
+}
+
+fn q() -> PostQuery {
+    PostQuery { platforms: PlatformSet::all(), page: 1, per_page: 25, ..Default::default() }
+}
+
+fn ids(rows: &[hark_store::PostRow]) -> Vec<&str> {
+    rows.iter().map(|r| r.post.id.as_str()).collect()
+}
+
+async fn seed(s: &Store, t: i64) {
+    let mut posts = vec![
+        p("1", 1_000, "Morning coffee in the café", 5, "positive"),
+        p("2", 2_000, "Tea is better than coffee", 50, "negative"),
+        p("3", 3_000, "Espresso machine review", 20, "neutral"),
+        p("4", 4_000, "RT: coffee beans sale", 1, "neutral"),
+    ];
+    posts[1].author = "bob";
+    posts[2].location = Some("Lisbon, Portugal");
+    posts[3].post_type = "retweet";
+    let mut story = p("5", 5_000, "A story about latte art", 3, "slight_positive");
+    story.platform = Platform::Instagram;
+    story.story = true;
+    posts.push(story);
+    let records: Vec<PostRecord> = posts.iter().map(|x| record(x, t)).collect();
+    s.ingest_batch(&records, 10).await.unwrap();
+}
+
+#[tokio::test]
+async fn filters_sort_page_and_total() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        seed(&s, t).await;
+        let (rows, total) = s.query_posts(t, &q()).await.unwrap();
+        assert_eq!(ids(&rows), ["5", "4", "3", "2", "1"]);
+        assert_eq!(total, 5);
+        // Sort by engagement ascending, paged by two.
+        let mut by_eng = q();
+        by_eng.sort = PostSort::Engagement;
+        by_eng.ascending = true;
+        by_eng.per_page = 2;
+        by_eng.page = 2;
+        let (rows, total) = s.query_posts(t, &by_eng).await.unwrap();
+        assert_eq!(ids(&rows), ["1", "3"]);
+        assert_eq!(total, 5);
+        // Sentiment, retweets, stories, platforms, dates.
+        let mut f = q();
+        f.sentiment = vec!["neutral", "negative"];
+        assert_eq!(ids(&s.query_posts(t, &f).await.unwrap().0), ["4", "3", "2"]);
+        f.exclude_retweets = true;
+        assert_eq!(ids(&s.query_posts(t, &f).await.unwrap().0), ["3", "2"]);
+        let mut st = q();
+        st.stories_only = true;
+        assert_eq!(ids(&s.query_posts(t, &st).await.unwrap().0), ["5"]);
+        let mut tw = q();
+        tw.platforms = [Platform::Instagram].into_iter().collect();
+        assert_eq!(s.count_posts(t, &tw).await.unwrap(), 1);
+        let mut range = q();
+        range.start = Some(2_000);
+        range.end = Some(3_000);
+        assert_eq!(ids(&s.query_posts(t, &range).await.unwrap().0), ["3", "2"]);
+        let mut sub = q();
+        sub.subtracker = Some(2);
+        assert_eq!(s.count_posts(t, &sub).await.unwrap(), 0);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn full_text_search_covers_text_authors_and_locations() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        seed(&s, t).await;
+        let search = |words: &str| {
+            let mut x = q();
+            x.search = words.into();
+            x
+        };
+        let found = |words: &'static str| {
+            let s = s.clone();
+            async move { ids(&s.query_posts(t, &search(words)).await.unwrap().0).iter().map(|x| x.to_string()).collect::<Vec<_>>() }
+        };
+        assert_eq!(found("coffee").await, ["4", "2", "1"]);
+        assert_eq!(found("COFFEE tea").await, ["2"]);
+        assert_eq!(found("bob").await, ["2"]);
+        assert_eq!(found("lisbon").await, ["3"]);
+        assert_eq!(found("#coffee, beans!").await, ["4"]);
+        assert!(found("nothing-like-this").await.is_empty());
+        // Only the words count: punctuation alone is no search.
+        assert_eq!(found("!!").await.len(), 5);
+        let (_, total) = s.query_posts(t, &search("coffee")).await.unwrap();
+        assert_eq!(total, 3);
+        // Posts stored later are found too (the index is filled per batch).
+        s.ingest_batch(&[record(&p("6", 6_000, "Cold brew coffee", 0, "neutral"), t)], 20).await.unwrap();
+        assert_eq!(found("brew").await, ["6"]);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn tags_filter_any_and_all() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        seed(&s, t).await;
+        let a = s.create_tag(t, "A", "#c0392b", 1).await.unwrap().id;
+        let b = s.create_tag(t, "B", "#c0392b", 1).await.unwrap().id;
+        let keys = |ks: &[&str]| ks.iter().map(|k| format!("twitter;{k}")).collect::<Vec<_>>();
+        let p12 = s.tracker_post_ids(t, &keys(&["1", "2"])).await.unwrap();
+        let p2 = s.tracker_post_ids(t, &keys(&["2"])).await.unwrap();
+        assert_eq!(s.set_post_tags(t, &p12, &[a], &[]).await.unwrap(), (2, 0));
+        assert_eq!(s.set_post_tags(t, &p2, &[b], &[]).await.unwrap(), (1, 0));
+        // Tagging again adds nothing; a tag of another tracker never applies.
+        assert_eq!(s.set_post_tags(t, &p12, &[a, 9_999], &[]).await.unwrap(), (0, 0));
+        let mut any = q();
+        any.post_tags = vec![a, b];
+        assert_eq!(ids(&s.query_posts(t, &any).await.unwrap().0), ["2", "1"]);
+        let mut all = any.clone();
+        all.post_tags_all = true;
+        assert_eq!(ids(&s.query_posts(t, &all).await.unwrap().0), ["2"]);
+        let rows = s.query_posts(t, &all).await.unwrap().0;
+        assert_eq!(rows[0].tags, vec![a, b]);
+        assert_eq!(s.set_post_tags(t, &p2, &[], &[a]).await.unwrap(), (0, 1));
+        assert_eq!(s.count_posts(t, &all).await.unwrap(), 0);
+        assert!(s.delete_tag(t, b).await.unwrap());
+        assert_eq!(ids(&s.query_posts(t, &any).await.unwrap().0), ["1"]);
+    })
+    .await;
+}
+
+async fn sentiment_counts(s: &Store, t: i64) -> Vec<(String, i64)> {
+    let mut v = s.rollup_terms(t, "sentiment", 10).await.unwrap();
+    v.sort();
+    v
+}
+
+#[tokio::test]
+async fn bulk_delete_and_undo_keep_rollups_right() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        seed(&s, t).await;
+        let before = (s.rollup_totals(t).await.unwrap(), sentiment_counts(&s, t).await, s.rollup_terms(t, "hashtag", 5).await.unwrap());
+        assert_eq!(before.0, (5, 79));
+        let gone = s.tracker_post_ids(t, &["twitter;2".into(), "twitter;3".into()]).await.unwrap();
+        assert_eq!(s.soft_delete_posts(t, &gone, 50).await.unwrap(), 2);
+        // Deleting again changes nothing.
+        assert_eq!(s.soft_delete_posts(t, &gone, 60).await.unwrap(), 0);
+        assert_eq!(s.rollup_totals(t).await.unwrap(), (3, 9));
+        assert_eq!(s.rollup_terms(t, "hashtag", 5).await.unwrap(), vec![("#coffee".to_string(), 3)]);
+        assert!(!sentiment_counts(&s, t).await.iter().any(|(b, _)| b == "negative"));
+        assert_eq!(ids(&s.query_posts(t, &q()).await.unwrap().0), ["5", "4", "1"]);
+        assert_eq!(s.tracker_by_id(t).await.unwrap().unwrap().total_posts, 3);
+        assert_eq!(s.restore_posts(t, &gone, 70).await.unwrap(), 2);
+        assert_eq!(s.restore_posts(t, &gone, 80).await.unwrap(), 0);
+        let after = (s.rollup_totals(t).await.unwrap(), sentiment_counts(&s, t).await, s.rollup_terms(t, "hashtag", 5).await.unwrap());
+        assert_eq!(after, before);
+        assert_eq!(s.query_posts(t, &q()).await.unwrap().1, 5);
+        assert_eq!(s.tracker_by_id(t).await.unwrap().unwrap().total_posts, 5);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sentiment_edit_moves_the_rollup_and_the_filter() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        seed(&s, t).await;
+        let id = s.tracker_post_ids(t, &["twitter;2".into()]).await.unwrap()[0];
+        let edit = s.edit_sentiment(t, id, "positive").await.unwrap().unwrap();
+        assert_eq!((edit.old.as_str(), edit.new.as_str()), ("negative", "positive"));
+        let counts = sentiment_counts(&s, t).await;
+        assert!(counts.contains(&("positive".into(), 2)), "{counts:?}");
+        assert!(!counts.iter().any(|(b, _)| b == "negative"));
+        let mut neg = q();
+        neg.sentiment = vec!["negative"];
+        assert_eq!(s.count_posts(t, &neg).await.unwrap(), 0);
+        let mut pos = q();
+        pos.sentiment = vec!["positive"];
+        let rows = s.query_posts(t, &pos).await.unwrap().0;
+        assert_eq!(ids(&rows), ["2", "1"]);
+        assert!(rows[0].sentiment_edited);
+        // Deleting and restoring an edited post counts the edited bucket both ways.
+        s.soft_delete_posts(t, &[id], 5).await.unwrap();
+        assert!(sentiment_counts(&s, t).await.contains(&("positive".into(), 1)));
+        s.restore_posts(t, &[id], 6).await.unwrap();
+        assert_eq!(sentiment_counts(&s, t).await, counts);
+        assert!(s.edit_sentiment(t, 987_654, "neutral").await.unwrap().is_none());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn ignore_list_and_last_visit() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        let users = vec![("twitter".to_string(), "Bob".to_string())];
+        assert_eq!(s.ignore_users(t, &users, 1).await.unwrap(), 1);
+        assert_eq!(s.ignore_users(t, &users, 2).await.unwrap(), 0);
+        assert_eq!(s.ignored_authors().await.unwrap(), vec![(t, "twitter".to_string(), "bob".to_string())]);
+        assert_eq!(s.unignore_users(t, &users).await.unwrap(), 1);
+        assert!(s.ignored_authors().await.unwrap().is_empty());
+        let owner = s.tracker_by_id(t).await.unwrap().unwrap().owner_id;
+        assert_eq!(s.swap_last_visit(t, owner, 100).await.unwrap(), None);
+        assert_eq!(s.swap_last_visit(t, owner, 200).await.unwrap(), Some(100));
+        assert_eq!(s.last_visit(t, owner).await.unwrap(), Some(200));
+    })
+    .await;
+}

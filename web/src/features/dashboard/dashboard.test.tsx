@@ -1,0 +1,92 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderRoute, type ApiCall } from '../../lib/test-utils';
+import { meFixture, trackerFixture } from '../trackers/fixtures';
+import { TrackerShell } from '../shell';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const empty = {
+  'top-stats': { posts: 0, users: 0, engagement: 0, reach: 0, impressions: 0, engagementRate: null },
+  timeline: { grouping: 'hour', buckets: [], logs: [] },
+  locations: { countries: [], states: [] },
+  'top-posts': { posts: [] },
+  sentiments: { positive: 0, neutral: 0, negative: 0, shareOfVoice: [] },
+  devices: { items: [] },
+  genders: { items: [] },
+  'post-types': { items: [] },
+  'viewer-sentiments': { likes: 0, dislikes: 0 },
+  influencers: { byEngagement: [], byPosts: [] },
+  topics: { hashtags: [], keywords: [] },
+  'top-pages': { topWebsites: [], topDomains: [], topLinks: [] },
+} as Record<string, unknown>;
+
+function open(tracker = trackerFixture(), answers: Record<string, unknown> = {}) {
+  const routes: Record<string, (c: ApiCall) => { body: unknown }> = {
+    'GET /me': () => ({ body: meFixture() }),
+    [`GET /trackers/${tracker.hash}`]: () => ({ body: tracker }),
+    [`GET /trackers/${tracker.hash}/total-posts`]: () => ({ body: { count: { posts: 12 } } }),
+  };
+  for (const [k, v] of Object.entries({ ...empty, ...answers })) {
+    routes[`GET /trackers/${tracker.hash}/dashboard/${k}`] = () => ({ body: v });
+  }
+  const calls = mockApi(routes);
+  renderRoute(<TrackerShell />, {
+    path: '/hashtag-tracking/:page/:hash/:friendly?',
+    url: `/hashtag-tracking/dashboard/${tracker.hash}/${tracker.friendly}`,
+  });
+  return calls;
+}
+
+const dashboardCalls = (calls: ApiCall[]) => calls.filter((c) => c.path.includes('/dashboard/')).map((c) => c.path.split('/').pop());
+
+describe('dashboard', () => {
+  it('asks only for the groups its platforms need and shows the numbers and empty states', async () => {
+    const tracker = trackerFixture({ platforms: { twt: 0, ig: 0, yt: 1, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0 } });
+    const calls = open(tracker, {
+      'top-stats': { posts: 1234, users: 56, engagement: 789, reach: 1000, impressions: 5, engagementRate: 78.9 },
+      'viewer-sentiments': { likes: 9, dislikes: 1 },
+    });
+    await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
+    const asked = dashboardCalls(calls);
+    // youtube only: no geography, no sources or post types, but viewer sentiment.
+    expect(asked).toContain('viewer-sentiments');
+    expect(asked).not.toContain('locations');
+    expect(asked).not.toContain('devices');
+    expect(asked).not.toContain('post-types');
+    expect(screen.getByText('1,234')).toBeInTheDocument();
+    expect(screen.getByText('78.9%')).toBeInTheDocument();
+    // Single platform: every panel is 12 wide.
+    const grid = screen.getByTestId('dashboard-grid');
+    const sections = grid.querySelectorAll(':scope > section[data-panel]');
+    for (const s of Array.from(sections)) expect(s.className).toContain('col-span-12');
+    const titles = Array.from(sections).map((s) => s.querySelector('h2')!.textContent);
+    expect(titles).toContain('Video Like/Dislike Ratio');
+    // Location is listed but empty: geography is not requested without a location-bearing platform.
+    const location = grid.querySelector('[data-panel="geography"]') as HTMLElement;
+    expect(within(location).getByText("We couldn't find any posts.")).toBeInTheDocument();
+    expect(titles).not.toContain('Top Devices and Apps');
+    const posts = grid.querySelector('[data-panel="posts"]') as HTMLElement;
+    expect(within(posts).getByText("We couldn't find any posts.")).toBeInTheDocument();
+    expect(within(posts).getByText('Add more search terms or expand the date range to see more.')).toBeInTheDocument();
+  });
+
+  it('sends facebook=0 to the influencer query and the tag filters to every group', async () => {
+    const tracker = trackerFixture({ platforms: { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0 } });
+    const calls = open(tracker);
+    await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
+    const inf = calls.find((c) => c.path.endsWith('/dashboard/influencers'))!;
+    expect(inf.query.get('facebook')).toBe('0');
+    expect(dashboardCalls(calls)).toEqual(expect.arrayContaining(['locations', 'devices', 'post-types']));
+  });
+
+  it('shows the preview state while the first sample is collected', async () => {
+    open(trackerFixture({ isPreviewMode: true }));
+    const preview = await screen.findByTestId('preview-mode');
+    expect(preview).toHaveTextContent('Collecting posts...');
+    expect(preview).toHaveTextContent('Wait for the magic to happen!');
+  });
+});

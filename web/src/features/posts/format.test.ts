@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { CollectedPost, PostItem } from '../../api/queries/posts';
+import {
+  captionLimit,
+  embedCode,
+  engagementRate,
+  isExpiredStory,
+  matchesSentiment,
+  matchesTagFilter,
+  NO_CAPTION,
+  pickVideo,
+  postStats,
+  shortCaption,
+  tagNameError,
+  toMillis,
+} from './format';
+import { count } from './format';
+import { postsSearchPlaceholder } from './index';
+
+function post(over: Partial<CollectedPost> = {}): CollectedPost {
+  return { platform: 'twitter', id: '1', author: {}, createdAt: 0, counts: {}, flags: {}, ...over };
+}
+
+function item(p: CollectedPost): PostItem {
+  return {
+    key: `${p.platform};${p.id}`,
+    post: p,
+    sentiment: 0,
+    sentimentBucket: 'neutral',
+    sentimentEdited: false,
+    engagement: 0,
+    engagementRate: null,
+    reach: 0,
+    impressions: 0,
+    country: null,
+    postType: 'original',
+    isNew: false,
+    anonymized: false,
+    tags: [],
+  };
+}
+
+describe('posts formatting', () => {
+  it('shortens counts above 10,000 and shows - when empty', () => {
+    expect(count(12_345)).toBe('12.3k');
+    expect(count(10_000)).toBe('10,000');
+    expect(count(undefined)).toBe('-');
+    expect(engagementRate(4.56)).toBe('4.6%');
+    expect(engagementRate(null)).toBe('-');
+  });
+
+  it('truncates captions at 200, youtube at 100, and shows [No Caption]', () => {
+    const long = 'a'.repeat(300);
+    expect(captionLimit('youtube')).toBe(100);
+    expect([...shortCaption(post({ text: long }))].length).toBe(200);
+    expect([...shortCaption(post({ platform: 'youtube', text: long }))].length).toBe(100);
+    expect(shortCaption(post({ text: 'short' }))).toBe('short');
+    expect(shortCaption(post({ text: '  ' }))).toBe(NO_CAPTION);
+  });
+
+  it('expires instagram stories after 24 hours', () => {
+    const story = post({ platform: 'instagram', flags: { isStory: true }, createdAt: 1000 });
+    expect(isExpiredStory(story, 1000 + 86_399_999)).toBe(false);
+    expect(isExpiredStory(story, 1000 + 86_400_000)).toBe(true);
+    expect(isExpiredStory(post({ createdAt: 0 }), 1e12)).toBe(false);
+  });
+
+  it('reads 10-digit timestamps as seconds except on facebook', () => {
+    expect(toMillis(1_700_000_000, 'twitter')).toBe(1_700_000_000_000);
+    expect(toMillis(1_700_000_000_000, 'twitter')).toBe(1_700_000_000_000);
+    expect(toMillis(1_700_000_000, 'facebook')).toBe(1_700_000_000);
+  });
+
+  it('picks the twitter mp4 of at least 320000 bit/s and the gif mp4 of bitrate 0', () => {
+    const v = pickVideo(
+      post({
+        media: [
+          { kind: 'video', url: 'https://v/low.mp4', bitrate: 256_000 },
+          { kind: 'video', url: 'https://v/high.mp4', bitrate: 2_176_000 },
+          { kind: 'video', url: 'https://v/mid.mp4', bitrate: 832_000 },
+          { kind: 'video', url: 'https://v/pl.m3u8' },
+        ],
+      }),
+    );
+    expect(v?.url).toBe('https://v/mid.mp4');
+    const g = pickVideo(post({ media: [{ kind: 'gif', url: 'https://v/g.mp4', bitrate: 0 }] }));
+    expect(g?.url).toBe('https://v/g.mp4');
+    expect(pickVideo(post())).toBeNull();
+  });
+
+  it('hides story likes and comments and empty instagram stats', () => {
+    const s = postStats(item(post({ platform: 'instagram', flags: { isStory: true }, counts: { likes: 5, comments: 2, exits: 3, reach: 0 } })));
+    expect(s.map((x) => x.label)).toEqual(['Exits']);
+    const t = postStats(item(post({ counts: { likes: 5, retweets: 1 } })));
+    expect(t.map((x) => x.label)).toEqual(['Retweets', 'Likes']);
+  });
+
+  it('validates tag names', () => {
+    expect(tagNameError('   ')).not.toBeNull();
+    expect(tagNameError('x'.repeat(45))).toBeNull();
+    expect(tagNameError('x'.repeat(46))).not.toBeNull();
+  });
+
+  it('keeps posts under tag and sentiment filters', () => {
+    expect(matchesTagFilter([1], [1, 2], 'any')).toBe(true);
+    expect(matchesTagFilter([1], [1, 2], 'all')).toBe(false);
+    expect(matchesTagFilter([], [], 'all')).toBe(true);
+    expect(matchesSentiment('positive', [])).toBe(true);
+    expect(matchesSentiment('positive', ['negative'])).toBe(false);
+  });
+
+  it('builds the embed code with height 400 and the search placeholder', () => {
+    expect(embedCode('https://h.example', 'abc', 'my-tracker')).toContain('height="400"');
+    expect(embedCode('https://h.example', 'abc', 'my-tracker')).toContain('/hashtag-tracking/posts/abc/my-tracker?embed=1');
+    expect(postsSearchPlaceholder(['ig', 'yt'])).toBe('Search Posts, Users');
+    expect(postsSearchPlaceholder(['ig', 'news'])).toBe('Search Posts, Users, Locations');
+  });
+});

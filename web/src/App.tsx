@@ -3,6 +3,7 @@ import { SetupPage, LoginPage, HomeRedirect } from './features/auth';
 import { TrackerListPage, NewTrackerPage, EditTrackerPage } from './features/trackers';
 import { TrackerShell } from './features/shell';
 import { StaticInfoPage } from './features/misc';
+import { ConnectorsPage } from './features/settings';
 
 export function App() {
   return (
@@ -18,6 +19,7 @@ export function App() {
       <Route path="/edit/:hash" element={<EditTrackerPage />} />
       <Route path="/hashtag-tracking/:page/:hash/:friendly?" element={<TrackerShell />} />
       <Route path="/hashtag-tracking/*" element={<TrackerShell />} />
+      <Route path="/settings/connectors" element={<ConnectorsPage />} />
       <Route path="/pricing" element={<StaticInfoPage kind="pricing" />} />
       <Route path="/pricing-plans" element={<StaticInfoPage kind="pricing" />} />
       <Route path="/contact-us" element={<StaticInfoPage kind="contact" />} />

@@ -162,6 +162,8 @@ pub struct Tracker {
     pub owner_name: String,
     /// Progress of the latest re-analysis of stored posts, when one was asked for.
     pub reanalysis: Option<ReanalysisProgress>,
+    /// A historical backfill is collecting for this tracker ('Backfill in Progress').
+    pub is_backfilling: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -241,6 +243,7 @@ impl Tracker {
             is_owner: permission == Permission::Owner,
             owner_name: row.owner_name.clone(),
             reanalysis: None,
+            is_backfilling: false,
         })
     }
 }

@@ -51,7 +51,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"))
 )]
 struct ApiDoc;
 
@@ -101,6 +101,14 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::dashboard::top_posts))
         .routes(routes!(routes::dashboard::side_posts))
         .routes(routes!(routes::dashboard::prediction))
+        .routes(routes!(routes::collection::list_connectors))
+        .routes(routes!(routes::collection::save_connector))
+        .routes(routes!(routes::collection::check_connector))
+        .routes(routes!(routes::collection::tracker_collection))
+        .routes(routes!(routes::collection::collect_now))
+        .routes(routes!(routes::collection::start_backfill))
+        .routes(routes!(routes::collection::estimate_backfill))
+        .routes(routes!(routes::preview::preview_stream))
         .split_for_parts()
 }
 

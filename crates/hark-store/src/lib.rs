@@ -8,6 +8,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 mod dashboard;
+mod collect;
 mod error;
 mod ingest;
 mod posts;
@@ -21,6 +22,7 @@ mod trackers;
 mod users;
 
 pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardPost, RangeSplit, DAY_MS, HOUR_MS};
+pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, TopStats};

@@ -59,6 +59,9 @@ struct ServeArgs {
     /// Do not create or feed the demo tracker.
     #[arg(long, env = "HARK_NO_DEMO", default_value_t = false)]
     no_demo: bool,
+    /// Seconds between two collection sweeps of a tracker (connectors are set on the admin page).
+    #[arg(long, env = "HARK_COLLECT_INTERVAL", default_value_t = 300)]
+    collect_interval: u64,
 }
 
 #[derive(Args)]
@@ -151,6 +154,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     println!("Hark is serving on http://{addr}");
     tokio::spawn(hark_ingest::reanalysis::run_worker(store.clone(), std::time::Duration::from_secs(2)));
+    // Idle (one settings read every few seconds) until an administrator switches a connector on.
+    let collect = hark_collect::scheduler::SchedulerConfig {
+        poll_interval: std::time::Duration::from_secs(args.collect_interval.max(10)),
+        ..Default::default()
+    };
+    tokio::spawn(hark_collect::scheduler::Scheduler::new(store.clone(), collect).run(std::future::pending()));
     if !args.no_demo {
         // The first start writes a few weeks of sample posts; the server answers meanwhile.
         let demo_store = store.clone();

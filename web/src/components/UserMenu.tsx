@@ -46,6 +46,14 @@ export function UserMenu() {
           >
             My trackers
           </DropdownMenu.Item>
+          {me.data.isAdmin && (
+            <DropdownMenu.Item
+              onSelect={() => navigate('/settings/connectors')}
+              className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"
+            >
+              Connectors
+            </DropdownMenu.Item>
+          )}
           <DropdownMenu.Item
             onSelect={signOut}
             className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"

@@ -1,6 +1,8 @@
+pub mod collection;
 pub mod dashboard;
 pub mod import;
 pub mod posts;
+pub mod preview;
 pub mod session;
 pub mod tags;
 pub mod trackers;

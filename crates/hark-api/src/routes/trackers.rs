@@ -191,6 +191,7 @@ pub async fn get_tracker(
     let (row, p) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
     let mut tracker = Tracker::from_row(&row, p)?;
     tracker.reanalysis = state.store.latest_reanalysis(row.id).await?.map(Into::into);
+    tracker.is_backfilling = state.store.backfill_active(row.id).await?;
     Ok(axum::Json(tracker))
 }
 

@@ -20,6 +20,7 @@ import { StatusDot } from '../../components/StatusDot';
 import { formatCount, formatDay } from '../../lib/dates';
 import { errorMessage, fieldErrors } from '../../lib/errors';
 import { RequireSignIn } from '../auth';
+import { CollectionStatusSection } from './CollectionStatusSection';
 import { DeleteTrackerDialog } from './DeleteTrackerDialog';
 import { ImportPostsSection } from './ImportPostsSection';
 import { accessOf, limitsOf } from './limits';
@@ -229,6 +230,10 @@ function SettingsForm({ tracker }: { tracker: Tracker }) {
           </div>
         )}
       </form>
+
+      {canEdit && !tracker.isDemo && (
+        <CollectionStatusSection hash={tracker.hash} isAdmin={me.data?.isAdmin === true} running={tracker.status === 'running'} />
+      )}
 
       {canManage && !tracker.isDemo && <ImportPostsSection hash={tracker.hash} />}
 

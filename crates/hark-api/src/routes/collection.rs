@@ -1,0 +1,464 @@
+//! Live collection: connector settings (instance administrators only; secrets are write-only)
+//! and each tracker's collection status.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, State};
+use hark_collect::{build, config_from_row, CollectError, ConnectorKind, Http, RetryPolicy};
+use hark_core::{now_millis, Millis, Permission};
+use hark_store::{ConnectorSettingsRow, UserRow};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Json};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectorField {
+    name: String,
+    label: String,
+    secret: bool,
+    required: bool,
+    multiline: bool,
+    help: String,
+    /// The saved value; always absent for a secret.
+    value: Option<String>,
+    /// Whether a value is saved (the only thing said about a secret).
+    is_set: bool,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectorView {
+    name: String,
+    label: String,
+    description: String,
+    /// Platform codes its posts count as.
+    platforms: Vec<String>,
+    enabled: bool,
+    has_base_url: bool,
+    base_url: Option<String>,
+    default_base_url: String,
+    fields: Vec<ConnectorField>,
+    /// `working`, `error`, `not_configured` or `unchecked` (saved, not checked yet).
+    status: String,
+    status_message: Option<String>,
+    checked_at: Option<Millis>,
+}
+
+fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorView {
+    let config = row.map(config_from_row).unwrap_or_default();
+    let fields: Vec<ConnectorField> = kind
+        .fields()
+        .into_iter()
+        .map(|f| {
+            let v = config.value(f.name).map(str::to_string);
+            ConnectorField {
+                name: f.name.into(),
+                label: f.label.into(),
+                secret: f.secret,
+                required: f.required,
+                multiline: f.multiline,
+                help: f.help.into(),
+                is_set: v.is_some(),
+                value: if f.secret { None } else { v },
+            }
+        })
+        .collect();
+    let configured = config.require(kind).is_ok() && row.is_some();
+    let (status, message) = match row {
+        _ if !configured => {
+            let why = match config.require(kind) {
+                Err(CollectError::NotConfigured(m)) => Some(format!("{}{}.", m[..1].to_uppercase(), &m[1..])),
+                _ => None,
+            };
+            ("not_configured".to_string(), why)
+        }
+        Some(r) => (r.check_state.clone(), r.check_message.clone()),
+        None => ("not_configured".into(), None),
+    };
+    ConnectorView {
+        name: kind.name().into(),
+        label: kind.label().into(),
+        description: kind.description().into(),
+        platforms: kind.platforms().iter().map(|p| p.code().to_string()).collect(),
+        enabled: row.is_some_and(|r| r.enabled),
+        has_base_url: kind.has_base_url(),
+        base_url: config.base_url.clone(),
+        default_base_url: kind.default_base_url().into(),
+        fields,
+        status,
+        status_message: message,
+        checked_at: row.and_then(|r| r.checked_at),
+    }
+}
+
+fn require_admin(user: &UserRow) -> ApiResult<()> {
+    if user.is_admin {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden("Only an instance administrator can manage connectors."))
+    }
+}
+
+fn kind_of(name: &str) -> ApiResult<ConnectorKind> {
+    ConnectorKind::parse(name).ok_or_else(|| ApiError::not_found("Connector"))
+}
+
+#[utoipa::path(get, path = "/api/v1/admin/connectors", tag = "collection",
+    responses((status = 200, body = Vec<ConnectorView>), (status = 403, body = ErrorBody)))]
+pub async fn list_connectors(State(state): State<AppState>, CurrentUser(user): CurrentUser) -> ApiResult<axum::Json<Vec<ConnectorView>>> {
+    require_admin(&user)?;
+    let rows = state.store.connector_settings().await?;
+    Ok(axum::Json(
+        ConnectorKind::ALL.into_iter().map(|k| view(k, rows.iter().find(|r| r.connector == k.name()))).collect(),
+    ))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectorInput {
+    enabled: bool,
+    /// Blank or absent: the platform's own address.
+    #[serde(default)]
+    base_url: Option<String>,
+    /// Field values. A secret left blank or absent keeps its saved value.
+    #[serde(default)]
+    values: BTreeMap<String, String>,
+    /// Fields to erase (secrets included).
+    #[serde(default)]
+    clear: Vec<String>,
+}
+
+#[utoipa::path(put, path = "/api/v1/admin/connectors/{name}", tag = "collection", params(("name" = String, Path)),
+    request_body = ConnectorInput,
+    responses((status = 200, body = ConnectorView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn save_connector(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(name): Path<String>,
+    Json(input): Json<ConnectorInput>,
+) -> ApiResult<axum::Json<ConnectorView>> {
+    require_admin(&user)?;
+    let kind = kind_of(&name)?;
+    let fields = kind.fields();
+    let current = state.store.connector_setting(kind.name()).await?;
+    let mut values: BTreeMap<String, String> = current.as_ref().map(config_from_row).unwrap_or_default().values;
+    for name in input.values.keys().chain(input.clear.iter()) {
+        if !fields.iter().any(|f| f.name == name) {
+            return Err(ApiError::unprocessable("unknown_field", format!("The {} connector has no setting '{name}'.", kind.name())));
+        }
+    }
+    for (name, value) in input.values {
+        let secret = fields.iter().any(|f| f.name == name && f.secret);
+        let value = value.trim().to_string();
+        if value.chars().count() > 20_000 {
+            return Err(ApiError::unprocessable("value_too_long", format!("'{name}' is longer than 20000 characters.")));
+        }
+        if value.is_empty() && secret {
+            continue;
+        }
+        values.insert(name, value);
+    }
+    for name in input.clear {
+        values.remove(&name);
+    }
+    values.retain(|_, v| !v.is_empty());
+    let base_url = input.base_url.map(|u| u.trim().to_string()).filter(|u| !u.is_empty());
+    if let Some(u) = &base_url {
+        let ok = (u.starts_with("http://") || u.starts_with("https://")) && plausible_url(u);
+        if !kind.has_base_url() || !ok {
+            return Err(ApiError::unprocessable("invalid_base_url", "The base URL must be an http:// or https:// address."));
+        }
+    }
+    let config = hark_collect::ConnectorConfig { base_url: base_url.clone(), values: values.clone() };
+    if input.enabled {
+        if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
+            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot switch on: {m}.")));
+        }
+    }
+    let text = serde_json::to_string(&values).map_err(|e| ApiError::Internal(e.to_string()))?;
+    state.store.save_connector_settings(kind.name(), input.enabled, base_url.as_deref(), &text, now_millis()).await?;
+    let row = state.store.connector_setting(kind.name()).await?;
+    Ok(axum::Json(view(kind, row.as_ref())))
+}
+
+/// A URL with a host and nothing odd in it (no spaces or control characters).
+fn plausible_url(u: &str) -> bool {
+    let rest = u.split_once("://").map(|(_, r)| r).unwrap_or("");
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    !host.is_empty() && !u.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+#[utoipa::path(post, path = "/api/v1/admin/connectors/{name}/check", tag = "collection", params(("name" = String, Path)),
+    responses((status = 200, body = ConnectorView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn check_connector(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(name): Path<String>,
+) -> ApiResult<axum::Json<ConnectorView>> {
+    require_admin(&user)?;
+    let kind = kind_of(&name)?;
+    let Some(row) = state.store.connector_setting(kind.name()).await? else {
+        return Ok(axum::Json(view(kind, None)));
+    };
+    let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
+    let result = match build(kind, &config_from_row(&row), Http::new(policy)) {
+        Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(45), c.check())
+            .await
+            .unwrap_or_else(|_| Err(CollectError::Network("no answer within 45 s".into()))),
+        Err(e) => Err(e),
+    };
+    let (state_name, message) = match result {
+        Ok(m) => ("working", m),
+        Err(CollectError::NotConfigured(m)) => ("not_configured", m),
+        Err(e) => ("error", e.to_string()),
+    };
+    state.store.set_connector_check(kind.name(), state_name, Some(&message), now_millis()).await?;
+    let row = state.store.connector_setting(kind.name()).await?;
+    Ok(axum::Json(view(kind, row.as_ref())))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionJobView {
+    id: i64,
+    connector: String,
+    label: String,
+    /// `poll` (ongoing) or `backfill`.
+    kind: String,
+    /// `active`, `done` or `failed`.
+    state: String,
+    /// A worker holds the job right now.
+    running: bool,
+    last_collected_at: Option<Millis>,
+    next_run_at: Option<Millis>,
+    last_error: Option<String>,
+    last_error_at: Option<Millis>,
+    attempts: i64,
+    pages: i64,
+    posts_fetched: i64,
+    range_start: Option<Millis>,
+    range_end: Option<Millis>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionStatus {
+    /// Whether any connector is switched on for this instance.
+    collecting: bool,
+    /// A historical backfill is still collecting.
+    backfill_in_progress: bool,
+    jobs: Vec<CollectionJobView>,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/collection", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn tracker_collection(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<CollectionStatus>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let now = now_millis();
+    let settings = state.store.connector_settings().await?;
+    let enabled: Vec<&str> = settings.iter().filter(|r| r.enabled).map(|r| r.connector.as_str()).collect();
+    let jobs: Vec<CollectionJobView> = state
+        .store
+        .tracker_jobs(tracker.id)
+        .await?
+        .into_iter()
+        .map(|j| {
+            let label = ConnectorKind::parse(&j.connector).map_or(j.connector.clone(), |k| k.label().to_string());
+            let running = j.lease_until.is_some_and(|u| u >= now);
+            CollectionJobView {
+                id: j.id,
+                label,
+                kind: j.kind,
+                running,
+                last_collected_at: j.last_collected_at,
+                next_run_at: (j.state == "active" && enabled.contains(&j.connector.as_str())).then_some(j.next_run_at),
+                connector: j.connector,
+                state: j.state,
+                last_error: j.last_error,
+                last_error_at: j.last_error_at,
+                attempts: j.attempts,
+                pages: j.pages,
+                posts_fetched: j.posts_collected,
+                range_start: j.range_start,
+                range_end: j.range_end,
+            }
+        })
+        .collect();
+    let backfill_in_progress = jobs.iter().any(|j| j.kind == "backfill" && j.state == "active");
+    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), backfill_in_progress, jobs }))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/collection/run", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn collect_now(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<CollectionStatus>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let now = now_millis();
+    for j in state.store.tracker_jobs(tracker.id).await? {
+        if j.kind == "poll" && j.next_run_at > now {
+            state.store.set_job_due(j.id, now).await?;
+        }
+    }
+    tracker_collection(State(state), CurrentUser(user), Path(hash)).await
+}
+
+/// Longest past a backfill reaches.
+pub const BACKFILL_MAX_DAYS: i64 = 365;
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BackfillInput {
+    /// First day, `YYYY-MM-DD` (UTC).
+    start: String,
+    /// Last day, `YYYY-MM-DD` (UTC), included.
+    end: String,
+}
+
+fn parse_day(s: &str, field: &str) -> ApiResult<Millis> {
+    let d: jiff::civil::Date = s
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' must be a date written YYYY-MM-DD.")))?;
+    d.to_zoned(jiff::tz::TimeZone::UTC)
+        .map(|z| z.timestamp().as_millisecond())
+        .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' is out of range.")))
+}
+
+const DAY: Millis = 86_400_000;
+
+/// A backfill's `[start, end)` from its first and last day; 422 when it cannot be collected.
+fn backfill_range(start: &str, end: &str, now: Millis) -> ApiResult<(Millis, Millis)> {
+    let start = parse_day(start, "start")?;
+    let end = parse_day(end, "end")? + DAY;
+    if start >= end {
+        return Err(ApiError::unprocessable("invalid_range", "The first day must not be after the last."));
+    }
+    if start > now {
+        return Err(ApiError::unprocessable("invalid_range", "The period must start in the past."));
+    }
+    if start < now - BACKFILL_MAX_DAYS * DAY {
+        return Err(ApiError::unprocessable("invalid_range", format!("A backfill reaches back {BACKFILL_MAX_DAYS} days at most.")));
+    }
+    Ok((start, end))
+}
+
+/// The switched-on sources of the tracker's platforms with their settings; 422 when none.
+async fn tracker_sources(state: &AppState, tracker: &hark_store::TrackerRow) -> ApiResult<Vec<(ConnectorKind, ConnectorSettingsRow)>> {
+    let settings = state.store.connector_settings().await?;
+    let sources: Vec<(ConnectorKind, ConnectorSettingsRow)> = settings
+        .into_iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| ConnectorKind::parse(&r.connector).map(|k| (k, r)))
+        .filter(|(k, _)| k.platform_bits() & tracker.platforms != 0)
+        .collect();
+    if sources.is_empty() {
+        return Err(ApiError::unprocessable(
+            "no_connector",
+            "No source is switched on for this tracker's platforms; an administrator can set up connectors.",
+        ));
+    }
+    Ok(sources)
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct EstimateQuery {
+    /// First day, `YYYY-MM-DD` (UTC).
+    start: String,
+    /// Last day, `YYYY-MM-DD` (UTC), included.
+    end: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceEstimate {
+    connector: String,
+    label: String,
+    /// Posts the source would bring; absent when it cannot count without collecting.
+    estimate: Option<u64>,
+    error: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BackfillEstimate {
+    sources: Vec<SourceEstimate>,
+    /// The sum of the sources that could count.
+    total: u64,
+    /// Whether every source could count.
+    complete: bool,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/backfill/estimate", tag = "collection",
+    params(("hash" = String, Path), EstimateQuery),
+    responses((status = 200, body = BackfillEstimate), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn estimate_backfill(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    crate::extract::Query(q): crate::extract::Query<EstimateQuery>,
+) -> ApiResult<axum::Json<BackfillEstimate>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let now = now_millis();
+    let (start, end) = backfill_range(&q.start, &q.end, now)?;
+    let criteria: hark_core::TrackerCriteria =
+        serde_json::from_str(&tracker.criteria).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut query = hark_collect::TrackerQuery::from_criteria(tracker.id, &criteria);
+    query.range = Some((start, end.min(now)));
+    let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
+    let mut sources = Vec::new();
+    for (kind, row) in tracker_sources(&state, &tracker).await? {
+        let result = match build(kind, &config_from_row(&row), Http::new(policy.clone())) {
+            Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(20), c.estimate(&query))
+                .await
+                .unwrap_or_else(|_| Err(CollectError::Network("no answer within 20 s".into()))),
+            Err(e) => Err(e),
+        };
+        let (estimate, error) = match result {
+            Ok(n) => (n, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        sources.push(SourceEstimate { connector: kind.name().into(), label: kind.label().into(), estimate, error });
+    }
+    let total = sources.iter().filter_map(|s| s.estimate).sum();
+    let complete = sources.iter().all(|s| s.estimate.is_some());
+    Ok(axum::Json(BackfillEstimate { sources, total, complete }))
+}
+
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/backfill", tag = "collection", params(("hash" = String, Path)),
+    request_body = BackfillInput,
+    responses((status = 200, body = CollectionStatus), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn start_backfill(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<BackfillInput>,
+) -> ApiResult<axum::Json<CollectionStatus>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    if tracker.is_demo {
+        return Err(ApiError::forbidden("The demo tracker is read-only."));
+    }
+    let now = now_millis();
+    let (start, end) = backfill_range(&input.start, &input.end, now)?;
+    if state.store.backfill_active(tracker.id).await? {
+        return Err(ApiError::conflict("backfill_in_progress", "A backfill is already collecting for this tracker."));
+    }
+    let kinds: Vec<ConnectorKind> = tracker_sources(&state, &tracker).await?.into_iter().map(|(k, _)| k).collect();
+    for k in kinds {
+        state.store.create_backfill_job(tracker.id, k.name(), start, end.min(now), now).await?;
+    }
+    tracker_collection(State(state), CurrentUser(user), Path(hash)).await
+}

@@ -1,0 +1,260 @@
+//! Connector settings and collection status over HTTP, on SQLite and (when configured)
+//! PostgreSQL.
+
+use axum::routing::get;
+use axum::Router;
+use hark_testkit::{backends, csrf_of, send, TestApp};
+use serde_json::{json, Value};
+
+async fn fake_x() -> String {
+    // Enough of X's recent search for a settings check: the bearer token decides.
+    let router = Router::new().route(
+        "/2/tweets/search/recent",
+        get(|h: axum::http::HeaderMap| async move {
+            if h.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer good-token") {
+                (axum::http::StatusCode::OK, axum::Json(json!({"meta": {"result_count": 0}})))
+            } else {
+                (
+                    axum::http::StatusCode::UNAUTHORIZED,
+                    axum::Json(json!({"title": "Unauthorized", "type": "about:blank", "status": 401, "detail": "Unauthorized"})),
+                )
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    url
+}
+
+fn connector<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list.as_array().unwrap().iter().find(|c| c["name"] == name).unwrap()
+}
+
+#[tokio::test]
+async fn admins_save_and_check_credentials_that_are_never_echoed() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let x = fake_x().await;
+        let list = app.get("/api/v1/admin/connectors").await;
+        assert_eq!(list.status, 200);
+        let tw = connector(&list.body, "twitter");
+        assert_eq!((tw["status"].as_str(), tw["enabled"].as_bool()), (Some("not_configured"), Some(false)));
+        assert_eq!(tw["fields"][0]["name"], "bearer_token");
+        assert_eq!(tw["fields"][0]["secret"], true);
+
+        // Switching on without the token is refused with the missing field named.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true})).await;
+        assert_eq!(r.status, 422);
+        assert_eq!(r.body["error"]["code"], "connector_incomplete");
+        assert!(r.body["error"]["message"].as_str().unwrap().contains("Bearer token"));
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "ftp://x", "values": {"bearer_token": "t"}}))
+            .await;
+        assert_eq!(r.body["error"]["code"], "invalid_base_url");
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"password": "t"}})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("unknown_field")));
+        assert_eq!(app.send_json("PUT", "/api/v1/admin/connectors/myspace", json!({"enabled": false})).await.status, 404);
+
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "bad-token"}}))
+            .await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["fields"][0]["isSet"], true);
+        assert!(r.body["fields"][0].get("value").is_none_or(Value::is_null), "a secret is never sent back");
+        assert!(!r.body.to_string().contains("bad-token"));
+        let r = app.post("/api/v1/admin/connectors/twitter/check", json!({})).await;
+        assert_eq!((r.body["status"].as_str(), r.body["statusMessage"].as_str()), (Some("error"), Some("credentials rejected: Unauthorized")));
+
+        // A blank secret keeps the saved one; a new one replaces it.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": ""}})).await;
+        assert_eq!(r.body["fields"][0]["isSet"], true);
+        assert_eq!(r.body["status"], "unchecked");
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "good-token"}})).await;
+        let r = app.post("/api/v1/admin/connectors/twitter/check", json!({})).await;
+        assert_eq!(r.body["status"], "working", "{:?}", r.body);
+        let list = app.get("/api/v1/admin/connectors").await.body;
+        assert!(!list.to_string().contains("good-token"));
+        assert_eq!(connector(&list, "twitter")["enabled"], true);
+        assert_eq!(connector(&list, "twitter")["baseUrl"], x);
+
+        // Multi-line fields come back as saved; clearing erases.
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/rss", json!({"enabled": false, "values": {"feeds": "https://a.example/rss\nblogs https://b.example/atom"}}))
+            .await;
+        assert_eq!(r.body["fields"][0]["value"], "https://a.example/rss\nblogs https://b.example/atom");
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/rss", json!({"enabled": false, "clear": ["feeds"]})).await;
+        assert_eq!(r.body["fields"][0]["isSet"], false);
+    }
+}
+
+#[tokio::test]
+async fn only_instance_admins_manage_connectors_and_editors_see_status() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let hash_pw = hark_api::auth::hash_password("password123").unwrap();
+        let bob = app
+            .store
+            .create_user(&hark_api::routes::session::self_hosted_user("bob@example.org".into(), hash_pw, "Bob".into(), false), 1)
+            .await
+            .unwrap();
+        let (client, jar) = app.new_browser();
+        let token = csrf_of(&client, &jar, &app.base).await;
+        let login = send(client.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", &token).json(&json!({"email": "bob@example.org", "password": "password123"}))).await;
+        assert_eq!(login.status, 200);
+        let token = csrf_of(&client, &jar, &app.base).await;
+        assert_eq!(send(client.get(app.url("/api/v1/admin/connectors"))).await.status, 403);
+        let put = send(client.put(app.url("/api/v1/admin/connectors/hackernews")).header("X-CSRF-Token", &token).json(&json!({"enabled": true}))).await;
+        assert_eq!(put.status, 403);
+        assert_eq!(send(client.post(app.url("/api/v1/admin/connectors/hackernews/check")).header("X-CSRF-Token", &token)).await.status, 403);
+        // Signed out: 401.
+        let (anon, _) = app.new_browser();
+        assert_eq!(send(anon.get(app.url("/api/v1/admin/connectors"))).await.status, 401);
+
+        // Collection status: hidden from strangers, refused to viewers, shown to editors.
+        let path = format!("/api/v1/trackers/{hash}/collection");
+        assert_eq!(send(client.get(app.url(&path))).await.status, 404);
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        app.store.set_member(row.id, bob.id, hark_core::Permission::Viewer).await.unwrap();
+        assert_eq!(send(client.get(app.url(&path))).await.status, 403);
+        app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
+        let status = send(client.get(app.url(&path))).await;
+        assert_eq!(status.status, 200);
+        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "jobs": []}));
+
+        // With a connector on, the scheduler's job shows; "collect now" makes it due.
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
+        let bits = hark_collect::ConnectorKind::Twitter.platform_bits();
+        app.store.ensure_poll_jobs(&[("twitter", bits)], 1).await.unwrap();
+        let job = app.store.tracker_jobs(row.id).await.unwrap().remove(0);
+        app.store.set_job_due(job.id, i64::MAX / 2).await.unwrap();
+        let s = app.get(&path).await.body;
+        assert_eq!(s["collecting"], true);
+        assert_eq!(s["jobs"][0]["connector"], "twitter");
+        assert_eq!(s["jobs"][0]["nextRunAt"], i64::MAX / 2);
+        assert!(s["jobs"][0]["lastCollectedAt"].is_null() && s["jobs"][0]["lastError"].is_null());
+        let run = send(client.post(app.url(&format!("{path}/run"))).header("X-CSRF-Token", &token)).await;
+        assert_eq!(run.status, 200);
+        assert!(run.body["jobs"][0]["nextRunAt"].as_i64().unwrap() <= hark_core::now_millis());
+    }
+}
+
+#[tokio::test]
+async fn backfills_are_validated_queued_once_and_flag_the_tracker() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let path = format!("/api/v1/trackers/{hash}/backfill");
+        let today = jiff::Zoned::now().with_time_zone(jiff::tz::TimeZone::UTC).date();
+        let day = |n: i64| (today - jiff::Span::new().days(n)).to_string();
+        let r = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("no_connector")));
+        // Nothing listens on port 9: estimates fail fast without leaving the machine.
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "http://127.0.0.1:9", "values": {"bearer_token": "t"}})).await;
+        // Hacker News is on too but the tracker does not follow forums: no job for it.
+        app.send_json("PUT", "/api/v1/admin/connectors/hackernews", json!({"enabled": true})).await;
+        for (body, code) in [
+            (json!({"start": "yesterday", "end": day(1)}), "invalid_date"),
+            (json!({"start": day(1), "end": day(3)}), "invalid_range"),
+            (json!({"start": day(400), "end": day(1)}), "invalid_range"),
+            (json!({"start": day(-2), "end": day(-1)}), "invalid_range"),
+        ] {
+            let r = app.post(&path, body.clone()).await;
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some(code)), "{body}");
+        }
+        assert_eq!(app.post(&path, json!({"start": day(3)})).await.status, 400);
+        // The estimate: Hacker News is not among the tracker's sources; X is unreachable.
+        let est = app.get(&format!("{path}/estimate?start={}&end={}", day(3), day(1))).await;
+        assert_eq!(est.status, 200, "{:?}", est.body);
+        assert_eq!(est.body["sources"].as_array().unwrap().len(), 1);
+        assert_eq!(est.body["sources"][0]["connector"], "twitter");
+        assert_eq!(est.body["complete"], false);
+        assert!(est.body["sources"][0]["error"].is_string());
+        let bad = app.get(&format!("{path}/estimate?start={}&end={}", day(1), day(3))).await;
+        assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (422, Some("invalid_range")));
+        let r = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["backfillInProgress"], true);
+        let jobs = r.body["jobs"].as_array().unwrap();
+        assert_eq!(jobs.len(), 1);
+        assert_eq!((jobs[0]["connector"].as_str(), jobs[0]["kind"].as_str()), (Some("twitter"), Some("backfill")));
+        let start = jiff::civil::Date::strptime("%Y-%m-%d", day(3)).unwrap().to_zoned(jiff::tz::TimeZone::UTC).unwrap().timestamp().as_millisecond();
+        assert_eq!(jobs[0]["rangeStart"], start);
+        assert_eq!(jobs[0]["rangeEnd"], start + 3 * 86_400_000);
+        let again = app.post(&path, json!({"start": day(3), "end": day(1)})).await;
+        assert_eq!((again.status, again.body["error"]["code"].as_str()), (409, Some("backfill_in_progress")));
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}")).await.body["isBackfilling"], true);
+    }
+}
+
+/// The real-time preview: a websocket that samples the tracker's sources and streams the posts
+/// it stores, then the completion events; other sites cannot open it.
+#[tokio::test]
+async fn preview_stream_sends_posts_then_completion_events() {
+    use futures_util::StreamExt;
+    use reqwest::cookie::CookieStore;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("rust").await["hash"].as_str().unwrap().to_string();
+        // A fake X recent search with 5 matching tweets of the last hours and 2 that do not match.
+        let router = Router::new().route(
+            "/2/tweets/search/recent",
+            get(|| async {
+                let now = hark_core::now_millis();
+                let tweet = |i: i64, text: &str| json!({"id": (1000 + i).to_string(), "text": text, "author_id": "7",
+                    "created_at": jiff::Timestamp::from_millisecond(now - i * 3_600_000).unwrap().to_string()});
+                let mut data: Vec<Value> = (1..=5).map(|i| tweet(i, "learning rust today")).collect();
+                data.push(tweet(6, "nothing to see"));
+                data.push(tweet(7, "still nothing"));
+                axum::Json(json!({"data": data, "includes": {"users": [{"id": "7", "name": "Ferris", "username": "ferris"}]},
+                    "meta": {"newest_id": "1001", "oldest_id": "1007", "result_count": 7}}))
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let x = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "t"}})).await;
+
+        let (client, jar) = app.new_browser();
+        let token = csrf_of(&client, &jar, &app.base).await;
+        let login = send(client.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", &token).json(&json!({"email": "admin@example.org", "password": "password123"}))).await;
+        assert_eq!(login.status, 200);
+        let cookies = jar.cookies(&app.base.parse().unwrap()).unwrap();
+        let ws_url = format!("{}/api/v1/trackers/{hash}/preview/stream", app.base.replace("http://", "ws://"));
+        let host = app.base.trim_start_matches("http://").to_string();
+
+        let mut evil = ws_url.as_str().into_client_request().unwrap();
+        evil.headers_mut().insert("cookie", cookies.clone());
+        evil.headers_mut().insert("origin", "https://evil.example".parse().unwrap());
+        assert!(tokio_tungstenite::connect_async(evil).await.is_err(), "a cross-site page cannot open the stream");
+
+        let mut req = ws_url.as_str().into_client_request().unwrap();
+        req.headers_mut().insert("cookie", cookies);
+        req.headers_mut().insert("origin", format!("http://{host}").parse().unwrap());
+        let (mut ws, _) = tokio_tungstenite::connect_async(req).await.expect("websocket opens");
+        let mut events: Vec<Value> = Vec::new();
+        while let Some(msg) = tokio::time::timeout(std::time::Duration::from_secs(20), ws.next()).await.expect("events arrive") {
+            match msg.unwrap() {
+                tokio_tungstenite::tungstenite::Message::Text(t) => events.push(serde_json::from_str(&t).unwrap()),
+                tokio_tungstenite::tungstenite::Message::Close(_) => break,
+                _ => {}
+            }
+        }
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+        assert_eq!(types, ["posts", "fetching_complete", "processing_complete"], "{events:?}");
+        let ids: Vec<&str> = events[0]["posts"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+        assert_eq!(ids.len(), 5, "only the matching tweets: {ids:?}");
+        assert_eq!(events[0]["posts"][0]["author"]["username"], "ferris");
+        assert_eq!(events[2]["total"], 5);
+        // The sampled posts are stored: the dashboard counts them.
+        let total = app.get(&format!("/api/v1/trackers/{hash}/total-posts?days=2")).await;
+        assert_eq!(total.body["count"]["posts"], 5);
+    }
+}

@@ -1,0 +1,325 @@
+//! The collection scheduler. Every running tracker gets a poll job per enabled connector of a
+//! platform it tracks; backfill jobs are queued on request. A worker leases the most overdue
+//! job from the database (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so several nodes can share
+//! the work), keeps the lease alive with heartbeats while it fetches, ingests each page and then
+//! saves the page's cursor under the lease. A worker that dies leaves its lease to run out; the
+//! next worker resumes from the last saved cursor. Failures are retried with backoff and shown
+//! on the tracker's settings page (last collected, next run, last error).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hark_core::{now_millis, Millis, TrackerCriteria, TrackerStatus};
+use hark_ingest::pipeline::{compile, ingest_with, Matcher};
+use hark_store::{CollectionJob, PageDone, Store};
+
+use crate::{build, config_from_row, CollectError, Connector, ConnectorKind, Http, RetryPolicy, TrackerQuery};
+
+#[derive(Debug, Clone)]
+pub struct SchedulerConfig {
+    /// Names this worker in leases.
+    pub owner: String,
+    /// Time between two sweeps of a poll job.
+    pub poll_interval: Duration,
+    /// How long a lease lasts without a heartbeat.
+    pub lease: Duration,
+    /// Pages one lease runs before the job goes back to the queue (fair sharing).
+    pub max_pages_per_lease: u32,
+    /// Sleep when no job is due.
+    pub idle: Duration,
+    /// How often settings and trackers are re-read.
+    pub refresh: Duration,
+    /// Failed attempts after which a backfill stops (poll jobs retry forever, backing off).
+    pub backfill_attempts: i64,
+    pub policy: RetryPolicy,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        Self {
+            owner: format!("node-{:08x}", rand::random::<u32>()),
+            poll_interval: Duration::from_secs(300),
+            lease: Duration::from_secs(120),
+            max_pages_per_lease: 50,
+            idle: Duration::from_secs(2),
+            refresh: Duration::from_secs(15),
+            backfill_attempts: 8,
+            policy: RetryPolicy::default(),
+        }
+    }
+}
+
+/// What one job run did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// A sweep finished (or the page budget ran out); `posts` fetched.
+    Ran { pages: u32, posts: usize },
+    Failed(String),
+    /// Another worker took the job over (our lease ran out).
+    LeaseLost,
+    /// The tracker reached its volume limit and was paused.
+    VolumeLimit,
+}
+
+pub struct Scheduler {
+    store: Store,
+    cfg: SchedulerConfig,
+    /// Switched-on connectors with the `updated_at` of the settings they were built from.
+    connectors: HashMap<String, (Millis, Arc<dyn Connector>)>,
+    /// Running trackers compiled; `None` until the first refresh.
+    matcher: Option<Arc<Matcher>>,
+    /// Trackers compiled into `matcher`.
+    known: HashSet<i64>,
+    refreshed: Option<tokio::time::Instant>,
+}
+
+impl Scheduler {
+    pub fn new(store: Store, cfg: SchedulerConfig) -> Self {
+        Self { store, cfg, connectors: HashMap::new(), matcher: None, known: HashSet::new(), refreshed: None }
+    }
+
+    /// Whether any connector is switched on (the scheduler stays off otherwise).
+    pub async fn any_enabled(store: &Store) -> bool {
+        store.connector_settings().await.map(|rows| rows.iter().any(|r| r.enabled)).unwrap_or(false)
+    }
+
+    pub fn connector_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.connectors.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// Re-reads connector settings and running trackers, creates missing poll jobs and
+    /// recompiles the matcher.
+    pub async fn refresh(&mut self) -> Result<(), CollectError> {
+        let store_err = |e: hark_store::StoreError| CollectError::Payload(format!("store: {e}"));
+        let rows = self.store.connector_settings().await.map_err(store_err)?;
+        let mut connectors: HashMap<String, (Millis, Arc<dyn Connector>)> = HashMap::new();
+        for row in rows.iter().filter(|r| r.enabled) {
+            let Some(kind) = ConnectorKind::parse(&row.connector) else { continue };
+            // Unchanged settings keep their connector (and its token, quota count).
+            if let Some((at, c)) = self.connectors.get(kind.name()) {
+                if *at == row.updated_at {
+                    connectors.insert(kind.name().to_string(), (*at, c.clone()));
+                    continue;
+                }
+            }
+            match build(kind, &config_from_row(row), Http::new(self.cfg.policy.clone())) {
+                Ok(c) => {
+                    if let Ok(usage) = serde_json::from_str::<serde_json::Value>(&row.usage) {
+                        c.restore_usage(&usage);
+                    }
+                    connectors.insert(kind.name().to_string(), (row.updated_at, Arc::from(c)));
+                }
+                Err(e) => tracing::warn!(connector = kind.name(), error = %e, "connector not started"),
+            }
+        }
+        self.connectors = connectors;
+        self.refreshed = Some(tokio::time::Instant::now());
+        if self.connectors.is_empty() {
+            // Collection is off: no jobs to create, no matcher to build.
+            return Ok(());
+        }
+        let kinds: Vec<(&str, i64)> = self
+            .connectors
+            .keys()
+            .filter_map(|n| ConnectorKind::parse(n))
+            .map(|k| (k.name(), k.platform_bits()))
+            .collect();
+        let now = now_millis();
+        self.store.ensure_poll_jobs(&kinds, now).await.map_err(store_err)?;
+        let trackers = self.store.collectable_trackers().await.map_err(store_err)?;
+        self.matcher = Some(Arc::new(compile(&trackers).map_err(|e| CollectError::Payload(e.to_string()))?));
+        self.known = trackers.iter().map(|(id, _)| *id).collect();
+        self.refreshed = Some(tokio::time::Instant::now());
+        Ok(())
+    }
+
+    /// Runs one due job if there is one. Returns `None` when nothing was due.
+    pub async fn run_once(&mut self) -> Result<Option<(CollectionJob, RunOutcome)>, CollectError> {
+        if self.refreshed.is_none_or(|t| t.elapsed() >= self.cfg.refresh) {
+            self.refresh().await?;
+        }
+        let now = now_millis();
+        let job = self
+            .store
+            .lease_job(&self.cfg.owner, &self.connector_names(), now, now + self.lease_ms())
+            .await
+            .map_err(|e| CollectError::Payload(format!("store: {e}")))?;
+        let Some(job) = job else { return Ok(None) };
+        let outcome = self.run_job(&job).await;
+        Ok(Some((job, outcome)))
+    }
+
+    /// Runs until `shutdown` resolves.
+    pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            let idle = match self.run_once().await {
+                Ok(Some((job, outcome))) => {
+                    tracing::debug!(job = job.id, connector = %job.connector, ?outcome, "collection job ran");
+                    false
+                }
+                Ok(None) => true,
+                Err(e) => {
+                    tracing::warn!(error = %e, "collection scheduler");
+                    true
+                }
+            };
+            if idle {
+                tokio::select! {
+                    _ = &mut shutdown => return,
+                    _ = tokio::time::sleep(self.cfg.idle) => {}
+                }
+            }
+        }
+    }
+
+    fn lease_ms(&self) -> Millis {
+        self.cfg.lease.as_millis() as Millis
+    }
+
+    async fn run_job(&mut self, job: &CollectionJob) -> RunOutcome {
+        match self.run_job_inner(job).await {
+            Ok(o) => o,
+            Err(e) => {
+                let now = now_millis();
+                let attempts = job.attempts + 1;
+                let wait = match &e {
+                    CollectError::RateLimited { wait } | CollectError::Quota { wait, .. } => *wait,
+                    CollectError::Auth(_) | CollectError::NotConfigured(_) => Duration::from_secs(900),
+                    _ => self.cfg.policy.backoff(attempts.min(10) as u32).max(Duration::from_secs(5)).min(Duration::from_secs(3600)),
+                };
+                let give_up = job.kind == "backfill"
+                    && attempts >= self.cfg.backfill_attempts
+                    && !matches!(e, CollectError::RateLimited { .. } | CollectError::Quota { .. });
+                let msg = e.to_string();
+                tracing::warn!(job = job.id, connector = %job.connector, error = %msg, "collection failed");
+                if let Err(se) = self.store.job_failed(job.id, &self.cfg.owner, &msg, now + wait.as_millis() as Millis, give_up, now).await {
+                    tracing::warn!(error = %se, "could not record a collection failure");
+                }
+                RunOutcome::Failed(msg)
+            }
+        }
+    }
+
+    async fn run_job_inner(&mut self, job: &CollectionJob) -> Result<RunOutcome, CollectError> {
+        let store_err = |e: hark_store::StoreError| CollectError::Payload(format!("store: {e}"));
+        let connector = self
+            .connectors
+            .get(&job.connector)
+            .map(|(_, c)| c.clone())
+            .ok_or_else(|| CollectError::NotConfigured(format!("connector {} is off", job.connector)))?;
+        let tracker = self.store.tracker_by_id(job.tracker_id).await.map_err(store_err)?;
+        let Some(tracker) = tracker.filter(|t| t.status() == TrackerStatus::Running) else {
+            self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
+            return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
+        };
+        if !self.matcher_has(tracker.id) {
+            self.refresh().await?;
+        }
+        let criteria: TrackerCriteria = serde_json::from_str(&tracker.criteria)
+            .map_err(|e| CollectError::Payload(format!("tracker criteria: {e}")))?;
+        let mut query = TrackerQuery::from_criteria(tracker.id, &criteria);
+        if job.kind == "backfill" {
+            query.range = Some((job.range_start.unwrap_or(0), job.range_end.unwrap_or_else(now_millis)));
+        }
+        let mut cursor: serde_json::Value = serde_json::from_str(&job.cursor).unwrap_or_default();
+        let (mut pages, mut fetched) = (0u32, 0usize);
+        loop {
+            let page = self.fetch_with_heartbeat(job, connector.as_ref(), &query, &cursor).await;
+            self.save_usage(&job.connector, connector.as_ref()).await;
+            let page = page?;
+            let Some(page) = page else { return Ok(RunOutcome::LeaseLost) };
+            pages += 1;
+            fetched += page.posts.len();
+            let n = page.posts.len() as i64;
+            // Posts first, cursor after: a crash in between repeats the page, never skips it.
+            let matcher = match &self.matcher {
+                Some(m) => m.clone(),
+                None => return Err(CollectError::Payload("trackers not compiled yet".into())),
+            };
+            ingest_with(&self.store, matcher, page.posts, now_millis())
+                .await
+                .map_err(|e| CollectError::Payload(format!("ingest: {e}")))?;
+            let now = now_millis();
+            let limited = self.volume_limit_reached(tracker.id).await?;
+            let go_on = page.more && pages < self.cfg.max_pages_per_lease && !limited;
+            let next_run_at = if go_on {
+                None
+            } else if page.more {
+                Some(now)
+            } else {
+                Some(now + self.cfg.poll_interval.as_millis() as Millis)
+            };
+            let finished = job.kind == "backfill" && !page.more;
+            let cursor_text = page.cursor.to_string();
+            let done = PageDone { cursor: &cursor_text, posts: n, next_run_at, finished };
+            let kept = self
+                .store
+                .job_page_done(job.id, &self.cfg.owner, &done, now, now + self.lease_ms())
+                .await
+                .map_err(store_err)?;
+            if !kept {
+                return Ok(RunOutcome::LeaseLost);
+            }
+            if limited {
+                self.store
+                    .set_tracker_status(tracker.id, TrackerStatus::Paused, tracker.owner_id, now)
+                    .await
+                    .map_err(store_err)?;
+                self.refresh().await?;
+                return Ok(RunOutcome::VolumeLimit);
+            }
+            if !go_on {
+                return Ok(RunOutcome::Ran { pages, posts: fetched });
+            }
+            cursor = page.cursor;
+        }
+    }
+
+    async fn save_usage(&self, name: &str, connector: &dyn Connector) {
+        if let Some(u) = connector.usage() {
+            if let Err(e) = self.store.set_connector_usage(name, &u.to_string()).await {
+                tracing::warn!(error = %e, "could not save connector usage");
+            }
+        }
+    }
+
+    fn matcher_has(&self, tracker_id: i64) -> bool {
+        self.known.contains(&tracker_id)
+    }
+
+    async fn volume_limit_reached(&self, tracker_id: i64) -> Result<bool, CollectError> {
+        let Some(limit) = self.matcher.as_ref().and_then(|m| m.volume_limit(tracker_id)) else { return Ok(false) };
+        let t = self.store.tracker_by_id(tracker_id).await.map_err(|e| CollectError::Payload(format!("store: {e}")))?;
+        Ok(t.is_some_and(|t| t.total_posts >= limit))
+    }
+
+    /// Fetches a page while renewing the lease. `None`: the lease was lost meanwhile.
+    async fn fetch_with_heartbeat(
+        &self,
+        job: &CollectionJob,
+        connector: &dyn Connector,
+        query: &TrackerQuery,
+        cursor: &serde_json::Value,
+    ) -> Result<Option<crate::Page>, CollectError> {
+        let fetch = connector.fetch(query, cursor);
+        tokio::pin!(fetch);
+        let beat = self.cfg.lease / 3;
+        loop {
+            tokio::select! {
+                r = &mut fetch => return r.map(Some),
+                _ = tokio::time::sleep(beat) => {
+                    let now = now_millis();
+                    let kept = self.store.job_heartbeat(job.id, &self.cfg.owner, now, now + self.lease_ms()).await
+                        .map_err(|e| CollectError::Payload(format!("store: {e}")))?;
+                    if !kept {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// Pure helpers of the connector settings form.
+import type { Connector, ConnectorInput, ConnectorStatus } from '../../api/queries/collection';
+
+export interface ConnectorFormValues {
+  enabled: boolean;
+  baseUrl: string;
+  values: Record<string, string>;
+  /** Saved secrets the administrator chose to erase. */
+  clear: string[];
+}
+
+/** The form's starting values: saved plain values; secrets start blank (blank keeps them). */
+export function formFromConnector(c: Connector): ConnectorFormValues {
+  const values: Record<string, string> = {};
+  for (const f of c.fields) values[f.name] = f.secret ? '' : (f.value ?? '');
+  return { enabled: c.enabled, baseUrl: c.baseUrl ?? '', values, clear: [] };
+}
+
+/** What is missing before the connector can be switched on, by field name. */
+export function missingRequired(c: Connector, v: ConnectorFormValues): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!v.enabled) return out;
+  for (const f of c.fields) {
+    if (!f.required) continue;
+    const typed = (v.values[f.name] ?? '').trim() !== '';
+    const kept = f.secret && f.isSet && !v.clear.includes(f.name);
+    if (!typed && !kept) out[f.name] = `${f.label} is needed to switch this connector on.`;
+  }
+  return out;
+}
+
+export function baseUrlError(v: ConnectorFormValues): string | null {
+  const u = v.baseUrl.trim();
+  if (!u) return null;
+  return /^https?:\/\/[^\s/?#]+/.test(u) && !/\s/.test(u) ? null : 'Enter an http:// or https:// address.';
+}
+
+/** The request body: blank secrets are left out so the saved ones stay. */
+export function toInput(c: Connector, v: ConnectorFormValues): ConnectorInput {
+  const values: Record<string, string> = {};
+  for (const f of c.fields) {
+    const val = v.values[f.name] ?? '';
+    if (f.secret && val.trim() === '') continue;
+    values[f.name] = val;
+  }
+  return { enabled: v.enabled, baseUrl: c.hasBaseUrl ? v.baseUrl.trim() : undefined, values, clear: v.clear };
+}
+
+export const STATUS_LABELS: Record<ConnectorStatus, string> = {
+  working: 'Working',
+  error: 'Error',
+  not_configured: 'Not configured',
+  unchecked: 'Not checked yet',
+};

@@ -7,8 +7,8 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
-mod collect;
 mod dashboard;
+mod collect;
 mod error;
 mod ingest;
 mod posts;
@@ -21,8 +21,8 @@ mod tags;
 mod trackers;
 mod users;
 
-pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardPost, RangeSplit, DAY_MS, HOUR_MS};
+pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, TopStats};

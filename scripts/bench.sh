@@ -12,3 +12,5 @@ python3 -c 'import vaderSentiment' 2>/dev/null || pip install -q vaderSentiment 
 cargo bench -p hark-enrich --bench sentiment
 echo "== End-to-end ingest (hark-ingest): SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench ingest
+echo "== Dashboard panels (hark-ingest): rollup path against the post-rows baseline, SQLite and PostgreSQL"
+HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench dashboard

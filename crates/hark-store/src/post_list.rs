@@ -189,19 +189,18 @@ impl PostQuery {
             w.push_str(" AND tp.platform = 'instagram' AND p.is_story = TRUE");
         }
         if !self.post_tags.is_empty() {
+            // Driven from the tag side (post_tags_tag_idx): a few tagged posts among a million
+            // are found without visiting the others.
             let list = int_list(&self.post_tags);
-            if self.post_tags_all {
-                w.push_str(&format!(
-                    " AND (SELECT COUNT(*) FROM post_tags pt WHERE pt.tracker_id = tp.tracker_id AND pt.post_id = tp.post_id \
-                     AND pt.tag_id IN ({list})) = {}",
-                    self.post_tags.len()
-                ));
+            let having = if self.post_tags_all {
+                format!(" GROUP BY pt.post_id HAVING COUNT(*) = {}", self.post_tags.len())
             } else {
-                w.push_str(&format!(
-                    " AND EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tracker_id = tp.tracker_id AND pt.post_id = tp.post_id \
-                     AND pt.tag_id IN ({list}))"
-                ));
-            }
+                String::new()
+            };
+            w.push_str(&format!(
+                " AND tp.post_id IN (SELECT pt.post_id FROM post_tags pt WHERE pt.tag_id IN ({list}) \
+                 AND pt.tracker_id = $1{having})"
+            ));
         }
         if !self.influencer_tags.is_empty() {
             needs_posts = true;
@@ -263,18 +262,30 @@ impl Store {
     /// Posts of one page, in the query's order, with their tags.
     pub async fn query_post_page(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
         let backend = self.backend();
-        let Some((w, _)) = q.where_clause(backend) else { return Ok(Vec::new()) };
+        let Some((w, needs_posts)) = q.where_clause(backend) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };
         let per_page = q.per_page.clamp(1, 1000);
         let offset = (q.page.max(1) - 1).saturating_mul(per_page);
-        let sql = format!(
-            "SELECT tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
+        let columns = format!(
+            "tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
              COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS bucket, \
              tp.sentiment_override AS edited, p.engagement, p.engagement_rate, p.author_followers, p.impressions, p.country, \
-             p.post_type, tp.matched_at FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} \
-             ORDER BY {} {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}",
-            q.sort.column()
+             p.post_type, tp.matched_at"
         );
+        let sql = if !needs_posts && q.sort == PostSort::Date {
+            // The page's links first, in the (tracker, time) index order; then only their posts.
+            format!(
+                "SELECT {columns} FROM (SELECT tp.post_id, tp.created_at, tp.sentiment_override, tp.sentiment_rule, tp.matched_at \
+                 FROM tracker_posts tp WHERE {w} ORDER BY tp.created_at {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}) tp \
+                 JOIN posts p ON p.id = tp.post_id ORDER BY tp.created_at {dir}, tp.post_id {dir}"
+            )
+        } else {
+            format!(
+                "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} \
+                 ORDER BY {} {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}",
+                q.sort.column()
+            )
+        };
         let m = q.match_expr(backend);
         let raw: Vec<RawRow> = with_pool!(self, |p| {
             let mut query = sqlx::query_as::<_, RawRow>(&sql)
@@ -311,6 +322,12 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    /// Refreshes the query planner's statistics (after a bulk load).
+    pub async fn analyze(&self) -> Result<()> {
+        with_pool!(self, |p| sqlx::query("ANALYZE").execute(p).await.map(|_| ())?);
+        Ok(())
     }
 
     /// (post id, tag id) pairs of some posts of a tracker.

@@ -562,10 +562,7 @@ pub async fn add_posts(
     );
     let mut results = Vec::with_capacity(urls.len());
     for url in urls {
-        let error = match add_one(&state, &row, &matcher, &url).await? {
-            Ok(()) => None,
-            Err(msg) => Some(msg),
-        };
+        let error = add_one(&state, &row, &matcher, &url).await?.err();
         results.push(AddPostResult { added: error.is_none(), url, error });
     }
     Ok(axum::Json(AddPostsResult { results }))

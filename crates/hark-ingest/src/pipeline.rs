@@ -140,10 +140,12 @@ pub fn compile(trackers: &[(i64, String)]) -> Result<Matcher, IngestError> {
     Ok(Matcher { set: MatchSet::build(&refs), keywords })
 }
 
-/// Enriches and matches a batch (CPU work, no I/O) on all cores. Posts matching no tracker are
+/// Enriches and matches a batch (CPU work, no I/O) on all cores but one. Posts matching no tracker are
 /// dropped; the order of the rest is kept.
 pub fn prepare(matcher: &Matcher, posts: &[Post]) -> Vec<PostRecord> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    // One core is left to the writer, which works on the previous batch meanwhile: taking it
+    // would only make the two wait for each other.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
     if threads < 2 || posts.len() < 512 {
         return prepare_one(matcher, posts);
     }

@@ -14,7 +14,7 @@ use crate::enrich::{enrich, Enrichment};
 use crate::keywords::keywords;
 
 /// Posts per transaction: large enough to amortise the commit, small enough to keep memory flat.
-pub const BATCH: usize = 10_000;
+pub const BATCH: usize = 25_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

@@ -25,7 +25,7 @@ pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardP
 pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
-pub use posts::{PostCountFilter, TopStats};
+pub use posts::PostCountFilter;
 pub use post_actions::SentimentEdit;
 pub use post_list::{PostQuery, PostRow, PostSort};
 pub use reanalysis::{Reanalysis, StoredPost};

@@ -451,38 +451,15 @@ pub async fn demo_tracker(State(state): State<AppState>) -> ApiResult<axum::Json
     Ok(axum::Json(DemoTracker { hash: t.hash, friendly: t.friendly, title: t.title }))
 }
 
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct KeyStatistics {
-    posts: i64,
-    users: i64,
-    engagement: i64,
-    reach: i64,
-    impressions: i64,
-    /// Engagement over reach, in percent; null without reach.
-    engagement_rate: Option<f64>,
-}
-
+/// Key Statistics under its first address; the dashboard's top-stats computes it (exact to the
+/// millisecond), so the two always agree.
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/stats", tag = "trackers",
-    params(("hash" = String, Path), FilterQuery), responses((status = 200, body = KeyStatistics)))]
+    params(("hash" = String, Path), FilterQuery), responses((status = 200, body = super::dashboard::TopStats)))]
 pub async fn key_statistics(
-    State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
-) -> ApiResult<axum::Json<KeyStatistics>> {
-    let (row, _) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
-    let platforms = q.platforms(PlatformSet::from_bits(row.platforms))?;
-    let DateRange { start, end } = q.range(now_millis())?;
-    let s = state.store.top_stats(row.id, &PostCountFilter { platforms, start, end }).await?;
-    let engagement_rate =
-        (s.reach > 0).then(|| ((s.engagement as f64 / s.reach as f64) * 1000.0).round() / 10.0);
-    Ok(axum::Json(KeyStatistics {
-        posts: s.posts,
-        users: s.users,
-        engagement: s.engagement,
-        reach: s.reach,
-        impressions: s.impressions,
-        engagement_rate,
-    }))
+    state: State<AppState>,
+    user: MaybeUser,
+    hash: Path<String>,
+    q: Query<FilterQuery>,
+) -> ApiResult<axum::Json<super::dashboard::TopStats>> {
+    super::dashboard::top_stats(state, user, hash, q).await
 }

@@ -86,6 +86,18 @@ pub struct CustomConfig {
     pub columns: i64,
 }
 
+/// The custom-config key holding the Facebook anonymisation setting; it is kept apart from the
+/// chart layout so saving one never resets the other.
+pub const ANONYMIZE_FACEBOOK: &str = "anonymizeFacebook";
+
+/// Whether a tracker's stored custom config turns Facebook anonymisation on.
+pub fn anonymizes_facebook(custom_config: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(custom_config)
+        .ok()
+        .and_then(|v| v.get(ANONYMIZE_FACEBOOK).and_then(|b| b.as_bool()))
+        .unwrap_or(false)
+}
+
 impl Default for CustomConfig {
     fn default() -> Self {
         Self { order: Vec::new(), columns: 2 }
@@ -146,6 +158,8 @@ pub struct Tracker {
     #[schema(value_type = Object)]
     pub sentiment_keywords: hark_core::criteria::SentimentKeywords,
     pub hide_auth_metrics: bool,
+    /// Facebook posts without insights show no author name or picture.
+    pub anonymize_facebook: bool,
     pub custom_config: CustomConfig,
     pub share_exports: bool,
     pub unlock_date: bool,
@@ -228,6 +242,7 @@ impl Tracker {
             highlights: c.highlights.clone(),
             sentiment_keywords: c.sentiment_keywords.clone(),
             hide_auth_metrics: row.hide_auth_metrics,
+            anonymize_facebook: anonymizes_facebook(&row.custom_config),
             custom_config,
             share_exports: row.share_exports,
             unlock_date: row.unlock_date,

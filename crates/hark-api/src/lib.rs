@@ -69,6 +69,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(trackers::restart_tracker))
         .routes(routes!(trackers::tracker_logs))
         .routes(routes!(trackers::hide_auth_metrics))
+        .routes(routes!(trackers::anonymize_facebook))
         .routes(routes!(trackers::custom_config))
         .routes(routes!(trackers::total_posts))
         .routes(routes!(trackers::demo_tracker))

@@ -366,6 +366,7 @@ async fn openapi_lists_every_route() {
         ("post", "/api/v1/trackers/{hash}/restart"),
         ("get", "/api/v1/trackers/{hash}/logs"),
         ("put", "/api/v1/trackers/{hash}/hide-auth-metrics"),
+        ("put", "/api/v1/trackers/{hash}/anonymize-facebook"),
         ("put", "/api/v1/trackers/{hash}/custom-config"),
         ("get", "/api/v1/trackers/{hash}/total-posts"),
         ("get", "/api/v1/trackers/{hash}/tags"),

@@ -258,3 +258,80 @@ async fn preview_stream_sends_posts_then_completion_events() {
         assert_eq!(total.body["count"]["posts"], 5);
     }
 }
+
+/// X's tweet lookup (`GET /2/tweets?ids=`) as documented: found tweets in `data` with their
+/// authors in `includes.users`, unknown ids as resource-not-found entries in `errors`.
+async fn fake_x_lookup() -> String {
+    let router = Router::new().route(
+        "/2/tweets",
+        get(|q: axum::extract::Query<std::collections::HashMap<String, String>>| async move {
+            let id = q.get("ids").cloned().unwrap_or_default();
+            let text = match id.as_str() {
+                "1001" => "Fresh coffee from the new roaster",
+                "1002" => "A cup of green tea",
+                _ => {
+                    return axum::Json(json!({"errors": [{"value": id, "detail": format!("Could not find tweet with ids: [{id}]."),
+                        "title": "Not Found Error", "resource_type": "tweet", "parameter": "ids", "resource_id": id,
+                        "type": "https://api.twitter.com/2/problems/resource-not-found"}]}))
+                }
+            };
+            let created = jiff::Timestamp::from_millisecond(hark_core::now_millis() - 3_600_000).unwrap().to_string();
+            axum::Json(json!({
+                "data": [{"id": id, "text": text, "author_id": "77", "created_at": created, "lang": "en",
+                    "public_metrics": {"retweet_count": 2, "reply_count": 1, "like_count": 9, "quote_count": 0, "impression_count": 300}}],
+                "includes": {"users": [{"id": "77", "name": "Bean Counter", "username": "beancounter",
+                    "public_metrics": {"followers_count": 1200, "following_count": 10, "tweet_count": 50, "listed_count": 1}}]}
+            }))
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    url
+}
+
+#[tokio::test]
+async fn posts_added_by_address_are_fetched_from_the_platform() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let add = |urls: Value| {
+            let app = &app;
+            let hash = hash.clone();
+            async move { app.post(&format!("/api/v1/trackers/{hash}/posts/add"), json!({"urls": urls})).await }
+        };
+        // No X source yet: the row says so.
+        let r = add(json!(["https://x.com/beancounter/status/1001"])).await;
+        assert_eq!(r.body["results"][0]["added"], false, "{:?}", r.body);
+        assert!(r.body["results"][0]["error"].as_str().unwrap().contains("no X source"), "{:?}", r.body);
+
+        let x = fake_x_lookup().await;
+        let saved = app
+            .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "t"}}))
+            .await;
+        assert_eq!(saved.status, 200, "{:?}", saved.body);
+        let r = add(json!([
+            "https://x.com/beancounter/status/1001",
+            "https://twitter.com/beancounter/status/1002",
+            "https://x.com/beancounter/status/1003",
+            "https://www.youtube.com/watch?v=abc"
+        ]))
+        .await;
+        let res = r.body["results"].as_array().unwrap();
+        assert_eq!(res[0]["added"], true, "{:?}", r.body);
+        assert_eq!(res[1]["error"], "Post did not contain search terms/criteria");
+        assert_eq!(res[2]["error"], "X has no post at this address (deleted, private or never posted).");
+        assert_eq!(res[3]["error"], "This tracker does not collect youtube posts.");
+
+        let list = app.get(&format!("/api/v1/trackers/{hash}/posts?days=30")).await.body;
+        assert_eq!(list["total"], 1, "{list:?}");
+        let p = &list["posts"][0];
+        assert_eq!(p["key"], "twitter;1001");
+        assert_eq!(p["post"]["author"]["username"], "beancounter");
+        assert_eq!(p["post"]["text"], "Fresh coffee from the new roaster");
+        // Adding it again finds the stored copy and keeps one.
+        assert_eq!(add(json!(["https://x.com/beancounter/status/1001"])).await.body["results"][0]["added"], true);
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}/posts?days=30")).await.body["total"], 1);
+    }
+}

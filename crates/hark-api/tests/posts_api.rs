@@ -268,3 +268,71 @@ async fn viewers_share_exports_and_anonymous_visitors_are_limited() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn facebook_anonymisation_hides_authors_of_posts_without_insights() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let created = app
+            .post(
+                "/api/v1/trackers",
+                json!({"platforms": {"twt": 1, "fb": 1}, "search": {"rows": [{"type": "+", "searches": ["tea"]}]}}),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{:?}", created.body);
+        let hash = created.body["hash"].as_str().unwrap().to_string();
+        assert_eq!(created.body["anonymizeFacebook"], false);
+        let now = hark_core::now_millis();
+        let lines = [
+            json!({"platform":"facebook","id":"f1","text":"green tea","createdAt": now - DAY,
+                   "author":{"username":"teapage","name":"Tea Page","avatarUrl":"https://example.com/a.png"}}),
+            json!({"platform":"facebook","id":"f2","text":"black tea","createdAt": now - 2 * DAY,
+                   "author":{"username":"ownpage","name":"Own Page"},"counts":{"reach":500}}),
+            json!({"platform":"twitter","id":"t1","text":"tea time","createdAt": now - 3 * DAY, "author":{"username":"tim"}}),
+        ];
+        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let token = app.csrf().await;
+        let res = send(
+            app.client
+                .post(app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson")))
+                .header("X-CSRF-Token", &token)
+                .body(body),
+        )
+        .await;
+        assert_eq!(res.body["imported"], 3, "{:?}", res.body);
+        let list = format!("/api/v1/trackers/{hash}/posts?days=30");
+        let before = app.get(&list).await.body;
+        assert_eq!(before["posts"][0]["post"]["author"]["name"], "Tea Page");
+        assert_eq!(before["posts"][0]["anonymized"], false);
+
+        let url = format!("/api/v1/trackers/{hash}/anonymize-facebook");
+        let on = app.send_json("PUT", &url, json!({"enabled": true})).await;
+        assert_eq!(on.status, 200, "{:?}", on.body);
+        assert_eq!(on.body["anonymizeFacebook"], true);
+        // Saving the chart layout keeps the setting.
+        let cfg = app
+            .send_json("PUT", &format!("/api/v1/trackers/{hash}/custom-config"), json!({"order": [], "columns": 2}))
+            .await;
+        assert_eq!(cfg.body["anonymizeFacebook"], true, "{:?}", cfg.body);
+
+        let after = app.get(&list).await.body;
+        let by_id = |id: &str| after["posts"].as_array().unwrap().iter().find(|p| p["post"]["id"] == id).unwrap().clone();
+        let f1 = by_id("f1");
+        assert_eq!(f1["anonymized"], true);
+        assert_eq!(f1["post"]["author"]["name"], "");
+        assert_eq!(f1["post"]["author"]["username"], "");
+        assert!(f1["post"]["author"]["avatarUrl"].is_null(), "{f1:?}");
+        // A post with insights, and other platforms, keep their authors.
+        assert_eq!(by_id("f2")["post"]["author"]["name"], "Own Page");
+        assert_eq!(by_id("t1")["post"]["author"]["username"], "tim");
+        let csv = app.client.get(app.url(&format!("/api/v1/trackers/{hash}/posts/export.csv?days=30"))).send().await.unwrap();
+        let csv = csv.text().await.unwrap();
+        assert!(!csv.contains("Tea Page") && csv.contains("Own Page"), "{csv}");
+
+        assert_eq!(app.send_json("PUT", &url, json!({"enabled": "yes"})).await.status, 400);
+        let off = app.send_json("PUT", &url, json!({"enabled": false})).await;
+        assert_eq!(off.body["anonymizeFacebook"], false);
+        assert_eq!(app.get(&list).await.body["posts"][0]["post"]["author"]["name"], "Tea Page");
+    })
+    .await;
+}

@@ -163,6 +163,17 @@ pub trait Connector: Send + Sync {
         Box::pin(async { Ok(None) })
     }
 
+    /// Whether [`Connector::lookup`] can fetch a single post by its platform id.
+    fn looks_up(&self) -> bool {
+        false
+    }
+
+    /// Fetches one post by its platform id (the id in a post's address), for adding a post by
+    /// URL; `None` when the platform does not know it.
+    fn lookup<'a>(&'a self, _id: &'a str) -> BoxFuture<'a, Result<Option<Post>, CollectError>> {
+        Box::pin(async { Ok(None) })
+    }
+
     /// Connector-wide state to keep across restarts (quota spent today, for one).
     fn usage(&self) -> Option<Value> {
         None

@@ -218,6 +218,32 @@ impl Connector for Tiktok {
         })
     }
 
+    fn looks_up(&self) -> bool {
+        true
+    }
+
+    /// A query on `video_id`. The API wants a date window: a video id carries its creation
+    /// time (seconds) in its upper 32 bits, so the window is that UTC day and the next.
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Post>, CollectError>> {
+        Box::pin(async move {
+            let Ok(n) = id.parse::<u64>() else { return Ok(None) };
+            let created = ((n >> 32) as i64).saturating_mul(1000);
+            if created <= 0 || created > now_millis() + DAY {
+                return Ok(None);
+            }
+            let day = midnight(created);
+            let body = json!({
+                "query": {"and": [{"operation": "EQ", "field_name": "video_id", "field_values": [id]}]},
+                "start_date": day_string(day),
+                "end_date": day_string(day + DAY),
+                "max_count": 1,
+            });
+            let v = self.query(&body).await?;
+            let videos = v.pointer("/data/videos").and_then(Value::as_array).cloned().unwrap_or_default();
+            Ok(videos.iter().filter_map(to_post).find(|p| p.id == id))
+        })
+    }
+
     fn check(&self) -> BoxFuture<'_, Result<String, CollectError>> {
         Box::pin(async move {
             self.token(true).await?;

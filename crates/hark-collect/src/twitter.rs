@@ -47,16 +47,18 @@ impl Twitter {
         Self { config, http }
     }
 
-    fn url(&self) -> String {
-        format!("{}/2/tweets/search/recent", self.config.base(ConnectorKind::Twitter))
+    fn url(&self, path: &str) -> String {
+        format!("{}/2/tweets{path}", self.config.base(ConnectorKind::Twitter))
     }
 
     fn token(&self) -> &str {
         self.config.value("bearer_token").unwrap_or_default()
     }
 
-    async fn get(&self, params: &[(&str, String)]) -> Result<Value, CollectError> {
-        let resp = self.http.send(|c| c.get(self.url()).bearer_auth(self.token()).query(params)).await?;
+    /// `GET /2/tweets{path}`: `/search/recent`, or `` for the lookup by ids.
+    async fn get(&self, path: &str, params: &[(&str, String)]) -> Result<Value, CollectError> {
+        let url = self.url(path);
+        let resp = self.http.send(|c| c.get(&url).bearer_auth(self.token()).query(params)).await?;
         let status = resp.status();
         let body: Value = resp.json().await.map_err(|e| CollectError::Payload(e.to_string()))?;
         if status.is_success() {
@@ -160,7 +162,7 @@ impl Connector for Twitter {
             if let Some(t) = &c.next_token {
                 params.push(("next_token", t.clone()));
             }
-            let body = self.get(&params).await?;
+            let body = self.get("/search/recent", &params).await?;
             let meta = body.get("meta").cloned().unwrap_or(Value::Null);
             let newest = meta.get("newest_id").and_then(Value::as_str).map(str::to_string);
             let next = meta.get("next_token").and_then(Value::as_str).map(str::to_string);
@@ -205,9 +207,33 @@ impl Connector for Twitter {
         })
     }
 
+    fn looks_up(&self) -> bool {
+        true
+    }
+
+    /// `GET /2/tweets?ids=` with the search's fields; a deleted or unknown tweet comes back in
+    /// `errors` (resource-not-found) and gives `None`.
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Post>, CollectError>> {
+        Box::pin(async move {
+            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+                return Ok(None);
+            }
+            let params = [
+                ("ids", id.to_string()),
+                ("tweet.fields", TWEET_FIELDS.into()),
+                ("user.fields", USER_FIELDS.into()),
+                ("expansions", EXPANSIONS.into()),
+                ("media.fields", MEDIA_FIELDS.into()),
+                ("place.fields", PLACE_FIELDS.into()),
+            ];
+            let body = self.get("", &params).await?;
+            Ok(posts_of(body)?.into_iter().find(|p| p.id == id))
+        })
+    }
+
     fn check(&self) -> BoxFuture<'_, Result<String, CollectError>> {
         Box::pin(async move {
-            let body = self.get(&[("query", "hark".to_string()), ("max_results", "10".into())]).await?;
+            let body = self.get("/search/recent", &[("query", "hark".to_string()), ("max_results", "10".into())]).await?;
             let n = body.pointer("/meta/result_count").and_then(Value::as_i64).unwrap_or(0);
             Ok(format!("Recent search answered ({n} recent posts for 'hark')."))
         })

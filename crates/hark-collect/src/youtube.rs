@@ -180,18 +180,32 @@ impl Youtube {
         let body = self
             .get("videos", &[("part", "statistics".into()), ("id", ids.join(",")), ("maxResults", "50".into())], VIDEOS_COST)
             .await?;
-        let num = |v: Option<&Value>| v.and_then(|v| v.as_str().and_then(|s| s.parse().ok()).or_else(|| v.as_i64()));
         for item in body.get("items").and_then(Value::as_array).into_iter().flatten() {
             let Some(id) = item.get("id").and_then(Value::as_str) else { continue };
             let Some(p) = posts.iter_mut().find(|p| p.id == id) else { continue };
-            let s = item.get("statistics");
-            p.counts.views = num(s.and_then(|s| s.get("viewCount")));
-            p.counts.likes = num(s.and_then(|s| s.get("likeCount")));
-            p.counts.dislikes = num(s.and_then(|s| s.get("dislikeCount")));
-            p.counts.comments = num(s.and_then(|s| s.get("commentCount")));
+            apply_statistics(p, item.get("statistics"));
         }
         Ok(())
     }
+}
+
+/// Views, likes, dislikes (where the API still gives them) and comments of a `videos` item;
+/// the API sends the counts as strings.
+fn apply_statistics(p: &mut Post, s: Option<&Value>) {
+    let num = |v: Option<&Value>| v.and_then(|v| v.as_str().and_then(|s| s.parse().ok()).or_else(|| v.as_i64()));
+    p.counts.views = num(s.and_then(|s| s.get("viewCount")));
+    p.counts.likes = num(s.and_then(|s| s.get("likeCount")));
+    p.counts.dislikes = num(s.and_then(|s| s.get("dislikeCount")));
+    p.counts.comments = num(s.and_then(|s| s.get("commentCount")));
+}
+
+/// A `videos.list` item (`part=snippet,statistics`) as a post.
+fn video_to_post(item: &Value) -> Option<Post> {
+    let id = item.get("id")?.as_str()?.to_string();
+    let snippet: Snippet = serde_json::from_value(item.get("snippet")?.clone()).ok()?;
+    let mut p = to_post(SearchResult { id: ResourceId { video_id: Some(id) }, snippet })?;
+    apply_statistics(&mut p, item.get("statistics"));
+    Some(p)
 }
 
 fn to_post(r: SearchResult) -> Option<Post> {
@@ -264,6 +278,21 @@ impl Connector for Youtube {
                 }
             }
             Ok(Page { posts, cursor: write_cursor(&c), more })
+        })
+    }
+
+    fn looks_up(&self) -> bool {
+        true
+    }
+
+    /// `videos.list?part=snippet,statistics&id=` (1 unit); an unknown video gives no items.
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Post>, CollectError>> {
+        Box::pin(async move {
+            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+                return Ok(None);
+            }
+            let body = self.get("videos", &[("part", "snippet,statistics".into()), ("id", id.to_string())], VIDEOS_COST).await?;
+            Ok(body.get("items").and_then(Value::as_array).into_iter().flatten().find_map(video_to_post))
         })
     }
 

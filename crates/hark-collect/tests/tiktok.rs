@@ -62,7 +62,18 @@ async fn query(State(s): State<Shared>, h: HeaderMap, Query(q): Query<HashMap<St
     }
     let max = body["max_count"].as_u64().unwrap_or(20) as usize;
     let cursor = body["cursor"].as_u64().unwrap_or(0) as usize;
-    let mut hits: Vec<(i64, i64)> = f.videos.iter().filter(|(_, at)| *at >= start && *at < end).cloned().collect();
+    // A `video_id` condition (EQ or IN) narrows the answer to those videos.
+    let wanted: Option<Vec<String>> = body["query"]["and"].as_array().and_then(|conds| {
+        conds.iter().find(|c| c["field_name"] == "video_id").map(|c| {
+            c["field_values"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+        })
+    });
+    let mut hits: Vec<(i64, i64)> = f
+        .videos
+        .iter()
+        .filter(|(id, at)| *at >= start && *at < end && wanted.as_ref().is_none_or(|w| w.contains(&id.to_string())))
+        .cloned()
+        .collect();
     hits.sort_by_key(|h| std::cmp::Reverse(h.1));
     let videos: Vec<Value> = hits.iter().skip(cursor).take(max).map(|(id, at)| json!({
         "id": id, "video_description": "Pour over #coffee", "create_time": at, "region_code": "US", "share_count": 1,
@@ -119,6 +130,31 @@ async fn pages_by_cursor_and_rereads_the_last_days() {
     let next_from = cursor["from"].as_i64().unwrap();
     let today = now_millis().div_euclid(86_400_000) * 86_400_000;
     assert_eq!(next_from, today + 86_400_000 - 2 * 86_400_000, "the next sweep re-reads two days");
+}
+
+#[tokio::test]
+async fn looks_up_one_video_by_id_in_the_day_its_id_names() {
+    let (url, fake) = fake(5, 600).await;
+    // Real video ids carry their creation time (seconds) in the upper 32 bits.
+    let at = now_millis() / 1000 - 3 * 86_400;
+    let id = (at << 32) | 12345;
+    fake.lock().unwrap().videos.push((id, at));
+    let c = connector(&url, "cs");
+    assert!(c.looks_up());
+    let p = c.lookup(&id.to_string()).await.unwrap().expect("the video is found");
+    assert_eq!((p.platform, p.id.clone()), (Platform::Tiktok, id.to_string()));
+    assert_eq!(p.url.as_deref(), Some(format!("https://www.tiktok.com/@bean_lover/video/{id}").as_str()));
+    let q = fake.lock().unwrap().queries.last().unwrap().clone();
+    assert_eq!(q["query"], json!({"and": [{"operation": "EQ", "field_name": "video_id", "field_values": [id.to_string()]}]}));
+    let day = jiff::Timestamp::from_second(at).unwrap().strftime("%Y%m%d").to_string();
+    assert_eq!(q["start_date"], day);
+    // Another id from the same day that the API does not know.
+    assert!(c.lookup(&((at << 32) | 999).to_string()).await.unwrap().is_none());
+    // Ids that cannot be video ids (not numbers, or from the future) are not sent.
+    let sent = fake.lock().unwrap().queries.len();
+    assert!(c.lookup("abc").await.unwrap().is_none());
+    assert!(c.lookup(&(((now_millis() / 1000 + 10 * 86_400) << 32) as u64).to_string()).await.unwrap().is_none());
+    assert_eq!(fake.lock().unwrap().queries.len(), sent);
 }
 
 #[tokio::test]

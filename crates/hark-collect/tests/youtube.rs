@@ -85,14 +85,27 @@ async fn video_list(State(s): State<Shared>, Query(q): Query<HashMap<String, Str
     if let Some(r) = check_key(&q) {
         return r;
     }
-    s.lock().unwrap().video_calls += 1;
+    let mut f = s.lock().unwrap();
+    f.video_calls += 1;
+    let parts: Vec<String> = q.get("part").map(|p| p.split(',').map(str::to_string).collect()).unwrap_or_default();
+    // Unknown ids are left out of the answer, as the API does.
     let items: Vec<Value> = q
         .get("id")
         .map(|ids| ids.split(',').map(str::to_string).collect::<Vec<_>>())
         .unwrap_or_default()
         .iter()
-        .map(|id| json!({"kind": "youtube#video", "etag": "e", "id": id,
-            "statistics": {"viewCount": "1500", "likeCount": "42", "favoriteCount": "0", "commentCount": "7"}}))
+        .filter_map(|id| f.videos.iter().find(|(n, _)| vid(*n) == *id).map(|v| (id, v)))
+        .map(|(id, (n, at))| {
+            let mut item = json!({"kind": "youtube#video", "etag": "e", "id": id,
+                "statistics": {"viewCount": "1500", "likeCount": "42", "favoriteCount": "0", "commentCount": "7"}});
+            if parts.iter().any(|p| p == "snippet") {
+                let ts = jiff::Timestamp::from_millisecond(*at).unwrap().to_string();
+                item["snippet"] = json!({"publishedAt": ts, "channelId": "UCrust", "title": format!("Rust video {n}"),
+                    "description": "All about rust", "thumbnails": {"default": {"url": format!("https://i.ytimg.com/vi/{id}/default.jpg"), "width": 120, "height": 90}},
+                    "channelTitle": "Rust Channel", "tags": ["rust"], "categoryId": "28", "liveBroadcastContent": "none"});
+            }
+            item
+        })
         .collect();
     Json(json!({"kind": "youtube#videoListResponse", "etag": "e", "items": items,
         "pageInfo": {"totalResults": items.len(), "resultsPerPage": items.len()}}))
@@ -156,6 +169,26 @@ async fn pages_with_statistics_then_only_newer_videos() {
     let page = c.fetch(&query(), &cursor).await.unwrap();
     assert_eq!(page.posts.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), [vid(121)]);
     assert!(!page.more);
+}
+
+#[tokio::test]
+async fn looks_up_one_video_by_its_id_for_one_unit() {
+    let (url, fake) = fake(3).await;
+    let c = connector(&url, "yt-key", None);
+    assert!(c.looks_up());
+    let p = c.lookup(&vid(2)).await.unwrap().expect("the video is found");
+    assert_eq!((p.platform, p.id.as_str()), (Platform::Youtube, vid(2).as_str()));
+    assert_eq!(p.title.as_deref(), Some("Rust video 2"));
+    assert_eq!(p.text, "All about rust");
+    assert_eq!((p.author.id.as_str(), p.author.name.as_str()), ("UCrust", "Rust Channel"));
+    assert_eq!((p.counts.views, p.counts.likes, p.counts.comments), (Some(1500), Some(42), Some(7)));
+    assert_eq!(p.url.as_deref(), Some(format!("https://www.youtube.com/watch?v={}", vid(2)).as_str()));
+    assert!(c.lookup("vid99999999").await.unwrap().is_none(), "unknown ids give nothing");
+    assert!(c.lookup("bad id/../x").await.unwrap().is_none(), "ids that cannot be video ids are not sent");
+    assert_eq!(fake.lock().unwrap().video_calls, 2);
+    assert_eq!(c.usage().unwrap()["units"], 2);
+    let bad = connector(&url, "wrong", None);
+    assert!(matches!(bad.lookup(&vid(1)).await, Err(CollectError::Auth(_))));
 }
 
 #[tokio::test]

@@ -69,6 +69,8 @@ export interface Tracker {
   highlights: string[];
   sentimentKeywords: SentimentKeywords;
   hideAuthMetrics: boolean;
+  /** Facebook posts without insights show no author name or picture. */
+  anonymizeFacebook?: boolean;
   customConfig: { order: ChartConfig[]; columns: 2 | 3 };
   shareExports: boolean;
   unlockDate: boolean;

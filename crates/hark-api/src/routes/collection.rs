@@ -462,3 +462,53 @@ pub async fn start_backfill(
     }
     tracker_collection(State(state), CurrentUser(user), Path(hash)).await
 }
+
+/// Fetches one post by its platform id from the switched-on source of its platform, for adding a
+/// post by address. `Err` holds the reason shown under the address.
+pub(crate) async fn lookup_post(
+    state: &AppState,
+    platform: hark_core::Platform,
+    id: &str,
+) -> ApiResult<Result<hark_core::Post, String>> {
+    let settings = state.store.connector_settings().await?;
+    let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
+    let mut source = None;
+    for row in settings.iter().filter(|r| r.enabled) {
+        let Some(kind) = ConnectorKind::parse(&row.connector) else { continue };
+        if !kind.platforms().contains(&platform) {
+            continue;
+        }
+        if let Ok(c) = build(kind, &config_from_row(row), Http::new(policy.clone())) {
+            if c.looks_up() {
+                source = Some(c);
+                break;
+            }
+        }
+    }
+    let Some(connector) = source else {
+        return Ok(Err(format!(
+            "This post is not available: no {} source that fetches posts by address is set up.",
+            label_of(platform)
+        )));
+    };
+    let fetched = tokio::time::timeout(std::time::Duration::from_secs(30), connector.lookup(id))
+        .await
+        .unwrap_or_else(|_| Err(CollectError::Network("no answer within 30 s".into())));
+    Ok(match fetched {
+        Ok(Some(post)) => Ok(post),
+        Ok(None) => Err(format!("{} has no post at this address (deleted, private or never posted).", label_of(platform))),
+        Err(e) => Err(format!("The post could not be fetched from {}: {e}", label_of(platform))),
+    })
+}
+
+/// A platform's name as people write it.
+fn label_of(platform: hark_core::Platform) -> &'static str {
+    match platform.name() {
+        "twitter" => "X",
+        "youtube" => "YouTube",
+        "tiktok" => "TikTok",
+        "instagram" => "Instagram",
+        "facebook" => "Facebook",
+        other => other,
+    }
+}

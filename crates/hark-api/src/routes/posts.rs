@@ -185,10 +185,7 @@ pub struct PostsPage {
 }
 
 fn anonymizes_facebook(row: &TrackerRow) -> bool {
-    serde_json::from_str::<serde_json::Value>(&row.custom_config)
-        .ok()
-        .and_then(|v| v.get("anonymizeFacebook").and_then(|b| b.as_bool()))
-        .unwrap_or(false)
+    crate::dto::anonymizes_facebook(&row.custom_config)
 }
 
 fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bool) -> PostItem {
@@ -568,8 +565,9 @@ pub async fn add_posts(
     Ok(axum::Json(AddPostsResult { results }))
 }
 
-/// Adds one post by its address: a post Hark stored already (collected or imported) is matched
-/// against this tracker's search and linked when it matches.
+/// Adds one post by its address: a post Hark stored already (collected or imported), or else one
+/// fetched from its platform's source, is matched against this tracker's search and linked when
+/// it matches.
 async fn add_one(
     state: &AppState,
     row: &TrackerRow,
@@ -579,9 +577,22 @@ async fn add_one(
     if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2048 {
         return Ok(Err("Enter the post's full address, starting with https://.".into()));
     }
-    let key = hark_core::post::post_key_from_url(url).map(|k| k.to_string());
-    let Some(post) = state.store.stored_post_by_key_or_url(key.as_deref(), url).await? else {
-        return Ok(Err("This post is not available: Hark adds posts it has collected or imported.".into()));
+    let key = hark_core::post::post_key_from_url(url);
+    let stored = state.store.stored_post_by_key_or_url(key.as_ref().map(|k| k.to_string()).as_deref(), url).await?;
+    let post = match (stored, key) {
+        (Some(post), _) => post,
+        (None, Some(key)) if PlatformSet::from_bits(row.platforms).contains(key.platform) => {
+            match super::collection::lookup_post(state, key.platform, &key.id).await? {
+                Ok(post) => post,
+                Err(why) => return Ok(Err(why)),
+            }
+        }
+        (None, Some(key)) => return Ok(Err(format!("This tracker does not collect {} posts.", key.platform.name()))),
+        (None, None) => {
+            return Ok(Err("This post is not available: Hark adds posts it has collected or imported, and fetches \
+                           X, YouTube and TikTok posts by address when their source is set up."
+                .into()))
+        }
     };
     if !PlatformSet::from_bits(row.platforms).contains(post.platform) {
         return Ok(Err(format!("This tracker does not collect {} posts.", post.platform.name())));

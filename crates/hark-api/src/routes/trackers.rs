@@ -373,6 +373,33 @@ pub async fn hide_auth_metrics(
     Ok(axum::Json(Tracker::from_row(&row, p)?))
 }
 
+#[derive(Deserialize, ToSchema)]
+pub struct AnonymizeInput {
+    enabled: bool,
+}
+
+/// Turns Facebook anonymisation on or off: Facebook posts without insights then show no author
+/// name or picture, and the influencer lists leave Facebook authors out.
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/anonymize-facebook", tag = "trackers",
+    params(("hash" = String, Path)), request_body = AnonymizeInput, responses((status = 200, body = Tracker)))]
+pub async fn anonymize_facebook(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<AnonymizeInput>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    let mut config: serde_json::Value =
+        serde_json::from_str(&row.custom_config).unwrap_or_else(|_| serde_json::json!({}));
+    if !config.is_object() {
+        config = serde_json::json!({});
+    }
+    config[crate::dto::ANONYMIZE_FACEBOOK] = serde_json::Value::Bool(input.enabled);
+    state.store.set_custom_config(row.id, &config.to_string(), now_millis()).await?;
+    let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    Ok(axum::Json(Tracker::from_row(&row, p)?))
+}
+
 /// Panels a dashboard can order and hide; Key Statistics and Timeline are pinned and not listed.
 pub const CHARTS: [&str; 14] = [
     "posts", "influencers", "topics", "topPages", "sentiment", "shareOfVoice", "viewer_sentiment", "geography",
@@ -402,8 +429,11 @@ pub async fn custom_config(
         }
         seen.push(c.chart.clone());
     }
-    let json = serde_json::to_string(&input).map_err(|e| ApiError::Internal(e.to_string()))?;
-    state.store.set_custom_config(row.id, &json, now_millis()).await?;
+    let mut json = serde_json::to_value(&input).map_err(|e| ApiError::Internal(e.to_string()))?;
+    if crate::dto::anonymizes_facebook(&row.custom_config) {
+        json[crate::dto::ANONYMIZE_FACEBOOK] = serde_json::Value::Bool(true);
+    }
+    state.store.set_custom_config(row.id, &json.to_string(), now_millis()).await?;
     let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
     Ok(axum::Json(Tracker::from_row(&row, p)?))
 }

@@ -1,4 +1,5 @@
-// Hooks for the tracker page shell: live post count, influencer tags, hide-auth-metrics.
+// Hooks for the tracker page shell: live post count, influencer tags, hide-auth-metrics,
+// anonymize-facebook.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, put, type Query } from '../client';
 import type { Tag, Tracker } from '../types';
@@ -42,17 +43,27 @@ export function useInfluencerTags(enabled = true) {
 
 /** PUT /trackers/{hash}/hide-auth-metrics, applied to the cached tracker at once and reverted on failure. */
 export function useHideAuthMetrics(hash: string) {
+  return useTrackerFlag(hash, 'hide-auth-metrics', 'hidden', 'hideAuthMetrics');
+}
+
+/** PUT /trackers/{hash}/anonymize-facebook, applied to the cached tracker at once and reverted on failure. */
+export function useAnonymizeFacebook(hash: string) {
+  return useTrackerFlag(hash, 'anonymize-facebook', 'enabled', 'anonymizeFacebook');
+}
+
+/** A boolean tracker setting with its own endpoint, shown changed at once (optimistic). */
+function useTrackerFlag(hash: string, path: string, field: string, prop: 'hideAuthMetrics' | 'anonymizeFacebook') {
   const qc = useQueryClient();
   const key = trackerKeys.one(hash);
   return useMutation({
-    mutationFn: (hidden: boolean) => put<Tracker>(`/trackers/${encodeURIComponent(hash)}/hide-auth-metrics`, { hidden }),
-    onMutate: async (hidden) => {
+    mutationFn: (value: boolean) => put<Tracker>(`/trackers/${encodeURIComponent(hash)}/${path}`, { [field]: value }),
+    onMutate: async (value) => {
       await qc.cancelQueries({ queryKey: key });
       const previous = qc.getQueryData<Tracker>(key);
-      if (previous) qc.setQueryData<Tracker>(key, { ...previous, hideAuthMetrics: hidden });
+      if (previous) qc.setQueryData<Tracker>(key, { ...previous, [prop]: value });
       return { previous };
     },
-    onError: (_err, _hidden, ctx) => {
+    onError: (_err, _value, ctx) => {
       if (ctx?.previous) qc.setQueryData(key, ctx.previous);
     },
     onSuccess: (tracker) => {

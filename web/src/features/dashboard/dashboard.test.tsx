@@ -74,9 +74,13 @@ describe('dashboard', () => {
     expect(within(posts).getByText('Add more search terms or expand the date range to see more.')).toBeInTheDocument();
   });
 
-  it('sends facebook=0 to the influencer query and the tag filters to every group', async () => {
-    const tracker = trackerFixture({ platforms: { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0 } });
-    const calls = open(tracker);
+  it('sends facebook=0 to the influencer query only when facebook is anonymised', async () => {
+    const platforms = { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0 } as const;
+    const plain = open(trackerFixture({ platforms }));
+    await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
+    expect(plain.find((c) => c.path.endsWith('/dashboard/influencers'))!.query.get('facebook')).toBeNull();
+    cleanup();
+    const calls = open(trackerFixture({ platforms, anonymizeFacebook: true }));
     await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
     const inf = calls.find((c) => c.path.endsWith('/dashboard/influencers'))!;
     expect(inf.query.get('facebook')).toBe('0');

@@ -37,9 +37,6 @@ const AUTH_METRICS: ReadonlySet<string> = new Set(['Impressions']);
 
 export const PREDICTION_DEFAULT_DAYS = 30;
 
-/** Facebook authors are anonymised by the platform: the influencer query leaves them out. */
-export const FACEBOOK_ANONYMISED = true;
-
 function statValue(k: (typeof KEY_STATS)[number], s: KeyStatistics | undefined): string {
   if (!s) return '…';
   switch (k) {
@@ -91,8 +88,9 @@ function Dashboard() {
   // The forecast is daily: with prediction on the timeline is drawn by day.
   const timelineQ = useMemo(() => ({ ...base, grouping: prediction ? 'day' : grouping }), [base, grouping, prediction]);
   const influencerQ = useMemo(
-    () => (FACEBOOK_ANONYMISED && platforms.includes('fb') ? { ...base, facebook: 0 } : base),
-    [base, platforms],
+    // Anonymised facebook authors are left out of the influencer lists (facebook=0).
+    () => (tracker.anonymizeFacebook && platforms.includes('fb') ? { ...base, facebook: 0 } : base),
+    [base, platforms, tracker.anonymizeFacebook],
   );
   const on = (g: DashboardGroup) => ({ enabled: groups.includes(g), refetchInterval: interval });
   const h = tracker.hash;

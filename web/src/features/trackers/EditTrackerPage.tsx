@@ -23,6 +23,7 @@ import { RequireSignIn } from '../auth';
 import { CollectionStatusSection } from './CollectionStatusSection';
 import { DeleteTrackerDialog } from './DeleteTrackerDialog';
 import { ImportPostsSection } from './ImportPostsSection';
+import { PrivacySection } from './PrivacySection';
 import { accessOf, limitsOf } from './limits';
 import { SaveChangesModal } from './SaveChangesModal';
 import { TrackerForm } from './TrackerForm';
@@ -236,6 +237,10 @@ function SettingsForm({ tracker }: { tracker: Tracker }) {
       )}
 
       {canManage && !tracker.isDemo && <ImportPostsSection hash={tracker.hash} />}
+
+      {canManage && !tracker.isDemo && tracker.platforms.fb === 1 && (
+        <PrivacySection hash={tracker.hash} anonymizeFacebook={tracker.anonymizeFacebook === true} />
+      )}
 
       {canManage && (
         <section aria-labelledby="danger-zone" className="mt-6 rounded-lg border border-red-200 bg-white p-6 shadow-sm">

@@ -12,7 +12,7 @@ afterEach(() => {
 describe('PrivacySection', () => {
   it('turns facebook anonymisation on through its endpoint', async () => {
     const calls = mockApi({
-      'PUT /trackers/abc/anonymize-facebook': (c) => ({ body: trackerFixture({ hash: 'abc', anonymizeFacebook: c.body.enabled }) }),
+      'PUT /trackers/abc/anonymize-facebook': (c) => ({ body: trackerFixture({ hash: 'abc', anonymizeFacebook: (c.body as { enabled: boolean }).enabled }) }),
     });
     renderRoute(<PrivacySection hash="abc" anonymizeFacebook={false} />, { path: '/x', url: '/x' });
     const box = screen.getByRole('checkbox', { name: /Anonymise Facebook posts/ });

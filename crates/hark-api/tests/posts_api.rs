@@ -336,3 +336,25 @@ async fn facebook_anonymisation_hides_authors_of_posts_without_insights() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn indirect_matches_carry_their_note_flag() {
+    each(|app| async move {
+        let hash = seeded(&app).await;
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        let matcher = std::sync::Arc::new(hark_ingest::pipeline::compile(&[(row.id, row.criteria.clone())]).unwrap());
+        let mut p = hark_core::Post::new(hark_core::Platform::Twitter, "77", "Roasting beans at dawn", hark_core::now_millis() - DAY / 2);
+        p.author.username = "roaster".into();
+        hark_ingest::pipeline::ingest_searched(&app.store, matcher, vec![p], hark_core::now_millis(), Some(row.id)).await.unwrap();
+        let page = app.get(&format!("/api/v1/trackers/{hash}/posts?days=30")).await.body;
+        let flags: Vec<(String, bool)> = page["posts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["post"]["id"].as_str().unwrap().to_string(), p["indirectMatch"].as_bool().unwrap()))
+            .collect();
+        assert_eq!(flags[0], ("77".to_string(), true), "{flags:?}");
+        assert!(flags[1..].iter().all(|(_, indirect)| !indirect), "{flags:?}");
+    })
+    .await;
+}

@@ -145,6 +145,10 @@ impl Connector for Instagram {
         ConnectorKind::Instagram
     }
 
+    fn searches_for_terms(&self) -> bool {
+        true
+    }
+
     fn fetch<'a>(&'a self, q: &'a TrackerQuery, cursor: &'a Value) -> BoxFuture<'a, Result<Page, CollectError>> {
         Box::pin(async move {
             let mut c: Cursor = read_cursor(cursor);

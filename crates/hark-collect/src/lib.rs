@@ -163,6 +163,14 @@ pub trait Connector: Send + Sync {
         Box::pin(async { Ok(None) })
     }
 
+    /// Whether the platform itself searches for the tracker's terms, so that a post it returns
+    /// may match on what Hark does not see (comments, metadata): such posts join the tracker as
+    /// indirect matches. False for sources that list everything (feeds, pages, latest topics)
+    /// and rely on Hark's matching.
+    fn searches_for_terms(&self) -> bool {
+        false
+    }
+
     /// Whether [`Connector::lookup`] can fetch a single post by its platform id.
     fn looks_up(&self) -> bool {
         false

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hark_core::{now_millis, Millis, TrackerCriteria, TrackerStatus};
-use hark_ingest::pipeline::{compile, ingest_with, Matcher};
+use hark_ingest::pipeline::{compile, ingest_searched, Matcher};
 use hark_store::{CollectionJob, PageDone, Store};
 
 use crate::{build, config_from_row, CollectError, Connector, ConnectorKind, Http, RetryPolicy, TrackerQuery};
@@ -240,7 +240,8 @@ impl Scheduler {
                 Some(m) => m.clone(),
                 None => return Err(CollectError::Payload("trackers not compiled yet".into())),
             };
-            ingest_with(&self.store, matcher, page.posts, now_millis())
+            let searched_for = connector.searches_for_terms().then_some(tracker.id);
+            ingest_searched(&self.store, matcher, page.posts, now_millis(), searched_for)
                 .await
                 .map_err(|e| CollectError::Payload(format!("ingest: {e}")))?;
             let now = now_millis();

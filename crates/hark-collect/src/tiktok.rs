@@ -173,6 +173,10 @@ impl Connector for Tiktok {
         ConnectorKind::Tiktok
     }
 
+    fn searches_for_terms(&self) -> bool {
+        true
+    }
+
     fn fetch<'a>(&'a self, q: &'a TrackerQuery, cursor: &'a Value) -> BoxFuture<'a, Result<Page, CollectError>> {
         Box::pin(async move {
             let mut c: Cursor = read_cursor(cursor);

@@ -136,6 +136,10 @@ impl Connector for Twitter {
         ConnectorKind::Twitter
     }
 
+    fn searches_for_terms(&self) -> bool {
+        true
+    }
+
     fn fetch<'a>(&'a self, q: &'a TrackerQuery, cursor: &'a Value) -> BoxFuture<'a, Result<Page, CollectError>> {
         Box::pin(async move {
             let mut c: Cursor = read_cursor(cursor);

@@ -143,37 +143,53 @@ pub fn compile(trackers: &[(i64, String)]) -> Result<Matcher, IngestError> {
 /// Enriches and matches a batch (CPU work, no I/O) on all cores but one. Posts matching no tracker are
 /// dropped; the order of the rest is kept.
 pub fn prepare(matcher: &Matcher, posts: &[Post]) -> Vec<PostRecord> {
+    prepare_for(matcher, posts, None)
+}
+
+/// [`prepare`] for posts a platform's search returned for one tracker (`searched_for`): a post
+/// whose text lacks that tracker's terms still joins it, as an indirect match, when the tracker's
+/// exclude terms and filters allow it ([`MatchSet::admits_indirect`]).
+pub fn prepare_for(matcher: &Matcher, posts: &[Post], searched_for: Option<i64>) -> Vec<PostRecord> {
     // One core is left to the writer, which works on the previous batch meanwhile: taking it
     // would only make the two wait for each other.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
     if threads < 2 || posts.len() < 512 {
-        return prepare_one(matcher, posts);
+        return prepare_one(matcher, posts, searched_for);
     }
     let per = posts.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let handles: Vec<_> = posts.chunks(per).map(|chunk| s.spawn(move || prepare_one(matcher, chunk))).collect();
+        let handles: Vec<_> = posts.chunks(per).map(|chunk| s.spawn(move || prepare_one(matcher, chunk, searched_for))).collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     })
 }
 
-fn prepare_one(matcher: &Matcher, posts: &[Post]) -> Vec<PostRecord> {
+fn prepare_one(matcher: &Matcher, posts: &[Post], searched_for: Option<i64>) -> Vec<PostRecord> {
     let mut out = Vec::with_capacity(posts.len());
     let mut matches = Vec::new();
     let mut scratch = hark_core::MatchScratch::new();
     for post in posts {
         let e = enrich(post);
         matcher.match_post_with(&mut scratch, post, e.country.as_deref(), e.lang.as_deref(), &mut matches);
-        if matches.is_empty() {
+        let indirect = searched_for.filter(|t| {
+            !matches.iter().any(|m| m.tracker_id == *t)
+                && matcher.admits_indirect(*t, post, e.country.as_deref(), e.lang.as_deref())
+        });
+        if matches.is_empty() && indirect.is_none() {
             continue;
         }
-        let links = matches
+        let mut links = matches
             .iter()
             .map(|m| TrackerLink {
                 tracker_id: m.tracker_id,
                 subtrackers: m.subtrackers as i64,
                 sentiment: matcher.keyword_bucket(m.tracker_id, sentiment_text(post)),
+                indirect: false,
             })
-            .collect();
+            .collect::<Vec<_>>();
+        if let Some(t) = indirect {
+            let sentiment = matcher.keyword_bucket(t, sentiment_text(post));
+            links.push(TrackerLink { tracker_id: t, subtrackers: 0, sentiment, indirect: true });
+        }
         out.push(to_record(post, &e, links));
     }
     out
@@ -225,10 +241,23 @@ pub async fn ingest_with(
     posts: Vec<Post>,
     now: Millis,
 ) -> Result<IngestStats, IngestError> {
+    ingest_searched(store, matcher, posts, now, None).await
+}
+
+/// [`ingest_with`] for posts a platform's search returned for one tracker: those whose text
+/// lacks its terms join it as indirect matches ([`prepare_for`]).
+pub async fn ingest_searched(
+    store: &Store,
+    matcher: Arc<Matcher>,
+    posts: Vec<Post>,
+    now: Millis,
+    searched_for: Option<i64>,
+) -> Result<IngestStats, IngestError> {
     let mut total = IngestStats::default();
     let ignored = IgnoredAuthors::load(store).await?;
     let mut chunks = into_batches(posts);
-    let spawn = |chunk: Vec<Post>, m: Arc<Matcher>| tokio::task::spawn_blocking(move || prepare(&m, &chunk));
+    let spawn =
+        |chunk: Vec<Post>, m: Arc<Matcher>| tokio::task::spawn_blocking(move || prepare_for(&m, &chunk, searched_for));
     let mut next = chunks.next().map(|c| spawn(c, matcher.clone()));
     while let Some(handle) = next.take() {
         let mut records = handle.await.unwrap_or_default();

@@ -28,6 +28,10 @@ fn criteria(terms: &[&str]) -> TrackerCriteria {
 }
 
 async fn setup(store: &Store, terms: &[&str]) -> i64 {
+    setup_with(store, criteria(terms)).await
+}
+
+async fn setup_with(store: &Store, c: TrackerCriteria) -> i64 {
     let user = store
         .create_user(
             &NewUser {
@@ -45,7 +49,6 @@ async fn setup(store: &Store, terms: &[&str]) -> i64 {
         )
         .await
         .unwrap();
-    let c = criteria(terms);
     store
         .create_tracker(
             &NewTracker {
@@ -234,4 +237,35 @@ async fn store_engagement(pipeline: &Pipeline, store: &Store, tracker: i64, p: P
     let stats = pipeline.ingest(vec![p], now).await.unwrap();
     assert_eq!((stats.new_posts, stats.updated_posts, stats.new_links), (1, 0, 1));
     store.rollup_totals(tracker).await.unwrap().1
+}
+
+#[tokio::test]
+async fn posts_a_platform_found_for_a_tracker_join_it_as_indirect_matches() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let mut c = criteria(&["coffee"]);
+        c.search.exclude = vec!["decaf".into()];
+        let tracker = setup_with(&store, c).await;
+        let matcher = Arc::new(compile(&store.running_trackers().await.unwrap()).unwrap());
+        let posts = vec![
+            post("1", "Morning coffee", 1_700_000_000_000),
+            post("2", "A long walk in the hills", 1_700_000_100_000),
+            post("3", "Switched to decaf today", 1_700_000_200_000),
+        ];
+        // Collected by a source that lists everything: only the direct match joins.
+        ingest_with(&store, matcher.clone(), posts.clone(), 5).await.unwrap();
+        assert_eq!(store.count_tracker_posts(tracker, &all()).await.unwrap(), 1, "{b:?}");
+        // Returned by the platform's own search for this tracker: the walk joins as indirect;
+        // the post with an exclude term stays out.
+        let stats = hark_ingest::pipeline::ingest_searched(&store, matcher, posts, 6, Some(tracker)).await.unwrap();
+        assert_eq!(stats.new_links, 1);
+        assert_eq!(store.count_tracker_posts(tracker, &all()).await.unwrap(), 2);
+        assert_eq!(store.rollup_totals(tracker).await.unwrap().0, 2, "the rollups count it");
+        let ids = store.tracker_post_ids(tracker, &["twitter;1".into(), "twitter;2".into()]).await.unwrap();
+        let indirect = store.indirect_matches(tracker, &ids).await.unwrap();
+        assert_eq!(indirect.len(), 1);
+        let walk = store.tracker_post_ids(tracker, &["twitter;2".into()]).await.unwrap()[0];
+        assert!(indirect.contains(&walk));
+    }
 }

@@ -35,6 +35,9 @@ pub struct TrackerLink {
     pub subtrackers: i64,
     /// The bucket the tracker's custom sentiment keywords give the post, when one matched.
     pub sentiment: Option<&'static str>,
+    /// The platform's search returned the post for this tracker, but its text lacks the terms
+    /// (they may be in the comments). Recorded for new links only.
+    pub indirect: bool,
 }
 
 /// A post ready to store: platform fields plus its enrichment.
@@ -336,6 +339,23 @@ impl Store {
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
                 new_links.extend(rows);
+            }
+            // Indirect matches are rare: flagged after the insert, in one statement per tracker.
+            let mut indirect: HashMap<i64, Vec<i64>> = HashMap::new();
+            for (t, id, _, l) in &links {
+                if l.indirect && new_links.contains(&(*t, *id)) {
+                    indirect.entry(*t).or_default().push(*id);
+                }
+            }
+            for (t, ids) in &indirect {
+                let mut q = sqlx::QueryBuilder::new("UPDATE tracker_posts SET indirect = TRUE WHERE tracker_id = ");
+                q.push_bind(*t).push(" AND post_id IN (");
+                let mut sep = q.separated(", ");
+                for id in ids {
+                    sep.push_bind(*id);
+                }
+                q.push(")");
+                q.build().execute(&mut *tx).await?;
             }
             lap("links");
             let mut deltas = Deltas::default();

@@ -15,6 +15,22 @@ pub struct SentimentEdit {
 }
 
 impl Store {
+    /// Which of `post_ids` joined the tracker as indirect matches (the platform's search found
+    /// them; their text lacks the terms).
+    pub async fn indirect_matches(&self, tracker_id: i64, post_ids: &[i64]) -> Result<std::collections::HashSet<i64>> {
+        if post_ids.is_empty() {
+            return Ok(Default::default());
+        }
+        let sql = format!(
+            "SELECT post_id FROM tracker_posts WHERE tracker_id = $1 AND indirect AND post_id IN ({})",
+            id_set(self.backend(), "$2")
+        );
+        let ids = json_ids(post_ids);
+        let found: Vec<i64> =
+            with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(&ids).fetch_all(p).await?);
+        Ok(found.into_iter().collect())
+    }
+
     /// Adds and removes tags (of this tracker only) on posts of the tracker, in one transaction.
     /// Returns the number of (post, tag) pairs added and removed.
     pub async fn set_post_tags(&self, tracker_id: i64, post_ids: &[i64], add: &[i64], remove: &[i64]) -> Result<(u64, u64)> {

@@ -64,7 +64,7 @@ fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
                     domains: vec![["a.com", "b.org"][r.below(2) as usize].to_string()],
                     ..Default::default()
                 },
-                links: vec![TrackerLink { tracker_id: tracker, subtrackers: r.below(4) as i64, sentiment: None }],
+                links: vec![TrackerLink { tracker_id: tracker, subtrackers: r.below(4) as i64, sentiment: None, indirect: false }],
                 ..Default::default()
             }
         })

@@ -91,7 +91,7 @@ fn record(x: &P, tracker: i64) -> PostRecord {
         sentiment_bucket: x.bucket,
         data: hark_store::encode_extras(&post),
         terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], ..Default::default() },
-        links: vec![TrackerLink { tracker_id: tracker, subtrackers: 1, sentiment: None }],
+        links: vec![TrackerLink { tracker_id: tracker, subtrackers: 1, sentiment: None, indirect: false }],
         ..Default::default()
     }
 }

@@ -197,7 +197,7 @@ fn record(key: &str, created_at: i64, engagement: i64, trackers: &[i64]) -> hark
         country: Some("GB".into()),
         data: "{}".into(),
         terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], ..Default::default() },
-        links: trackers.iter().map(|t| hark_store::TrackerLink { tracker_id: *t, subtrackers: 0, sentiment: None }).collect(),
+        links: trackers.iter().map(|t| hark_store::TrackerLink { tracker_id: *t, subtrackers: 0, sentiment: None, indirect: false }).collect(),
         ..Default::default()
     }
 }

@@ -166,6 +166,9 @@ pub struct PostItem {
     pub is_new: bool,
     /// Facebook post without insights on a tracker that anonymises them: names and pictures removed.
     pub anonymized: bool,
+    /// The platform's search returned it for this tracker but its text lacks the terms ('The
+    /// matched search term for this post may be found in the comments').
+    pub indirect_match: bool,
     /// Tag ids (owners and administrators only).
     pub tags: Vec<i64>,
 }
@@ -213,6 +216,7 @@ fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bo
         post_type: r.post_type,
         is_new: last_visited.is_some_and(|v| r.matched_at > v),
         anonymized,
+        indirect_match: false,
         tags: if show_tags { r.tags } else { Vec::new() },
     }
 }
@@ -251,8 +255,15 @@ pub async fn list_posts(
     let (rows, total) = state.store.query_posts(row.id, &q).await?;
     let manage = user.is_some() && perm >= Permission::Administrator;
     let anonymize = anonymizes_facebook(&row);
+    let indirect = state.store.indirect_matches(row.id, &rows.iter().map(|r| r.post_id).collect::<Vec<_>>()).await?;
     Ok(axum::Json(PostsPage {
-        posts: rows.into_iter().map(|r| item(r, last_visited, manage, anonymize)).collect(),
+        posts: rows
+            .into_iter()
+            .map(|r| {
+                let is_indirect = indirect.contains(&r.post_id);
+                PostItem { indirect_match: is_indirect, ..item(r, last_visited, manage, anonymize) }
+            })
+            .collect(),
         total,
         page: q.page,
         per_page: q.per_page,

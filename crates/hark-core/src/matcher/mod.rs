@@ -80,6 +80,8 @@ struct TrackerInfo {
     full_mask: u64,
     filters: crate::query::PostFilters,
     volume_limit: Option<i64>,
+    /// Exclude terms, for [`MatchSet::admits_indirect`] (the automaton holds them too).
+    exclude: Vec<crate::query::CompiledTerm>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -207,7 +209,13 @@ impl MatchSet {
             }
             let rows = t.include.len();
             let full_mask = if rows == 0 { 0 } else if rows >= 64 { u64::MAX } else { (1u64 << rows) - 1 };
-            infos.push(TrackerInfo { id: t.id, full_mask, filters: t.filters.clone(), volume_limit: t.volume_limit });
+            infos.push(TrackerInfo {
+                id: t.id,
+                full_mask,
+                filters: t.filters.clone(),
+                volume_limit: t.volume_limit,
+                exclude: t.exclude.clone(),
+            });
         }
 
         let per_pattern = patterns.list;
@@ -256,6 +264,20 @@ impl MatchSet {
     /// The volume limit of a tracker in the set (the pipeline enforces it against its counts).
     pub fn volume_limit(&self, tracker_id: i64) -> Option<i64> {
         self.trackers.iter().find(|t| t.id == tracker_id).and_then(|t| t.volume_limit)
+    }
+
+    /// Whether a post the platform's own search returned for `tracker_id` may join it although
+    /// its text lacks the terms (the platform matched them elsewhere, in comments or metadata):
+    /// none of the tracker's exclude terms is in the text and its filters (platforms, language,
+    /// retweets, verified, countries) allow the post.
+    pub fn admits_indirect(&self, tracker_id: i64, post: &Post, country: Option<&str>, lang: Option<&str>) -> bool {
+        let Some(info) = self.trackers.iter().find(|t| t.id == tracker_id) else { return false };
+        if info.full_mask == 0 || !info.filters.allows(post, country, lang) {
+            return false;
+        }
+        let mut text = NormText::default();
+        normalize_post(post, &mut text);
+        !info.exclude.iter().any(|t| t.occurs_in(&text))
     }
 
     /// The trackers `post` belongs to, ordered by tracker id. `country` is the enriched ISO

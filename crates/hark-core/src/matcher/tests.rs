@@ -252,3 +252,21 @@ proptest! {
     }
 }
 
+
+#[test]
+fn indirect_matches_respect_excludes_and_filters() {
+    let mut c = criteria(&[&["nike"]], &["spam"]);
+    c.exclude_retweets = true;
+    c.platforms.remove(Platform::Youtube);
+    let set = MatchSet::build(&[(1, &c)]);
+    // The platform's search found it; the text does not say nike.
+    assert!(set.match_post(&post("new running shoes"), None, None).is_empty());
+    assert!(set.admits_indirect(1, &post("new running shoes"), None, None));
+    assert!(!set.admits_indirect(1, &post("new running shoes, spam"), None, None), "an exclude term keeps it out");
+    let mut rt = post("new running shoes");
+    rt.flags.is_retweet = true;
+    assert!(!set.admits_indirect(1, &rt, None, None), "the tracker's filters still apply");
+    let yt = Post::new(Platform::Youtube, "v", "shoes", 0);
+    assert!(!set.admits_indirect(1, &yt, None, None), "a platform the tracker does not follow");
+    assert!(!set.admits_indirect(2, &post("shoes"), None, None), "an unknown tracker");
+}

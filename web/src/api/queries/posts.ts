@@ -62,6 +62,8 @@ export interface PostItem {
   postType: string;
   isNew: boolean;
   anonymized: boolean;
+  /** The platform found it for this tracker, but its text lacks the terms. */
+  indirectMatch?: boolean;
   tags: number[];
 }
 

@@ -1,5 +1,5 @@
 // Post detail side view: every count the platform has, media (images, carousel, video with an
-// image fallback), the retweet / quote / story notes, sentiment edit and ignore for managers.
+// image fallback), the retweet / quote / story / indirect-match notes, sentiment edit and ignore for managers.
 // Closes on Escape or an overlay click.
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
@@ -22,6 +22,9 @@ import {
   SENTIMENT_LABEL,
   VIDEO_FALLBACK,
 } from './format';
+
+/** Shown on a post its platform found for the tracker although its text lacks the terms. */
+export const INDIRECT_MATCH_NOTE = 'The matched search term for this post may be found in the comments';
 
 export function PostDetail({
   item,
@@ -100,6 +103,11 @@ function Body({
         ) : null}
         {p.flags.isStory ? (
           <p className="text-sm font-medium text-pink-700">{expired ? 'Expired' : 'Instagram story'}</p>
+        ) : null}
+        {item.indirectMatch ? (
+          <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="indirect-note">
+            {INDIRECT_MATCH_NOTE}
+          </p>
         ) : null}
         {p.title ? <h3 className="text-base font-semibold text-slate-900">{p.title}</h3> : null}
         <p className="whitespace-pre-wrap break-words text-sm text-slate-800">{caption(p)}</p>

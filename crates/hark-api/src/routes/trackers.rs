@@ -57,6 +57,9 @@ pub struct TrackerInput {
     /// On edit: "reanalyze" re-matches collected posts, "future" applies to new posts only.
     #[serde(default)]
     mode: Option<String>,
+    /// On create: start in preview mode (its pages wait for the first sample). Ignored on edit.
+    #[serde(default)]
+    preview: bool,
 }
 
 fn limits_of(user: &UserRow) -> AccountLimits {
@@ -161,6 +164,7 @@ pub async fn create_tracker(
     CurrentUser(user): CurrentUser,
     Json(input): Json<TrackerInput>,
 ) -> ApiResult<impl IntoResponse> {
+    let preview = input.preview;
     let (criteria, title, _) = input.into_parts(&user, PlatformSet::empty())?;
     let row = state
         .store
@@ -173,7 +177,7 @@ pub async fn create_tracker(
                 criteria: to_json(&criteria)?,
                 volume_limit: criteria.volume_limit,
                 is_demo: false,
-                is_preview_mode: false,
+                is_preview_mode: preview,
             },
             now_millis(),
         )

@@ -14,7 +14,7 @@ const TOKEN = 'e2e-bearer-token';
 const TWEETS = 30;
 /** Pages are small and slow so the sample arrives over several flushes. */
 const PAGE = 5;
-const PAGE_DELAY_MS = 1500;
+const PAGE_DELAY_MS = 4000;
 /** The fake's count for this word is above the high-volume threshold (500,000). */
 const VIRAL = 'viral';
 
@@ -144,7 +144,7 @@ test('a new tracker’s real-time preview streams posts into its dashboard', asy
   const first = await list.locator('[data-post-id]').count();
   assert.ok(first > 0 && first < want, `a first batch of ${first} of ${want}`);
   assert.equal(await page.locator('[data-preview-phase]').getAttribute('data-preview-phase'), 'streaming');
-  await page.locator('#topStats [data-stat="Posts"]').waitFor();
+  await page.locator('[data-panel="topStats"] [data-stat="Posts"]').waitFor();
   await shot(page, 'preview-01-in-progress', { fullPage: false });
   const ids = await list.locator('[data-post-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-post-id')));
   assert.deepEqual(ids, [...ids].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1)), 'newest first');
@@ -154,7 +154,7 @@ test('a new tracker’s real-time preview streams posts into its dashboard', asy
   await preview.waitFor({ state: 'detached' });
   assert.equal((await api('GET', `/trackers/${hash}`)).body.isPreviewMode, false);
   assert.equal(await totalPosts(hash), want, 'each sampled post stored once');
-  await waitUntil(async () => ((await page.locator('#topStats [data-stat="Posts"]').textContent()) === String(want) ? true : null), {
+  await waitUntil(async () => ((await page.locator('[data-panel="topStats"] [data-stat="Posts"]').textContent()) === String(want) ? true : null), {
     timeoutMs: 20_000,
     what: 'the dashboard counting the sample',
   });
@@ -201,6 +201,8 @@ test('without websockets the 4-step preview runs on the form', async () => {
   await p2.addInitScript(() => {
     delete window.WebSocket;
   });
+  const errors = [];
+  p2.on('pageerror', (e) => errors.push(e.message));
   await p2.goto(server.url + '/new/ht/step1');
   await p2.getByRole('textbox', { name: 'Row 1 term 1' }).fill('shot');
   await p2.getByRole('checkbox', { name: 'Twitter' }).check();
@@ -211,6 +213,7 @@ test('without websockets the 4-step preview runs on the form', async () => {
   await p2.getByText(/^Preview complete: \d+ posts/).waitFor();
   assert.equal(await p2.getByTestId('preview-mode').count(), 0);
   assert.equal(await totalPosts(hash), expected('shot'));
+  assert.deepEqual(errors, []);
   await p2.close();
 });
 

@@ -75,8 +75,25 @@ export function PreviewController({ tracker, me, access, fetchTotal, onHistorica
     },
     [endMutate, announce],
   );
-  const streaming = tracker.isPreviewMode && canEdit;
+  const realtime = realtimePreviewEnabled();
+  const streaming = tracker.isPreviewMode && canEdit && realtime;
   const stream = useRealtimePreview(tracker.hash, streaming, onEnd);
+
+  // Without websockets the sample comes in one answer, then preview mode ends the same way.
+  const sampling = useRef(false);
+  useEffect(() => {
+    if (!tracker.isPreviewMode || !canEdit || realtime || sampling.current) return;
+    sampling.current = true;
+    samplePreview(tracker.hash)
+      .then(
+        (s) => ({ total: s.total, error: null as string | null }),
+        () => ({ total: 0, error: 'the sample could not be collected' }),
+      )
+      .then(async (r) => {
+        await endMutate().catch(() => undefined);
+        await announce(r.total, r.error);
+      });
+  }, [tracker.isPreviewMode, tracker.hash, canEdit, realtime, endMutate, announce]);
 
   // Each flush of new posts refreshes what the pages show (the posts are stored as they come).
   const shown = stream.posts.length;

@@ -1,6 +1,8 @@
 import { useReducer, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMe } from '../../api/queries/me';
+import { trackerKeys } from '../../api/queries/trackers';
 import { useCreateTracker } from '../../api/queries/tracker-mutations';
 import { ApiError, del } from '../../api/client';
 import { Alert } from '../../components/Alert';
@@ -33,6 +35,7 @@ function NewTracker({ demo }: { demo: boolean }) {
   const navigate = useNavigate();
   const me = useMe();
   const create = useCreateTracker();
+  const qc = useQueryClient();
   // Back from the high-volume warning's "Edit keywords": the form as it was.
   const [values, setValues] = useState<TrackerFormValues>(() => (location.state as { values?: TrackerFormValues } | null)?.values ?? emptyValues());
   const [attempts, setAttempts] = useState(0);
@@ -72,6 +75,8 @@ function NewTracker({ demo }: { demo: boolean }) {
         },
         dispatch,
       );
+      // The cached tracker is the one the flow ended with (out of preview mode without websockets).
+      qc.setQueryData(trackerKeys.one(tracker.hash), tracker);
       const state: PreviewNavState = { fromCreation: { path: location.pathname, values } };
       if (!realtime) state.endedPreview = { total: total ?? 0, from: 'new' };
       navigate(dashboardPath(tracker), { state });

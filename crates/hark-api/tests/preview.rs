@@ -42,7 +42,8 @@ async fn fake_x(count: Arc<Mutex<u64>>) -> String {
     url
 }
 
-async fn create_preview(app: &TestApp, term: &str) -> String {
+/// Creates a twitter tracker asking for preview mode; it gets it only when a source serves twitter.
+async fn create_preview(app: &TestApp, term: &str, expect_preview: bool) -> String {
     let r = app
         .post(
             "/api/v1/trackers",
@@ -50,8 +51,16 @@ async fn create_preview(app: &TestApp, term: &str) -> String {
         )
         .await;
     assert_eq!(r.status, 201, "{:?}", r.body);
-    assert_eq!(r.body["isPreviewMode"], true);
+    assert_eq!(r.body["isPreviewMode"], expect_preview);
     r.body["hash"].as_str().unwrap().to_string()
+}
+
+/// Nothing listens on port 9: the source is on but unreachable.
+async fn unreachable_x(app: &TestApp) {
+    let r = app
+        .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "http://127.0.0.1:9", "values": {"bearer_token": "t"}}))
+        .await;
+    assert_eq!(r.status, 200);
 }
 
 /// Signs a second account in; returns its client and CSRF token.
@@ -75,7 +84,7 @@ async fn a_preview_samples_stores_and_ends() {
         app.setup_admin().await;
         let x = fake_x(Arc::new(Mutex::new(0))).await;
         app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": x, "values": {"bearer_token": "t"}})).await;
-        let hash = create_preview(&app, "rust").await;
+        let hash = create_preview(&app, "rust", true).await;
         // A tracker created without the flag is not in preview mode.
         assert_eq!(app.create_tracker("coffee").await["isPreviewMode"], false);
         assert_eq!(app.get(&format!("/api/v1/trackers/{hash}")).await.body["isPreviewMode"], true);
@@ -105,9 +114,12 @@ async fn a_source_that_fails_is_reported_and_an_empty_sample_is_zero() {
     for b in backends() {
         let app = TestApp::spawn(b).await;
         app.setup_admin().await;
-        // Nothing listens on port 9.
-        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "http://127.0.0.1:9", "values": {"bearer_token": "t"}})).await;
-        let hash = create_preview(&app, "rust").await;
+        // Without a source for its platforms a new tracker skips preview mode.
+        create_preview(&app, "rust", false).await;
+        app.send_json("PUT", "/api/v1/admin/connectors/hackernews", json!({"enabled": true})).await;
+        create_preview(&app, "rust", false).await;
+        unreachable_x(&app).await;
+        let hash = create_preview(&app, "rust", true).await;
         let r = app.post(&format!("/api/v1/trackers/{hash}/preview/sample"), json!({})).await;
         assert_eq!(r.status, 200, "{:?}", r.body);
         assert_eq!((r.body["total"].as_u64(), r.body["posts"].as_array().map(Vec::len)), (Some(0), Some(0)));
@@ -122,7 +134,7 @@ async fn the_volume_estimate_flags_terms_above_the_threshold() {
     for b in backends() {
         let app = TestApp::spawn(b).await;
         app.setup_admin().await;
-        let hash = create_preview(&app, "rust").await;
+        let hash = create_preview(&app, "rust", false).await;
         let path = format!("/api/v1/trackers/{hash}/preview/estimate");
         let r = app.get(&path).await;
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("no_connector")));
@@ -154,7 +166,8 @@ async fn preview_calls_check_the_callers_role() {
     for b in backends() {
         let app = TestApp::spawn(b).await;
         app.setup_admin().await;
-        let hash = create_preview(&app, "rust").await;
+        unreachable_x(&app).await;
+        let hash = create_preview(&app, "rust", true).await;
         let (bob, token, bob_id) = sign_in(&app, "bob@example.org", false).await;
         let calls = |c: &reqwest::Client| {
             [
@@ -190,7 +203,7 @@ async fn backfills_are_free_for_paid_accounts_with_a_source_and_refused_to_trial
         // Hacker News serves forums only: still none for a twitter tracker.
         app.send_json("PUT", "/api/v1/admin/connectors/hackernews", json!({"enabled": true})).await;
         assert_eq!(app.get(&status).await.body["freeBackfills"], false);
-        app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "baseUrl": "http://127.0.0.1:9", "values": {"bearer_token": "t"}})).await;
+        unreachable_x(&app).await;
         assert_eq!(app.get(&status).await.body["freeBackfills"], true);
 
         let (trial, token, trial_id) = sign_in(&app, "tina@example.org", true).await;

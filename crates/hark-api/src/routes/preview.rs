@@ -132,6 +132,19 @@ async fn stream(mut socket: WebSocket, store: hark_store::Store, tracker: hark_s
     let _ = socket.send(Message::Close(None)).await;
 }
 
+/// Whether a switched-on source serves any of `platforms` (bits): without one a preview would
+/// find nothing, so a new tracker skips preview mode.
+pub(crate) async fn can_sample(state: &AppState, platforms: i64) -> ApiResult<bool> {
+    Ok(state
+        .store
+        .connector_settings()
+        .await?
+        .iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| hark_collect::ConnectorKind::parse(&r.connector))
+        .any(|k| k.platform_bits() & platforms != 0))
+}
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PreviewSample {

@@ -57,7 +57,8 @@ pub struct TrackerInput {
     /// On edit: "reanalyze" re-matches collected posts, "future" applies to new posts only.
     #[serde(default)]
     mode: Option<String>,
-    /// On create: start in preview mode (its pages wait for the first sample). Ignored on edit.
+    /// On create: start in preview mode (its pages wait for the first sample) when a switched-on
+    /// source serves one of its platforms. Ignored on edit.
     #[serde(default)]
     preview: bool,
 }
@@ -166,6 +167,8 @@ pub async fn create_tracker(
 ) -> ApiResult<impl IntoResponse> {
     let preview = input.preview;
     let (criteria, title, _) = input.into_parts(&user, PlatformSet::empty())?;
+    // Preview mode only when some source can sample the tracker's platforms.
+    let preview = preview && super::preview::can_sample(&state, criteria.platforms.bits()).await?;
     let row = state
         .store
         .create_tracker(

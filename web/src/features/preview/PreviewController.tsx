@@ -145,7 +145,7 @@ export function PreviewController({ tracker, me, access, fetchTotal, onHistorica
     });
     qc.setQueryData(trackerKeys.one(created.hash), created);
     setNoData(false);
-    const state: PreviewNavState = realtime ? {} : { endedPreview: { total: total ?? 0, from: 'no-data' } };
+    const state: PreviewNavState = total === null ? {} : { endedPreview: { total, from: 'no-data' } };
     navigate(dashboardPath(created), { state });
   };
 

@@ -39,6 +39,13 @@ describe('preview flow', () => {
     expect(r.state().loading).toBe(false);
   });
 
+  it('a tracker the server did not put in preview mode (no source) skips the sample', async () => {
+    const sample = vi.fn();
+    const out = await startPreview(searchInput('a', {} as Tracker['platforms']), false, { create: async () => tracker({ isPreviewMode: false }), sample, end: vi.fn() });
+    expect(sample).not.toHaveBeenCalled();
+    expect(out.total).toBeNull();
+  });
+
   it('an error resets the flow and is passed on', async () => {
     const r = recorder();
     const failing = { create: async () => tracker(), sample: async () => Promise.reject(new Error('down')), end: vi.fn() };

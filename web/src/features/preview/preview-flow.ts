@@ -57,7 +57,7 @@ export interface PreviewCalls {
 
 export interface FlowResult {
   tracker: Tracker;
-  /** Posts the sample stored (the 4-step flow only). */
+  /** Posts the sample stored (the 4-step flow only; null when no sample was taken here). */
   total: number | null;
 }
 
@@ -75,7 +75,8 @@ export async function startPreview(
   try {
     const created = await calls.create({ ...input, preview: true });
     dispatch({ type: 'created' });
-    if (realtime) {
+    // No source serves its platforms (the server said no preview), or the dashboard streams it.
+    if (realtime || !created.isPreviewMode) {
       dispatch({ type: 'complete', id: created.id, hash: created.hash });
       return { tracker: created, total: null };
     }

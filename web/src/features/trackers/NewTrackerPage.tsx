@@ -78,7 +78,7 @@ function NewTracker({ demo }: { demo: boolean }) {
       // The cached tracker is the one the flow ended with (out of preview mode without websockets).
       qc.setQueryData(trackerKeys.one(tracker.hash), tracker);
       const state: PreviewNavState = { fromCreation: { path: location.pathname, values } };
-      if (!realtime) state.endedPreview = { total: total ?? 0, from: 'new' };
+      if (total !== null) state.endedPreview = { total, from: 'new' };
       navigate(dashboardPath(tracker), { state });
     } catch {
       // A refused tracker shows the create call's errors; a failed sample says so and the

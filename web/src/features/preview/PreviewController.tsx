@@ -149,12 +149,13 @@ export function PreviewController({ tracker, me, access, fetchTotal, onHistorica
     navigate(dashboardPath(created), { state });
   };
 
-  const loadingNotice = useDelayed(tracker.isPreviewMode);
+  // Only a caller who runs the preview sees it loading (a viewer just sees the empty state).
+  const loadingNotice = useDelayed(tracker.isPreviewMode && canEdit);
 
   return (
     <PreviewContext.Provider value={{ stream: streaming ? stream : null }}>
       {children}
-      <PreviewNotices loading={loadingNotice && tracker.isPreviewMode} notice={notice} onDismiss={() => setNotice(null)} />
+      <PreviewNotices loading={loadingNotice && tracker.isPreviewMode && canEdit} notice={notice} onDismiss={() => setNotice(null)} />
       {noData ? (
         <NoDataModal
           open={noData}

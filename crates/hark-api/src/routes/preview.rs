@@ -19,8 +19,8 @@ use hark_core::limits::{is_high_volume, HIGH_VOLUME_THRESHOLD};
 use hark_core::{now_millis, Permission, Post};
 use serde::Serialize;
 use serde_json::json;
-use utoipa::ToSchema;
 use tokio::sync::mpsc;
+use utoipa::ToSchema;
 
 use crate::dto::Tracker;
 use crate::error::{ApiError, ApiResult, ErrorBody};

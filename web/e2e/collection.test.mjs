@@ -29,14 +29,14 @@ function startFakeX() {
     public_metrics: { retweet_count: i % 3, reply_count: 1, like_count: i, quote_count: 0, impression_count: 100 + i },
     edit_history_tweet_ids: [],
   })).reverse();
-  // Older posts: outside the default recent window, reached only by a backfill.
+  // Older posts: before the new tracker's two-week preview sample, reached only by a backfill.
   const DAY = 86_400_000;
   for (let i = 0; i < OLD_TWEETS; i++) {
     tweets.push({
       id: String(1_700_000_000_000_000_000n + BigInt(i)),
       text: `Old espresso memory ${i + 1}`,
       author_id: '100',
-      created_at: new Date(now - 5 * DAY - i * 3_600_000).toISOString(),
+      created_at: new Date(now - 20 * DAY - i * 3_600_000).toISOString(),
       lang: 'en',
       public_metrics: { retweet_count: 0, reply_count: 0, like_count: 1, quote_count: 0, impression_count: 10 },
       edit_history_tweet_ids: [],
@@ -163,8 +163,9 @@ test('connector set up in the browser collects a new tracker’s posts', async (
   await section.scrollIntoViewIfNeeded();
   await shot(page, 'collection-04-tracker-status', { fullPage: false });
 
-  // Historical data: a backfill of the two weeks before today lands the older posts.
+  // Historical data: a backfill of the 25 days before today lands the older posts.
   const backfill = page.getByRole('form', { name: 'Historical data' });
+  await backfill.getByLabel('From').fill(new Date(Date.now() - 25 * 86_400_000).toISOString().slice(0, 10));
   await backfill.getByRole('button', { name: 'Estimate volume' }).click();
   await backfill.getByText(/^About \d+ posts\.$/).waitFor();
   await backfill.getByRole('button', { name: 'Start backfill' }).click();

@@ -110,6 +110,9 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::collection::start_backfill))
         .routes(routes!(routes::collection::estimate_backfill))
         .routes(routes!(routes::preview::preview_stream))
+        .routes(routes!(routes::preview::preview_sample))
+        .routes(routes!(routes::preview::end_preview))
+        .routes(routes!(routes::preview::volume_estimate))
         .split_for_parts()
 }
 

@@ -123,7 +123,7 @@ async fn only_instance_admins_manage_connectors_and_editors_see_status() {
         app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
         let status = send(client.get(app.url(&path))).await;
         assert_eq!(status.status, 200);
-        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "jobs": []}));
+        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "freeBackfills": false, "jobs": []}));
 
         // With a connector on, the scheduler's job shows; "collect now" makes it due.
         app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;

@@ -17,6 +17,17 @@ pub const TRIAL_WINDOW_MS: Millis = 86_400_000;
 pub const SAMPLE_WINDOW_MS: Millis = 14 * 86_400_000;
 /// Pages read per source for a preview.
 pub const PAGES_PER_SOURCE: usize = 3;
+/// X's recent search reaches back 7 days: an older start is refused, so the sample asks for less.
+const X_RECENT_DAYS: Millis = 7;
+
+/// The sample window a source is asked for: the preview's window, within what the source serves.
+fn window_for(kind: ConnectorKind, range: (Millis, Millis), now: Millis) -> (Millis, Millis) {
+    let (start, end) = range;
+    match kind {
+        ConnectorKind::Twitter => (start.max(now - X_RECENT_DAYS * 86_400_000 + 60_000), end.min(now - 30_000)),
+        _ => (start, end),
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum PreviewEvent {
@@ -57,7 +68,9 @@ pub async fn sample(store: Store, tracker: TrackerRow, trial: bool, tx: mpsc::Se
         }
         let Ok(connector) = build(kind, &config_from_row(row), Http::new(policy.clone())) else { continue };
         sources += 1;
-        let (q, out) = (query.clone(), found_tx.clone());
+        let mut q = (*query).clone();
+        q.range = query.range.map(|r| window_for(kind, r, now));
+        let (q, out) = (Arc::new(q), found_tx.clone());
         tokio::spawn(async move {
             let mut cursor = serde_json::json!({});
             for _ in 0..PAGES_PER_SOURCE {
@@ -116,4 +129,21 @@ pub async fn sample(store: Store, tracker: TrackerRow, trial: bool, tx: mpsc::Se
     let _ = tx.send(PreviewEvent::FetchingComplete).await;
     let _ = tx.send(PreviewEvent::ProcessingComplete { total }).await;
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn x_is_asked_for_its_last_7_days_only() {
+        let now = 1_000 * 86_400_000;
+        let two_weeks = (now - SAMPLE_WINDOW_MS, now);
+        let (start, end) = window_for(ConnectorKind::Twitter, two_weeks, now);
+        assert_eq!(start, now - 7 * 86_400_000 + 60_000);
+        assert_eq!(end, now - 30_000);
+        let day = (now - TRIAL_WINDOW_MS, now);
+        assert_eq!(window_for(ConnectorKind::Twitter, day, now).0, day.0, "a shorter window is kept");
+        assert_eq!(window_for(ConnectorKind::Reddit, two_weeks, now), two_weeks);
+    }
 }

@@ -11,3 +11,22 @@ pub const TAG_NAME_MAX: usize = 45;
 pub const TITLE_MAX: usize = 200;
 pub const TERM_MAX: usize = 200;
 pub const TITLE_PREFIX: &str = "Real-time Tracker: ";
+/// Posts above which a new tracker's term counts as high volume (tracker-lifecycle.md section 9).
+pub const HIGH_VOLUME_THRESHOLD: u64 = 500_000;
+
+/// Whether an estimated post count is high volume: strictly above the threshold.
+pub fn is_high_volume(estimated_posts: u64) -> bool {
+    estimated_posts > HIGH_VOLUME_THRESHOLD
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn high_volume_starts_above_the_threshold() {
+        assert!(!is_high_volume(0));
+        assert!(!is_high_volume(HIGH_VOLUME_THRESHOLD));
+        assert!(is_high_volume(HIGH_VOLUME_THRESHOLD + 1));
+    }
+}

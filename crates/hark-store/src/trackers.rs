@@ -340,6 +340,18 @@ impl Store {
         Ok(())
     }
 
+    /// Switches a tracker's preview mode (on while its first sample is collected).
+    pub async fn set_preview_mode(&self, id: i64, on: bool, now: Millis) -> Result<()> {
+        with_pool!(self, |p| sqlx::query("UPDATE trackers SET is_preview_mode = $1, updated_at = $2 WHERE id = $3")
+            .bind(on)
+            .bind(now)
+            .bind(id)
+            .execute(p)
+            .await
+            .map(|_| ())?);
+        Ok(())
+    }
+
     pub async fn set_custom_config(&self, id: i64, config_json: &str, now: Millis) -> Result<()> {
         with_pool!(self, |p| sqlx::query("UPDATE trackers SET custom_config = $1, updated_at = $2 WHERE id = $3")
             .bind(config_json)

@@ -240,3 +240,17 @@ async fn ingest_is_idempotent_and_keeps_rollups_right() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn preview_mode_is_set_at_creation_and_switched_off() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let t = s.create_tracker(&NewTracker { is_preview_mode: true, ..tracker(u.id, "coffee") }, 10).await.unwrap();
+        assert!(s.tracker_by_id(t.id).await.unwrap().unwrap().is_preview_mode);
+        s.set_preview_mode(t.id, false, 20).await.unwrap();
+        let t = s.tracker_by_id(t.id).await.unwrap().unwrap();
+        assert!(!t.is_preview_mode);
+        assert_eq!(t.updated_at, 20);
+    })
+    .await;
+}

@@ -76,6 +76,8 @@ export interface Tracker {
   unlockDate: boolean;
   isSubTracker: boolean;
   isPreviewMode: boolean;
+  /** A historical backfill is collecting. */
+  isBackfilling?: boolean;
   isDemo: boolean;
   totalPosts: number;
   linkSharing: { editDateRange: boolean; exportReports: boolean; viewPredictions: boolean };
@@ -102,6 +104,8 @@ export interface TrackerInput {
   ignore?: Partial<PerPlatformLists>;
   subtrackers?: string[];
   highlights?: string[];
+  /** On create: start in preview mode while the first sample is collected. */
+  preview?: boolean;
 }
 
 export interface TrackerLog {

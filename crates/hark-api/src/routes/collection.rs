@@ -252,6 +252,9 @@ pub struct CollectionStatus {
     collecting: bool,
     /// A historical backfill is still collecting.
     backfill_in_progress: bool,
+    /// The caller may start a backfill: a switched-on source serves this tracker's platforms and
+    /// the account is not a trial.
+    free_backfills: bool,
     jobs: Vec<CollectionJobView>,
 }
 
@@ -266,6 +269,10 @@ pub async fn tracker_collection(
     let now = now_millis();
     let settings = state.store.connector_settings().await?;
     let enabled: Vec<&str> = settings.iter().filter(|r| r.enabled).map(|r| r.connector.as_str()).collect();
+    let serves_tracker = enabled
+        .iter()
+        .filter_map(|c| ConnectorKind::parse(c))
+        .any(|k| k.platform_bits() & tracker.platforms != 0);
     let jobs: Vec<CollectionJobView> = state
         .store
         .tracker_jobs(tracker.id)
@@ -294,7 +301,12 @@ pub async fn tracker_collection(
         })
         .collect();
     let backfill_in_progress = jobs.iter().any(|j| j.kind == "backfill" && j.state == "active");
-    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), backfill_in_progress, jobs }))
+    Ok(axum::Json(CollectionStatus {
+        collecting: !enabled.is_empty(),
+        backfill_in_progress,
+        free_backfills: serves_tracker && !user.trial,
+        jobs,
+    }))
 }
 
 #[utoipa::path(post, path = "/api/v1/trackers/{hash}/collection/run", tag = "collection", params(("hash" = String, Path)),
@@ -393,11 +405,11 @@ pub struct SourceEstimate {
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BackfillEstimate {
-    sources: Vec<SourceEstimate>,
+    pub sources: Vec<SourceEstimate>,
     /// The sum of the sources that could count.
-    total: u64,
+    pub total: u64,
     /// Whether every source could count.
-    complete: bool,
+    pub complete: bool,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/backfill/estimate", tag = "collection",
@@ -413,13 +425,23 @@ pub async fn estimate_backfill(
     let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
     let now = now_millis();
     let (start, end) = backfill_range(&q.start, &q.end, now)?;
+    Ok(axum::Json(estimate_range(&state, &tracker, start, end.min(now)).await?))
+}
+
+/// What the tracker's sources say they hold in `[start, end)`; 422 when no source is on.
+pub(crate) async fn estimate_range(
+    state: &AppState,
+    tracker: &hark_store::TrackerRow,
+    start: Millis,
+    end: Millis,
+) -> ApiResult<BackfillEstimate> {
     let criteria: hark_core::TrackerCriteria =
         serde_json::from_str(&tracker.criteria).map_err(|e| ApiError::Internal(e.to_string()))?;
     let mut query = hark_collect::TrackerQuery::from_criteria(tracker.id, &criteria);
-    query.range = Some((start, end.min(now)));
+    query.range = Some((start, end));
     let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
     let mut sources = Vec::new();
-    for (kind, row) in tracker_sources(&state, &tracker).await? {
+    for (kind, row) in tracker_sources(state, tracker).await? {
         let result = match build(kind, &config_from_row(&row), Http::new(policy.clone())) {
             Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(20), c.estimate(&query))
                 .await
@@ -434,7 +456,7 @@ pub async fn estimate_backfill(
     }
     let total = sources.iter().filter_map(|s| s.estimate).sum();
     let complete = sources.iter().all(|s| s.estimate.is_some());
-    Ok(axum::Json(BackfillEstimate { sources, total, complete }))
+    Ok(BackfillEstimate { sources, total, complete })
 }
 
 #[utoipa::path(post, path = "/api/v1/trackers/{hash}/backfill", tag = "collection", params(("hash" = String, Path)),
@@ -450,6 +472,9 @@ pub async fn start_backfill(
     let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
     if tracker.is_demo {
         return Err(ApiError::forbidden("The demo tracker is read-only."));
+    }
+    if user.trial {
+        return Err(ApiError::forbidden("Historical data is not included in the trial."));
     }
     let now = now_millis();
     let (start, end) = backfill_range(&input.start, &input.end, now)?;

@@ -4,6 +4,9 @@
 //!
 //! Messages (JSON text): `{"type":"posts","posts":[Post]}`, `{"type":"source_error","connector",
 //! "message"}`, `{"type":"fetching_complete"}`, `{"type":"processing_complete","total":n}`.
+//!
+//! Beside it: the same sample over plain HTTP (the preview flow without a websocket), the end of
+//! preview mode, and the volume estimate behind the high-volume warning.
 
 use std::time::Duration;
 
@@ -11,13 +14,18 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
-use hark_collect::preview::{sample, PreviewEvent};
-use hark_core::{Permission, Post};
+use hark_collect::preview::{sample, PreviewEvent, SAMPLE_WINDOW_MS, TRIAL_WINDOW_MS};
+use hark_core::limits::{is_high_volume, HIGH_VOLUME_THRESHOLD};
+use hark_core::{now_millis, Permission, Post};
+use serde::Serialize;
 use serde_json::json;
 use tokio::sync::mpsc;
+use utoipa::ToSchema;
 
+use crate::dto::Tracker;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::CurrentUser;
+use crate::routes::collection::{estimate_range, SourceEstimate};
 use crate::routes::load_tracker;
 use crate::AppState;
 
@@ -25,6 +33,8 @@ use crate::AppState;
 pub const FLUSH: Duration = Duration::from_millis(2500);
 /// The server ends the sample before the browser's 180 s limit.
 pub const SERVER_LIMIT: Duration = Duration::from_secs(170);
+/// The sample over HTTP answers within the server's 60 s request limit.
+pub const HTTP_LIMIT: Duration = Duration::from_secs(50);
 
 /// Browsers send cookies on cross-site websocket requests: only the app's own origin may open one.
 fn same_origin(headers: &HeaderMap) -> bool {
@@ -120,6 +130,130 @@ async fn stream(mut socket: WebSocket, store: hark_store::Store, tracker: hark_s
     }
     task.abort();
     let _ = socket.send(Message::Close(None)).await;
+}
+
+/// Whether a switched-on source serves any of `platforms` (bits): without one a preview would
+/// find nothing, so a new tracker skips preview mode.
+pub(crate) async fn can_sample(state: &AppState, platforms: i64) -> ApiResult<bool> {
+    Ok(state
+        .store
+        .connector_settings()
+        .await?
+        .iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| hark_collect::ConnectorKind::parse(&r.connector))
+        .any(|k| k.platform_bits() & platforms != 0))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewSample {
+    /// The sampled posts that matched and were stored, newest first.
+    #[schema(value_type = Vec<Object>)]
+    posts: Vec<Post>,
+    /// How many posts were stored.
+    total: u64,
+    /// Sources that could not be read, as `connector: message`.
+    source_errors: Vec<String>,
+    /// The sample stopped at the time limit before every source was read.
+    timed_out: bool,
+}
+
+/// The preview's sample in one answer: every source of the tracker is searched over the sample
+/// window (24 h for a trial account, two weeks otherwise) and the matching posts are stored.
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/preview/sample", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = PreviewSample), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn preview_sample(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<PreviewSample>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    if tracker.is_demo {
+        return Err(ApiError::forbidden("The demo tracker is read-only."));
+    }
+    let (tx, mut rx) = mpsc::channel(32);
+    let task = tokio::spawn(sample(state.store.clone(), tracker, user.trial, tx));
+    let mut out = PreviewSample { posts: Vec::new(), total: 0, source_errors: Vec::new(), timed_out: false };
+    let collect = async {
+        while let Some(ev) = rx.recv().await {
+            match ev {
+                PreviewEvent::Posts(p) => out.posts.extend(p),
+                PreviewEvent::SourceFailed { connector, message } => out.source_errors.push(format!("{connector}: {message}")),
+                PreviewEvent::FetchingComplete => {}
+                PreviewEvent::ProcessingComplete { total } => {
+                    out.total = total;
+                    break;
+                }
+            }
+        }
+    };
+    if tokio::time::timeout(HTTP_LIMIT, collect).await.is_err() {
+        task.abort();
+        out.timed_out = true;
+        out.total = out.posts.len() as u64;
+    }
+    // One copy of each post, newest first.
+    out.posts.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+    out.posts.dedup_by(|a, b| a.platform == b.platform && a.id == b.id);
+    Ok(axum::Json(out))
+}
+
+/// Ends preview mode: the tracker's pages show what is stored. Ending twice is harmless.
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/preview/end", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = Tracker), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn end_preview(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<Tracker>> {
+    let (tracker, p) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    if tracker.is_preview_mode {
+        state.store.set_preview_mode(tracker.id, false, now_millis()).await?;
+    }
+    let row = state.store.tracker_by_id(tracker.id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    let mut out = Tracker::from_row(&row, p)?;
+    out.is_backfilling = state.store.backfill_active(row.id).await?;
+    Ok(axum::Json(out))
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeEstimate {
+    sources: Vec<SourceEstimate>,
+    /// Posts the sources hold for the term over the sample window.
+    total: u64,
+    /// Whether every source could count.
+    complete: bool,
+    /// Days counted: the preview's sample window.
+    window_days: i64,
+    threshold: u64,
+    /// `total` is above `threshold`: the term will use data limits very quickly.
+    high_volume: bool,
+}
+
+/// How many posts the tracker's term brings over the preview's sample window, and whether that
+/// is high volume. 422 `no_connector` when no source is switched on for its platforms.
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/preview/estimate", tag = "collection", params(("hash" = String, Path)),
+    responses((status = 200, body = VolumeEstimate), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn volume_estimate(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+) -> ApiResult<axum::Json<VolumeEstimate>> {
+    let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
+    let window = if user.trial { TRIAL_WINDOW_MS } else { SAMPLE_WINDOW_MS };
+    let now = now_millis();
+    let e = estimate_range(&state, &tracker, now - window, now).await?;
+    Ok(axum::Json(VolumeEstimate {
+        high_volume: is_high_volume(e.total),
+        threshold: HIGH_VOLUME_THRESHOLD,
+        window_days: window / 86_400_000,
+        total: e.total,
+        complete: e.complete,
+        sources: e.sources,
+    }))
 }
 
 #[cfg(test)]

@@ -57,6 +57,10 @@ pub struct TrackerInput {
     /// On edit: "reanalyze" re-matches collected posts, "future" applies to new posts only.
     #[serde(default)]
     mode: Option<String>,
+    /// On create: start in preview mode (its pages wait for the first sample) when a switched-on
+    /// source serves one of its platforms. Ignored on edit.
+    #[serde(default)]
+    preview: bool,
 }
 
 fn limits_of(user: &UserRow) -> AccountLimits {
@@ -161,7 +165,10 @@ pub async fn create_tracker(
     CurrentUser(user): CurrentUser,
     Json(input): Json<TrackerInput>,
 ) -> ApiResult<impl IntoResponse> {
+    let preview = input.preview;
     let (criteria, title, _) = input.into_parts(&user, PlatformSet::empty())?;
+    // Preview mode only when some source can sample the tracker's platforms.
+    let preview = preview && super::preview::can_sample(&state, criteria.platforms.bits()).await?;
     let row = state
         .store
         .create_tracker(
@@ -173,7 +180,7 @@ pub async fn create_tracker(
                 criteria: to_json(&criteria)?,
                 volume_limit: criteria.volume_limit,
                 is_demo: false,
-                is_preview_mode: false,
+                is_preview_mode: preview,
             },
             now_millis(),
         )

@@ -60,6 +60,8 @@ export interface CollectionJob {
 export interface CollectionStatus {
   collecting: boolean;
   backfillInProgress: boolean;
+  /** The caller may start a backfill (a source serves the tracker; not a trial account). */
+  freeBackfills: boolean;
   jobs: CollectionJob[];
 }
 
@@ -97,13 +99,13 @@ export function useCheckConnector(name: string) {
   });
 }
 
-/** GET /trackers/{hash}/collection, refreshed while the page is open. */
+/** GET /trackers/{hash}/collection, refreshed while the page is open (every 3 s while a backfill runs). */
 export function useTrackerCollection(hash: string, enabled = true) {
   return useQuery({
     queryKey: collectionKeys.tracker(hash),
     queryFn: () => get<CollectionStatus>(`/trackers/${encodeURIComponent(hash)}/collection`),
     enabled,
-    refetchInterval: 15_000,
+    refetchInterval: (q) => (q.state.data?.backfillInProgress ? 3000 : 15_000),
     placeholderData: (prev) => prev,
   });
 }

@@ -25,8 +25,9 @@ export function useTracker(hash: string) {
     queryKey: trackerKeys.one(hash),
     queryFn: () => get<Tracker>(`/trackers/${encodeURIComponent(hash)}`),
     retry: false,
-    // Follow a running re-analysis.
-    refetchInterval: (q) => (q.state.data?.reanalysis && !q.state.data.reanalysis.done ? 3000 : false),
+    // Follow a running re-analysis or backfill.
+    refetchInterval: (q) =>
+      q.state.data?.reanalysis && !q.state.data.reanalysis.done ? 3000 : q.state.data?.isBackfilling ? 5000 : false,
   });
 }
 

@@ -12,7 +12,9 @@ import {
   type DashboardGroup,
   type KeyStatistics,
 } from '../../api/queries/dashboard';
-import { EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
+import { EmptyState } from '../../components/EmptyState';
+import { LivePreview } from '../preview/LivePreview';
+import { usePreview } from '../preview/PreviewController';
 import { Panel } from '../../components/Panel';
 import { formatMetric, formatRate } from '../../lib/numbers';
 import { defaultDays, type EriMetric, type Grouping } from '../../state/query-state';
@@ -61,13 +63,13 @@ function Loading() {
 
 export default function DashboardPage() {
   const { tracker } = useShell();
+  const { stream } = usePreview();
   if (tracker.isPreviewMode) {
+    // The panels fill from the stored posts as each streamed batch lands.
     return (
-      <div className="p-6">
-        <div className="rounded-xl border border-slate-200 bg-white shadow-sm" data-testid="preview-mode">
-          <EmptyState graphic="Loading" title={PREVIEW_TITLE} body={PREVIEW_BODY} />
-        </div>
-      </div>
+      <LivePreview stream={stream}>
+        <Dashboard />
+      </LivePreview>
     );
   }
   return <Dashboard />;

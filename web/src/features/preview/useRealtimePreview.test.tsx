@@ -71,6 +71,30 @@ describe('useRealtimePreview', () => {
     expect(onEnd).toHaveBeenCalledTimes(1);
   });
 
+  it('stops after the third disconnect and closes the socket when finished', () => {
+    const onEnd = vi.fn();
+    const { result } = renderHook(() => useRealtimePreview('abc', true, onEnd));
+    for (let i = 0; i < 2; i++) {
+      act(() => FakeSocket.all[i].onclose?.());
+      act(() => vi.advanceTimersByTime(5000));
+    }
+    expect(FakeSocket.all).toHaveLength(3);
+    act(() => FakeSocket.all[2].onclose?.());
+    expect(result.current.error).toBe('hit max disconnect events (3/3)');
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(FakeSocket.all).toHaveLength(3);
+    expect(onEnd).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes the socket once the preview completes', () => {
+    renderHook(() => useRealtimePreview('abc', true));
+    act(() => {
+      FakeSocket.all[0].onopen?.();
+      FakeSocket.all[0].send({ type: 'processing_complete', total: 0 });
+    });
+    expect(FakeSocket.all[0].closed).toBe(true);
+  });
+
   it('builds wss URLs on https', () => {
     expect(previewStreamUrl('a b', { protocol: 'https:', host: 'hark.example' })).toBe('wss://hark.example/api/v1/trackers/a%20b/preview/stream');
   });

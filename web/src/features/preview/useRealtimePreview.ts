@@ -1,7 +1,7 @@
 // Opens the preview stream of a tracker and runs the state machine of realtime-preview.ts:
 // flushes every 2.5 s, checks the time limits every second, reconnects after a drop.
 import { useEffect, useReducer, useRef } from 'react';
-import { initialPreview, isFinished, PREVIEW_FLUSH_MS, previewReducer, reconnectDelay, type PreviewState } from './realtime-preview';
+import { initialPreview, isFinished, MAX_DISCONNECTS, PREVIEW_FLUSH_MS, previewReducer, reconnectDelay, type PreviewState } from './realtime-preview';
 
 export function previewStreamUrl(hash: string, location: { protocol: string; host: string } = window.location): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -16,8 +16,10 @@ export function useRealtimePreview(hash: string, enabled: boolean, onEnd?: (s: P
   onEndRef.current = onEnd;
   const ended = useRef(false);
 
+  // Once finished (complete or failed) the socket is closed and nothing reconnects.
+  const live = enabled && !finished;
   useEffect(() => {
-    if (!enabled) return;
+    if (!live) return;
     let socket: WebSocket | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let closed = false;
@@ -40,7 +42,7 @@ export function useRealtimePreview(hash: string, enabled: boolean, onEnd?: (s: P
         if (closed || done) return;
         drops += 1;
         dispatch({ type: 'disconnect' });
-        retry = setTimeout(connect, reconnectDelay(drops));
+        if (drops < MAX_DISCONNECTS) retry = setTimeout(connect, reconnectDelay(drops));
       };
     };
     connect();
@@ -53,7 +55,7 @@ export function useRealtimePreview(hash: string, enabled: boolean, onEnd?: (s: P
       clearInterval(tick);
       socket?.close();
     };
-  }, [hash, enabled]);
+  }, [hash, live]);
 
   useEffect(() => {
     if (finished && !ended.current) {

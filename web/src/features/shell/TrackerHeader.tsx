@@ -12,6 +12,7 @@ import { editPath, showsSubHeader } from '../../state/routes';
 import { useShell } from './context';
 import { DateRangePicker } from './DateRangePicker';
 import { PlatformCheckboxes } from './PlatformCheckboxes';
+import { historicalButton } from './historical';
 import { dashboardShareUrl, ShareModal } from './ShareModal';
 import { TagFilter } from './TagFilter';
 
@@ -36,7 +37,7 @@ export function TrackerHeader() {
     setCustomizeOpenState(o);
   };
   const isDashboard = page === 'dashboard' || page === 'realtime';
-  const backfilling = !!(tracker as { isBackfilling?: boolean }).isBackfilling;
+  const historical = historicalButton(!!tracker.isBackfilling);
   const previewLocked = page === 'posts' && tracker.isPreviewMode;
 
   return (
@@ -60,9 +61,9 @@ export function TrackerHeader() {
         <div className="flex flex-wrap items-center gap-2">
           {access.demo ? <CreateOwnTracker /> : null}
           {access.canSeeHistorical ? (
-            <button type="button" className={button} disabled={backfilling || access.embed} onClick={openHistorical}>
+            <button type="button" className={button} disabled={historical.disabled || access.embed} onClick={openHistorical}>
               <IconHistory size={16} />
-              {backfilling ? 'Backfill in Progress' : 'Historical Data'}
+              {historical.label}
             </button>
           ) : null}
           <button type="button" className={button} disabled={access.embed} onClick={() => setShareOpen(true)}>

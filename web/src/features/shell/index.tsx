@@ -17,6 +17,8 @@ import { defaultDays, keepOnNavigation, toSearch, type TrackerPage } from '../..
 import { resolveShellRoute, trackerPath } from '../../state/routes';
 import { useTrackerQuery } from '../../state/use-tracker-query';
 import { ShellContext, type ShellContextValue } from './context';
+import { PreviewController } from '../preview/PreviewController';
+import { BackfillNotice } from './BackfillNotice';
 import { HistoricalModal } from './HistoricalModal';
 import { Sidebar, type PostCount } from './Sidebar';
 import { TrackerHeader } from './TrackerHeader';
@@ -109,6 +111,9 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
   const live = tracker.status === 'running' && includesToday(range, now);
   const total = useTotalPosts(tracker.hash, postsFilters, { poll: live });
   const postCount: PostCount = total.isError ? { status: 'error' } : total.data === undefined ? { status: 'loading' } : { status: 'ok', count: total.data };
+  // Awaits the pending total-posts request (refetch joins one in flight).
+  const refetchTotal = total.refetch;
+  const fetchTotal = useCallback(async () => (await refetchTotal({ cancelRefetch: false })).data ?? 0, [refetchTotal]);
 
   const value: ShellContextValue = {
     tracker,
@@ -129,6 +134,7 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
   return (
     <ShellContext.Provider value={value}>
       <ShellFrame>
+        <PreviewController tracker={tracker} me={me} access={access} fetchTotal={fetchTotal} onHistorical={() => access.canSeeHistorical && setHistoricalOpen(true)}>
         <div className="flex min-h-[calc(100vh-3.5rem)]">
           <Sidebar
             tracker={tracker}
@@ -144,12 +150,23 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
             <TrackerHeader />
             {tracker.isDemo ? <SampleDataNotice className="border-b" /> : null}
             <ReanalysisNotice reanalysis={tracker.reanalysis ?? null} />
+            <BackfillNotice hash={tracker.hash} active={!!tracker.isBackfilling && access.canSeeHistorical} />
             <Suspense fallback={<PageLoading />}>
               <Page />
             </Suspense>
           </main>
         </div>
-        <HistoricalModal open={historicalOpen} onOpenChange={setHistoricalOpen} trial={access.trial} title={tracker.title} />
+        </PreviewController>
+        {access.canSeeHistorical ? (
+          <HistoricalModal
+            open={historicalOpen}
+            onOpenChange={setHistoricalOpen}
+            hash={tracker.hash}
+            title={tracker.title}
+            trial={access.trial}
+            isAdmin={access.isAdmin}
+          />
+        ) : null}
       </ShellFrame>
     </ShellContext.Provider>
   );

@@ -116,4 +116,51 @@ describe('NewTrackerPage', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: 'Twitter' })).toBeDisabled();
   });
+
+  it('without websockets runs the 4-step preview, then opens the dashboard', async () => {
+    vi.stubGlobal('WebSocket', undefined);
+    let release: () => void = () => {};
+    const sampled = new Promise<void>((r) => (release = r));
+    const calls = mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'POST /trackers': () => ({ status: 201, body: trackerFixture({ hash: 'h1', friendly: 'nasa', isPreviewMode: true }) }),
+      'POST /trackers/h1/preview/sample': async () => {
+        await sampled;
+        return { body: { posts: [], total: 3, sourceErrors: [], timedOut: false } };
+      },
+      'POST /trackers/h1/preview/end': () => ({ body: trackerFixture({ hash: 'h1', friendly: 'nasa', isPreviewMode: false }) }),
+    });
+    renderRoute(<NewTrackerPage />, { path: '/new/ht/step1', url: '/new/ht/step1' });
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: 'nasa' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Twitter' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Step 2 of 4: Collecting a sample of posts')).toBeInTheDocument();
+    release();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/hashtag-tracking/dashboard/h1/nasa'));
+    expect(calls.map((c) => `${c.method} ${c.path}`).filter((c) => c.startsWith('POST'))).toEqual([
+      'POST /trackers',
+      'POST /trackers/h1/preview/sample',
+      'POST /trackers/h1/preview/end',
+    ]);
+    expect(calls.find((c) => c.path === '/trackers')!.body).toMatchObject({ preview: true });
+  });
+
+  it('a failed sample resets the flow, says so and removes the half-made tracker', async () => {
+    vi.stubGlobal('WebSocket', undefined);
+    const calls = mockApi({
+      'GET /me': () => ({ body: meFixture() }),
+      'POST /trackers': () => ({ status: 201, body: trackerFixture({ hash: 'h1', friendly: 'nasa', isPreviewMode: true }) }),
+      'POST /trackers/h1/preview/sample': () => ({ status: 500, body: { error: { code: 'internal', message: 'x' } } }),
+      'DELETE /trackers/h1': () => ({ body: { status: 'success' } }),
+    });
+    renderRoute(<NewTrackerPage />, { path: '/new/ht/step1', url: '/new/ht/step1' });
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Row 1 term 1' }), { target: { value: 'nasa' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Twitter' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Unable to get posts. Please try again.')).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/trackers/h1')).toBe(true));
+    expect(screen.queryByText(/Step \d of 4/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+    expect(screen.getByTestId('location')).toHaveTextContent('/new/ht/step1');
+  });
 });

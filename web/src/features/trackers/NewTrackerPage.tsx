@@ -1,13 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { useReducer, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMe } from '../../api/queries/me';
+import { trackerKeys } from '../../api/queries/trackers';
 import { useCreateTracker } from '../../api/queries/tracker-mutations';
-import { ApiError } from '../../api/client';
+import { ApiError, del } from '../../api/client';
 import { Alert } from '../../components/Alert';
 import { AppHeader } from '../../components/AppHeader';
 import { Button } from '../../components/Button';
 import { LoadingState } from '../../components/Spinner';
+import { endPreview, samplePreview } from '../../api/queries/preview';
 import { errorMessage, fieldErrors } from '../../lib/errors';
+import { PreviewSteps } from '../preview/PreviewSteps';
+import { initialFlow, previewFlowReducer, PREVIEW_FAILED, realtimePreviewEnabled, startPreview, type PreviewNavState } from '../preview/preview-flow';
 import { RequireSignIn } from '../auth';
 import { accessOf, limitsOf } from './limits';
 import { TrackerForm } from './TrackerForm';
@@ -30,21 +35,59 @@ function NewTracker({ demo }: { demo: boolean }) {
   const navigate = useNavigate();
   const me = useMe();
   const create = useCreateTracker();
-  const [values, setValues] = useState<TrackerFormValues>(emptyValues);
+  const qc = useQueryClient();
+  // Back from the high-volume warning's "Edit keywords": the form as it was.
+  const [values, setValues] = useState<TrackerFormValues>(() => (location.state as { values?: TrackerFormValues } | null)?.values ?? emptyValues());
   const [attempts, setAttempts] = useState(0);
+  const [flow, dispatch] = useReducer(previewFlowReducer, initialFlow);
+  const [previewFailed, setPreviewFailed] = useState(false);
   const social = location.pathname.startsWith('/new/sl');
 
   if (me.isPending) return <LoadingState />;
 
   const server = create.error instanceof ApiError ? fieldErrors(create.error) : {};
-  const generalError = create.isError && Object.keys(server).length === 0 ? errorMessage(create.error) : null;
+  const generalError = previewFailed
+    ? PREVIEW_FAILED
+    : create.isError && Object.keys(server).length === 0
+      ? errorMessage(create.error)
+      : null;
 
-  const save = (e: FormEvent) => {
+  const save = async (e: FormEvent) => {
     e.preventDefault();
-    if (demo) return;
+    if (demo || flow.loading) return;
     setAttempts((n) => n + 1);
     if (formHasErrors(validateForm(values))) return;
-    create.mutate(toInput(values), { onSuccess: (t) => navigate(dashboardPath(t)) });
+    setPreviewFailed(false);
+    const realtime = realtimePreviewEnabled();
+    let created: string | null = null;
+    try {
+      const { tracker, total } = await startPreview(
+        toInput(values),
+        realtime,
+        {
+          create: async (input) => {
+            const t = await create.mutateAsync(input);
+            created = t.hash;
+            return t;
+          },
+          sample: samplePreview,
+          end: endPreview,
+        },
+        dispatch,
+      );
+      // The cached tracker is the one the flow ended with (out of preview mode without websockets).
+      qc.setQueryData(trackerKeys.one(tracker.hash), tracker);
+      const state: PreviewNavState = { fromCreation: { path: location.pathname, values } };
+      if (total !== null) state.endedPreview = { total, from: 'new' };
+      navigate(dashboardPath(tracker), { state });
+    } catch {
+      // A refused tracker shows the create call's errors; a failed sample says so and the
+      // half-made tracker goes away, so saving again makes one tracker.
+      if (created) {
+        setPreviewFailed(true);
+        await del(`/trackers/${encodeURIComponent(created)}`).catch(() => undefined);
+      }
+    }
   };
 
   return (
@@ -71,6 +114,7 @@ function NewTracker({ demo }: { demo: boolean }) {
         )}
         <form onSubmit={save} noValidate className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
           {generalError && <Alert className="mb-6">{generalError}</Alert>}
+          {flow.loading && flow.step > 0 ? <PreviewSteps step={flow.step} /> : null}
           <TrackerForm
             values={values}
             onChange={setValues}
@@ -88,7 +132,7 @@ function NewTracker({ demo }: { demo: boolean }) {
               Cancel
             </Link>
             {!demo && (
-              <Button type="submit" loading={create.isPending}>
+              <Button type="submit" loading={flow.loading}>
                 Save
               </Button>
             )}

@@ -79,7 +79,7 @@ impl TrackerInput {
     fn into_parts(self, owner: &UserRow, current: PlatformSet) -> ApiResult<(TrackerCriteria, String, Option<String>)> {
         let lists = [&self.usernames, &self.ignore];
         let too_long = lists.iter().any(|l| {
-            [&l.twt, &l.ig, &l.yt, &l.fb, &l.tt, &l.web].iter().any(|v| v.len() > MAX_LIST_ITEMS)
+            [&l.twt, &l.ig, &l.yt, &l.fb, &l.tt, &l.web, &l.bsky, &l.mastodon].iter().any(|v| v.len() > MAX_LIST_ITEMS)
         }) || self.search.rows.len() > 50
             || self.search.rows.iter().any(|r| r.searches.len() > 100)
             || self.country_locations.len() > 300

@@ -45,7 +45,7 @@ const dashboardCalls = (calls: ApiCall[]) => calls.filter((c) => c.path.includes
 
 describe('dashboard', () => {
   it('asks only for the groups its platforms need and shows the numbers and empty states', async () => {
-    const tracker = trackerFixture({ platforms: { twt: 0, ig: 0, yt: 1, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0 } });
+    const tracker = trackerFixture({ platforms: { twt: 0, ig: 0, yt: 1, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0, bsky: 0, mastodon: 0 } });
     const calls = open(tracker, {
       'top-stats': { posts: 1234, users: 56, engagement: 789, reach: 1000, impressions: 5, engagementRate: 78.9 },
       'viewer-sentiments': { likes: 9, dislikes: 1 },

@@ -10,6 +10,8 @@ export const LIST_PLATFORMS: { code: ListPlatform; label: string }[] = [
   { code: 'fb', label: 'Facebook' },
   { code: 'tt', label: 'TikTok' },
   { code: 'web', label: 'Web (news, blogs, forums)' },
+  { code: 'bsky', label: 'Bluesky' },
+  { code: 'mastodon', label: 'Mastodon' },
 ];
 
 export const LANGUAGES: { code: string; label: string }[] = [

@@ -116,7 +116,7 @@ pub fn hashtag_of(term: &str) -> Option<String> {
 }
 
 /// A server address from a list line: `https://host`, or a bare `host`.
-fn server_of(line: &str) -> Option<String> {
+pub fn server_of(line: &str) -> Option<String> {
     let l = line.trim().trim_end_matches('/');
     if l.is_empty() || l.contains('@') || l.contains(char::is_whitespace) {
         return None;

@@ -54,6 +54,11 @@ fn parse_line(line: &str, default: Platform) -> Option<Feed> {
     (url.starts_with("http://") || url.starts_with("https://")).then(|| Feed { url: url.to_string(), platform })
 }
 
+/// The feed URL of a tracker's web list line (`URL`, `news URL` or `blogs URL`), if it has one.
+pub fn feed_url_of(line: &str) -> Option<String> {
+    parse_line(line, Platform::News).map(|f| f.url)
+}
+
 pub struct Rss {
     config: ConnectorConfig,
     http: Http,

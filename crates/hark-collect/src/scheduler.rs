@@ -172,8 +172,11 @@ impl Scheduler {
             let Some(kind) = ConnectorKind::parse(&row.connector) else { continue };
             let config = config_from_row(row);
             if kind.is_stream(&config) {
-                streams.push((kind, row.updated_at, config));
-                continue;
+                streams.push((kind, row.updated_at, config.clone()));
+                if kind == ConnectorKind::Bluesky {
+                    continue;
+                }
+                // X still backfills with recent search while it streams live.
             }
             // Unchanged settings keep their connector (and its token, quota count).
             if let Some((at, c)) = self.connectors.get(kind.name()) {
@@ -202,6 +205,7 @@ impl Scheduler {
         let kinds: Vec<(&str, i64)> = self
             .connectors
             .keys()
+            .filter(|n| !self.streams.contains_key(*n))
             .filter_map(|n| ConnectorKind::parse(n))
             .map(|k| (k.name(), k.platform_bits()))
             .collect();
@@ -298,6 +302,13 @@ impl Scheduler {
             self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
             return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
         };
+        if job.kind == "poll" && self.streams.contains_key(&job.connector) {
+            // The connector streams now: its polling waits until it is switched back.
+            let later = now_millis() + self.cfg.poll_interval.as_millis() as Millis;
+            self.store.set_job_due(job.id, later).await.map_err(store_err)?;
+            self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
+            return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
+        }
         if !self.matcher_has(tracker.id) {
             self.refresh().await?;
         }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::{Path, State};
 use hark_collect::{build, config_from_row, CollectError, ConnectorKind, Http, RetryPolicy};
 use hark_core::{now_millis, Millis, Permission};
-use hark_store::{ConnectorSettingsRow, UserRow};
+use hark_store::{ConnectorSettingsRow, StreamRow, UserRow};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -23,10 +23,29 @@ pub struct ConnectorField {
     required: bool,
     multiline: bool,
     help: String,
+    /// A choice among these (the first is the default); empty for free text.
+    options: Vec<FieldOption>,
     /// The saved value; always absent for a secret.
     value: Option<String>,
     /// Whether a value is saved (the only thing said about a secret).
     is_set: bool,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FieldOption {
+    value: String,
+    label: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamStatus {
+    /// A worker holds the stream right now.
+    running: bool,
+    last_collected_at: Option<Millis>,
+    posts_fetched: i64,
+    last_error: Option<String>,
+    last_error_at: Option<Millis>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -46,9 +65,15 @@ pub struct ConnectorView {
     status: String,
     status_message: Option<String>,
     checked_at: Option<Millis>,
+    /// `poll` (per tracker, on a schedule) or `stream` (one connection for every tracker).
+    collects_by: String,
+    /// Base URL schemes accepted (`https://`, or `wss://` for a websocket).
+    base_url_schemes: Vec<String>,
+    /// The stream's state, for a connector that streams and has run.
+    stream: Option<StreamStatus>,
 }
 
-fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorView {
+fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>, streams: &[StreamRow]) -> ConnectorView {
     let config = row.map(config_from_row).unwrap_or_default();
     let fields: Vec<ConnectorField> = kind
         .fields()
@@ -62,6 +87,7 @@ fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorVie
                 required: f.required,
                 multiline: f.multiline,
                 help: f.help.into(),
+                options: f.options.iter().map(|(v, l)| FieldOption { value: (*v).into(), label: (*l).into() }).collect(),
                 is_set: v.is_some(),
                 value: if f.secret { None } else { v },
             }
@@ -92,6 +118,15 @@ fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorVie
         status,
         status_message: message,
         checked_at: row.and_then(|r| r.checked_at),
+        collects_by: if kind.is_stream(&config) { "stream" } else { "poll" }.into(),
+        base_url_schemes: kind.base_url_schemes().iter().map(|s| s.to_string()).collect(),
+        stream: streams.iter().find(|s| s.connector == kind.name() && kind.is_stream(&config)).map(|s| StreamStatus {
+            running: s.lease_until.is_some_and(|u| u >= now_millis()),
+            last_collected_at: s.last_collected_at,
+            posts_fetched: s.posts_collected,
+            last_error: s.last_error.clone(),
+            last_error_at: s.last_error_at,
+        }),
     }
 }
 
@@ -112,8 +147,9 @@ fn kind_of(name: &str) -> ApiResult<ConnectorKind> {
 pub async fn list_connectors(State(state): State<AppState>, CurrentUser(user): CurrentUser) -> ApiResult<axum::Json<Vec<ConnectorView>>> {
     require_admin(&user)?;
     let rows = state.store.connector_settings().await?;
+    let streams = state.store.connector_streams().await?;
     Ok(axum::Json(
-        ConnectorKind::ALL.into_iter().map(|k| view(k, rows.iter().find(|r| r.connector == k.name()))).collect(),
+        ConnectorKind::ALL.into_iter().map(|k| view(k, rows.iter().find(|r| r.connector == k.name()), &streams)).collect(),
     ))
 }
 
@@ -169,21 +205,25 @@ pub async fn save_connector(
     values.retain(|_, v| !v.is_empty());
     let base_url = input.base_url.map(|u| u.trim().to_string()).filter(|u| !u.is_empty());
     if let Some(u) = &base_url {
-        let ok = (u.starts_with("http://") || u.starts_with("https://")) && plausible_url(u);
+        let schemes = kind.base_url_schemes();
+        let ok = schemes.iter().any(|s| u.starts_with(s)) && plausible_url(u);
         if !kind.has_base_url() || !ok {
-            return Err(ApiError::unprocessable("invalid_base_url", "The base URL must be an http:// or https:// address."));
+            let allowed = schemes.iter().map(|s| format!("{s}")).collect::<Vec<_>>().join(" or ");
+            return Err(ApiError::unprocessable("invalid_base_url", format!("The base URL must be an {allowed} address.")));
         }
     }
     let config = hark_collect::ConnectorConfig { base_url: base_url.clone(), values: values.clone() };
-    if input.enabled {
-        if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
-            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot switch on: {m}.")));
+    if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
+        // A value outside a field's choices is never saved; a missing one only blocks switching on.
+        let bad_choice = kind.fields().iter().any(|f| !f.options.is_empty() && m.starts_with(f.label));
+        if input.enabled || bad_choice {
+            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot save: {m}.")));
         }
     }
     let text = serde_json::to_string(&values).map_err(|e| ApiError::Internal(e.to_string()))?;
     state.store.save_connector_settings(kind.name(), input.enabled, base_url.as_deref(), &text, now_millis()).await?;
     let row = state.store.connector_setting(kind.name()).await?;
-    Ok(axum::Json(view(kind, row.as_ref())))
+    Ok(axum::Json(view(kind, row.as_ref(), &state.store.connector_streams().await?)))
 }
 
 /// A URL with a host and nothing odd in it (no spaces or control characters).
@@ -202,16 +242,16 @@ pub async fn check_connector(
 ) -> ApiResult<axum::Json<ConnectorView>> {
     require_admin(&user)?;
     let kind = kind_of(&name)?;
+    let streams = state.store.connector_streams().await?;
     let Some(row) = state.store.connector_setting(kind.name()).await? else {
-        return Ok(axum::Json(view(kind, None)));
+        return Ok(axum::Json(view(kind, None, &streams)));
     };
     let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
-    let result = match build(kind, &config_from_row(&row), Http::new(policy)) {
-        Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(45), c.check())
-            .await
-            .unwrap_or_else(|_| Err(CollectError::Network("no answer within 45 s".into()))),
-        Err(e) => Err(e),
-    };
+    let config = config_from_row(&row);
+    let check = hark_collect::check(kind, &config, Http::new(policy));
+    let result = tokio::time::timeout(std::time::Duration::from_secs(45), check)
+        .await
+        .unwrap_or_else(|_| Err(CollectError::Network("no answer within 45 s".into())));
     let (state_name, message) = match result {
         Ok(m) => ("working", m),
         Err(CollectError::NotConfigured(m)) => ("not_configured", m),
@@ -219,7 +259,7 @@ pub async fn check_connector(
     };
     state.store.set_connector_check(kind.name(), state_name, Some(&message), now_millis()).await?;
     let row = state.store.connector_setting(kind.name()).await?;
-    Ok(axum::Json(view(kind, row.as_ref())))
+    Ok(axum::Json(view(kind, row.as_ref(), &streams)))
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -362,6 +402,9 @@ async fn tracker_sources(state: &AppState, tracker: &hark_store::TrackerRow) -> 
         .filter(|r| r.enabled)
         .filter_map(|r| ConnectorKind::parse(&r.connector).map(|k| (k, r)))
         .filter(|(k, _)| k.platform_bits() & tracker.platforms != 0)
+        // Jetstream reads what is posted now; it cannot fetch a past period. (X backfills with
+        // recent search whichever way it collects live.)
+        .filter(|(k, _)| *k != ConnectorKind::Bluesky)
         .collect();
     if sources.is_empty() {
         return Err(ApiError::unprocessable(

@@ -162,6 +162,7 @@ pub async fn create_tracker(
     Json(input): Json<TrackerInput>,
 ) -> ApiResult<impl IntoResponse> {
     let (criteria, title, _) = input.into_parts(&user, PlatformSet::empty())?;
+    check_listed_addresses(&criteria, None).await?;
     let row = state
         .store
         .create_tracker(
@@ -180,6 +181,37 @@ pub async fn create_tracker(
         .await?;
     Ok((StatusCode::CREATED, axum::Json(Tracker::from_row(&row, Permission::Owner)?)))
 }
+
+/// Refuses feed URLs (web list) and Mastodon servers (Mastodon list) that point at this server
+/// or a private network, by literal address or by what their host name resolves to. On an edit
+/// only entries that were not there before are looked up. (Collection checks again each time it
+/// connects.)
+async fn check_listed_addresses(criteria: &TrackerCriteria, before: Option<&TrackerCriteria>) -> ApiResult<()> {
+    let was = |list: fn(&TrackerCriteria) -> &Vec<String>, entry: &String| before.is_some_and(|b| list(b).contains(entry));
+    let mut urls: Vec<(&str, String)> = Vec::new();
+    for entry in &criteria.usernames.web {
+        if let Some(url) = hark_collect::rss::feed_url_of(entry).filter(|_| !was(|c| &c.usernames.web, entry)) {
+            urls.push(("feed URL", url));
+        }
+    }
+    for entry in &criteria.usernames.mastodon {
+        if let Some(url) = hark_collect::mastodon::server_of(entry).filter(|_| !was(|c| &c.usernames.mastodon, entry)) {
+            urls.push(("Mastodon server", url));
+        }
+    }
+    for (what, url) in urls.into_iter().take(MAX_LOOKUPS) {
+        let reason = tokio::time::timeout(std::time::Duration::from_secs(5), hark_collect::netguard::private_url_reason(&url))
+            .await
+            .unwrap_or_else(|_| Some("its host name could not be resolved in time".into()));
+        if let Some(why) = reason {
+            return Err(ApiError::unprocessable("private_address", format!("The {what} '{url}' cannot be used: {why}.")));
+        }
+    }
+    Ok(())
+}
+
+/// Host names looked up in one save at most (the rest are checked when collected).
+const MAX_LOOKUPS: usize = 50;
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
     responses((status = 200, body = Tracker), (status = 404, body = ErrorBody)))]
@@ -208,8 +240,10 @@ pub async fn edit_tracker(
     let owner = state.store.user_by_id(row.owner_id).await?.ok_or_else(|| ApiError::Internal("owner missing".into()))?;
     let current = PlatformSet::from_bits(row.platforms);
     let (mut criteria, title, mode) = input.into_parts(&owner, current)?;
+    let before = criteria_of(&row)?;
+    check_listed_addresses(&criteria, Some(&before)).await?;
     // Sentiment keywords are edited on their own and survive a search edit.
-    criteria.sentiment_keywords = criteria_of(&row)?.sentiment_keywords;
+    criteria.sentiment_keywords = before.sentiment_keywords;
     let mode = match mode.as_deref() {
         Some("reanalyze") => "reanalyze",
         Some("future") | None => "future",

@@ -151,12 +151,14 @@ pub struct StreamWorker {
     connector: Arc<dyn StreamConnector>,
     cfg: StreamConfig,
     synced: Option<u64>,
+    /// Failures in a row of the same kind (each kind has its own backoff).
     failures: u32,
+    last_failure: Option<std::mem::Discriminant<CollectError>>,
 }
 
 impl StreamWorker {
     pub fn new(store: Store, connector: Arc<dyn StreamConnector>, cfg: StreamConfig) -> Self {
-        Self { store, connector, cfg, synced: None, failures: 0 }
+        Self { store, connector, cfg, synced: None, failures: 0, last_failure: None }
     }
 
     fn name(&self) -> &'static str {
@@ -203,6 +205,7 @@ impl StreamWorker {
         {
             Ok(true) => {
                 self.failures = 0;
+                self.last_failure = None;
                 StepOutcome::Batch { posts: n }
             }
             Ok(false) => StepOutcome::LeaseLost,
@@ -211,6 +214,11 @@ impl StreamWorker {
     }
 
     async fn failed(&mut self, e: CollectError) -> StepOutcome {
+        let kind = std::mem::discriminant(&e);
+        if self.last_failure != Some(kind) {
+            self.failures = 0;
+            self.last_failure = Some(kind);
+        }
         self.failures += 1;
         let wait = self.cfg.backoff.wait(&e, self.failures);
         let error = e.to_string();

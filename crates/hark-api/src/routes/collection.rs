@@ -191,6 +191,15 @@ pub async fn save_connector(
     for (name, value) in input.values {
         let secret = fields.iter().any(|f| f.name == name && f.secret);
         let value = value.trim().to_string();
+        if let Some(f) = fields.iter().find(|f| f.name == name && !f.options.is_empty()) {
+            if !value.is_empty() && !f.options.iter().any(|(o, _)| *o == value) {
+                let allowed: Vec<&str> = f.options.iter().map(|(o, _)| *o).collect();
+                return Err(ApiError::unprocessable(
+                    "invalid_choice",
+                    format!("'{}' must be one of {}.", f.label, allowed.join(", ")),
+                ));
+            }
+        }
         if value.chars().count() > 20_000 {
             return Err(ApiError::unprocessable("value_too_long", format!("'{name}' is longer than 20000 characters.")));
         }
@@ -213,11 +222,9 @@ pub async fn save_connector(
         }
     }
     let config = hark_collect::ConnectorConfig { base_url: base_url.clone(), values: values.clone() };
-    if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
-        // A value outside a field's choices is never saved; a missing one only blocks switching on.
-        let bad_choice = kind.fields().iter().any(|f| !f.options.is_empty() && m.starts_with(f.label));
-        if input.enabled || bad_choice {
-            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot save: {m}.")));
+    if input.enabled {
+        if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
+            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot switch on: {m}.")));
         }
     }
     let text = serde_json::to_string(&values).map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -6,7 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import path from 'node:path';
+import { launchBrowser, screenshotDir, shot, startServer, waitUntil } from './harness.mjs';
 
 const ACCOUNT = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const STATUSES = 12;
@@ -108,6 +109,9 @@ test('Bluesky and Mastodon: connectors, tracker form and collected posts', async
   await masto.getByText('Not checked yet', { exact: true }).waitFor();
   await masto.scrollIntoViewIfNeeded();
   await shot(page, 'new-platforms-01-connectors');
+  for (const [card, name] of [[x, 'x'], [bsky, 'bluesky'], [masto, 'mastodon']]) {
+    await card.screenshot({ path: path.join(screenshotDir, `new-platforms-01-connector-${name}.png`) });
+  }
 
   // The tracker form has a checkbox with a badge for each new platform.
   await page.goto(server.url + '/new/ht/step1');

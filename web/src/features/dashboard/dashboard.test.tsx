@@ -75,7 +75,7 @@ describe('dashboard', () => {
   });
 
   it('sends facebook=0 to the influencer query and the tag filters to every group', async () => {
-    const tracker = trackerFixture({ platforms: { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0 } });
+    const tracker = trackerFixture({ platforms: { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0, bsky: 0, mastodon: 0 } });
     const calls = open(tracker);
     await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
     const inf = calls.find((c) => c.path.endsWith('/dashboard/influencers'))!;

@@ -123,7 +123,7 @@ async fn only_instance_admins_manage_connectors_and_editors_see_status() {
         app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
         let status = send(client.get(app.url(&path))).await;
         assert_eq!(status.status, 200);
-        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "jobs": []}));
+        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "jobs": [], "streams": []}));
 
         // With a connector on, the scheduler's job shows; "collect now" makes it due.
         app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
@@ -304,6 +304,10 @@ async fn new_platforms_and_streaming_connectors_over_http() {
         assert_eq!(r.status, 201, "{:?}", r.body);
         assert_eq!((r.body["platforms"]["bsky"].as_i64(), r.body["platforms"]["mastodon"].as_i64(), r.body["platforms"]["twt"].as_i64()), (Some(1), Some(1), Some(0)));
         let hash = r.body["hash"].as_str().unwrap().to_string();
+        // The tracker's collection status names the Bluesky stream (not started in tests).
+        let r = app.get(&format!("/api/v1/trackers/{hash}/collection")).await;
+        assert_eq!(r.body["streams"].as_array().unwrap().len(), 1, "{:?}", r.body);
+        assert_eq!((r.body["streams"][0]["connector"].as_str(), r.body["streams"][0]["running"].as_bool()), (Some("bluesky"), Some(false)));
         // Backfill sources: Jetstream cannot fetch a past period; Mastodon can.
         let day = |back: i64| (jiff::Zoned::now().date() - jiff::Span::new().days(back)).to_string();
         let r = app.get(&format!("/api/v1/trackers/{hash}/backfill/estimate?start={}&end={}", day(3), day(1))).await;

@@ -300,6 +300,20 @@ pub struct CollectionStatus {
     /// A historical backfill is still collecting.
     backfill_in_progress: bool,
     jobs: Vec<CollectionJobView>,
+    /// Live streams (one for every tracker) of the tracker's platforms that are switched on.
+    streams: Vec<TrackerStreamView>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackerStreamView {
+    connector: String,
+    label: String,
+    /// A worker holds the stream right now.
+    running: bool,
+    last_collected_at: Option<Millis>,
+    last_error: Option<String>,
+    last_error_at: Option<Millis>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/collection", tag = "collection", params(("hash" = String, Path)),
@@ -341,7 +355,25 @@ pub async fn tracker_collection(
         })
         .collect();
     let backfill_in_progress = jobs.iter().any(|j| j.kind == "backfill" && j.state == "active");
-    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), backfill_in_progress, jobs }))
+    let stream_rows = state.store.connector_streams().await?;
+    let streams = settings
+        .iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| ConnectorKind::parse(&r.connector).map(|k| (k, config_from_row(r))))
+        .filter(|(k, c)| k.is_stream(c) && k.platform_bits() & tracker.platforms != 0)
+        .map(|(k, _)| {
+            let row = stream_rows.iter().find(|s| s.connector == k.name());
+            TrackerStreamView {
+                connector: k.name().into(),
+                label: k.label().into(),
+                running: row.is_some_and(|s| s.lease_until.is_some_and(|u| u >= now)),
+                last_collected_at: row.and_then(|s| s.last_collected_at),
+                last_error: row.and_then(|s| s.last_error.clone()),
+                last_error_at: row.and_then(|s| s.last_error_at),
+            }
+        })
+        .collect();
+    Ok(axum::Json(CollectionStatus { collecting: !enabled.is_empty(), backfill_in_progress, jobs, streams }))
 }
 
 #[utoipa::path(post, path = "/api/v1/trackers/{hash}/collection/run", tag = "collection", params(("hash" = String, Path)),

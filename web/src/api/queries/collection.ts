@@ -77,6 +77,17 @@ export interface CollectionStatus {
   collecting: boolean;
   backfillInProgress: boolean;
   jobs: CollectionJob[];
+  /** Live streams (one for every tracker) of the tracker's platforms. */
+  streams?: TrackerStream[];
+}
+
+export interface TrackerStream {
+  connector: string;
+  label: string;
+  running: boolean;
+  lastCollectedAt?: number | null;
+  lastError?: string | null;
+  lastErrorAt?: number | null;
 }
 
 export const collectionKeys = {

@@ -22,12 +22,15 @@ use serde_json::{json, Value};
 
 const BASE_ID: u64 = 110_000_000_000_000_000;
 
+/// An answer to give: status, headers, body.
+type Canned = (u16, Vec<(&'static str, String)>, Value);
+
 #[derive(Default)]
 struct Fake {
     /// (id, created_at ms) of statuses tagged #rust.
     statuses: Vec<(u64, i64)>,
     /// Answers to give before the timeline, one per request: (status, headers, body).
-    queued: Vec<(u16, Vec<(&'static str, String)>, Value)>,
+    queued: Vec<Canned>,
     /// Requires `Authorization: Bearer tok` (public preview disabled).
     needs_token: bool,
     /// `X-RateLimit-Remaining` of the next answers.
@@ -53,11 +56,11 @@ fn status(host: &str, id: u64, at: i64) -> Value {
         "replies_count": 1, "reblogs_count": 2, "favourites_count": 3, "edited_at": null,
         "content": format!("<p>Learning <a href=\"https://{host}/tags/rust\" class=\"mention hashtag\" rel=\"tag\">#<span>rust</span></a> &amp; async, part {n}</p>"),
         "reblog": null, "application": null,
-        "account": {"id": "42", "username": "alice", "acct": if n % 2 == 0 { "alice".to_string() } else { "alice@origin.example".to_string() },
+        "account": {"id": "42", "username": "alice", "acct": if n.is_multiple_of(2) { "alice".to_string() } else { "alice@origin.example".to_string() },
             "display_name": "Alice", "locked": false, "bot": false, "url": "https://origin.example/@alice",
             "avatar": "https://origin.example/avatars/alice.png", "followers_count": 120, "following_count": 5,
             "statuses_count": 300, "note": "<p>Rustacean</p>"},
-        "media_attachments": if n % 5 == 0 { json!([{"id": "9", "type": "image", "url": "https://origin.example/media/1.png",
+        "media_attachments": if n.is_multiple_of(5) { json!([{"id": "9", "type": "image", "url": "https://origin.example/media/1.png",
             "preview_url": "https://origin.example/media/1_small.png", "description": null}]) } else { json!([]) },
         "mentions": [], "tags": [{"name": "rust", "url": format!("https://{host}/tags/rust")}], "emojis": [], "card": null, "poll": null
     })
@@ -82,7 +85,7 @@ async fn timeline(State(s): State<Shared>, Path(tag): Path<String>, h: HeaderMap
     let limit: usize = q.get("limit").and_then(|v| v.parse().ok()).unwrap_or(20).min(40);
     let id = |k: &str| q.get(k).and_then(|v| v.parse::<u64>().ok());
     let mut all: Vec<(u64, i64)> = if tag == "rust" { f.statuses.clone() } else { vec![] };
-    all.sort_by(|a, b| b.0.cmp(&a.0));
+    all.sort_by_key(|s| std::cmp::Reverse(s.0));
     all.retain(|(i, _)| id("max_id").is_none_or(|m| *i < m) && id("since_id").is_none_or(|m| *i > m));
     let page: Vec<(u64, i64)> = match id("min_id") {
         // The statuses immediately newer than min_id, still newest first.
@@ -199,11 +202,10 @@ async fn a_used_up_window_waits_for_its_reset_and_429_is_retried() {
     add(&fake, 6, 8);
     let next = c.fetch(&query(), &first.cursor).await.unwrap();
     assert_eq!(next.posts.len(), 3);
-    let f = fake.lock().unwrap();
+    let times = fake.lock().unwrap().times.clone();
     // The second request waited for the window to open, the third (after the 429) a second more.
-    assert!(f.times[1] - f.times[0] >= Duration::from_millis(900), "{:?}", f.times[1] - f.times[0]);
-    assert!(f.times[2] - f.times[1] >= Duration::from_millis(900));
-    drop(f);
+    assert!(times[1] - times[0] >= Duration::from_millis(900), "{:?}", times[1] - times[0]);
+    assert!(times[2] - times[1] >= Duration::from_millis(900));
     // A window that opens later than the client sleeps through goes back to the scheduler.
     {
         let mut f = fake.lock().unwrap();

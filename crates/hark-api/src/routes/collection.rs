@@ -217,7 +217,7 @@ pub async fn save_connector(
         let schemes = kind.base_url_schemes();
         let ok = schemes.iter().any(|s| u.starts_with(s)) && plausible_url(u);
         if !kind.has_base_url() || !ok {
-            let allowed = schemes.iter().map(|s| format!("{s}")).collect::<Vec<_>>().join(" or ");
+            let allowed = schemes.join(" or ");
             return Err(ApiError::unprocessable("invalid_base_url", format!("The base URL must be an {allowed} address.")));
         }
     }

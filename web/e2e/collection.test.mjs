@@ -113,7 +113,7 @@ test('connector set up in the browser collects a new tracker’s posts', async (
   await page.getByRole('button', { name: /Account menu/ }).click();
   await page.getByRole('menuitem', { name: 'Connectors' }).click();
   await page.waitForURL((u) => new URL(u).pathname === '/settings/connectors');
-  const card = page.getByRole('region', { name: 'X (Twitter) recent search' });
+  const card = page.getByRole('region', { name: 'X (Twitter) API v2' });
   await card.getByText('Not configured', { exact: true }).waitFor();
   await shot(page, 'collection-01-connectors');
 
@@ -157,7 +157,7 @@ test('connector set up in the browser collects a new tracker’s posts', async (
 
   await page.goto(`${server.url}/edit/${hash}/${friendly}`);
   const section = page.getByRole('region', { name: 'Collection' });
-  await section.getByText('X (Twitter) recent search').waitFor();
+  await section.getByText('X (Twitter) API v2').waitFor();
   await section.getByRole('cell', { name: String(TWEETS), exact: true }).waitFor();
   await section.getByText('None', { exact: true }).waitFor();
   await section.scrollIntoViewIfNeeded();

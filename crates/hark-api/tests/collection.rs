@@ -123,7 +123,10 @@ async fn only_instance_admins_manage_connectors_and_editors_see_status() {
         app.store.set_member(row.id, bob.id, hark_core::Permission::Editor).await.unwrap();
         let status = send(client.get(app.url(&path))).await;
         assert_eq!(status.status, 200);
-        assert_eq!(status.body, json!({"collecting": false, "backfillInProgress": false, "freeBackfills": false, "jobs": []}));
+        assert_eq!(
+            status.body,
+            json!({"collecting": false, "backfillInProgress": false, "freeBackfills": false, "jobs": [], "streams": []})
+        );
 
         // With a connector on, the scheduler's job shows; "collect now" makes it due.
         app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t"}})).await;
@@ -333,5 +336,92 @@ async fn posts_added_by_address_are_fetched_from_the_platform() {
         // Adding it again finds the stored copy and keeps one.
         assert_eq!(add(json!(["https://x.com/beancounter/status/1001"])).await.body["results"][0]["added"], true);
         assert_eq!(app.get(&format!("/api/v1/trackers/{hash}/posts?days=30")).await.body["total"], 1);
+    }
+}
+
+#[tokio::test]
+async fn new_platforms_and_streaming_connectors_over_http() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let list = app.get("/api/v1/admin/connectors").await.body;
+        let bsky = connector(&list, "bluesky");
+        assert_eq!((bsky["collectsBy"].as_str(), bsky["platforms"][0].as_str()), (Some("stream"), Some("bsky")));
+        assert_eq!(bsky["baseUrlSchemes"], json!(["ws://", "wss://"]));
+        assert_eq!(bsky["defaultBaseUrl"], "wss://jetstream2.us-east.bsky.network");
+        let masto = connector(&list, "mastodon");
+        assert_eq!((masto["collectsBy"].as_str(), masto["platforms"][0].as_str()), (Some("poll"), Some("mastodon")));
+        assert_eq!(masto["fields"][0]["name"], "servers");
+        let tw = connector(&list, "twitter");
+        assert_eq!(tw["fields"][1]["name"], "mode");
+        assert_eq!(tw["fields"][1]["options"][1], json!({"value": "stream", "label": "Filtered stream"}));
+
+        // Jetstream is a websocket: an https base URL is refused, a wss one kept.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/bluesky", json!({"enabled": true, "baseUrl": "https://jetstream.example"})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("invalid_base_url")));
+        assert!(r.body["error"]["message"].as_str().unwrap().contains("wss://"));
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/bluesky", json!({"enabled": true, "baseUrl": "wss://jetstream.example"})).await;
+        assert_eq!((r.status, r.body["enabled"].as_bool()), (200, Some(true)), "{:?}", r.body);
+        // Mastodon needs a server to be switched on.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/mastodon", json!({"enabled": true})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("connector_incomplete")));
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/mastodon", json!({"enabled": true, "values": {"servers": "https://mastodon.example"}})).await;
+        assert_eq!(r.status, 200);
+        // X: recent search or filtered stream, nothing else.
+        let r = app.send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": false, "values": {"mode": "firehose"}})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("invalid_choice")));
+        assert!(r.body["error"]["message"].as_str().unwrap().contains("recent, stream"));
+        let r = app
+            .send_json("PUT", "/api/v1/admin/connectors/twitter", json!({"enabled": true, "values": {"bearer_token": "t", "mode": "stream"}}))
+            .await;
+        assert_eq!((r.status, r.body["collectsBy"].as_str()), (200, Some("stream")));
+
+        // Trackers follow the new platforms.
+        let r = app
+            .post("/api/v1/trackers", json!({"platforms": {"bsky": 1, "mastodon": 1}, "search": {"rows": [{"type": "+", "searches": ["#rust"]}]},
+                "usernames": {"mastodon": ["https://93.184.216.34"]}}))
+            .await;
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        assert_eq!((r.body["platforms"]["bsky"].as_i64(), r.body["platforms"]["mastodon"].as_i64(), r.body["platforms"]["twt"].as_i64()), (Some(1), Some(1), Some(0)));
+        let hash = r.body["hash"].as_str().unwrap().to_string();
+        // The tracker's collection status names the Bluesky stream (not started in tests).
+        let r = app.get(&format!("/api/v1/trackers/{hash}/collection")).await;
+        assert_eq!(r.body["streams"].as_array().unwrap().len(), 1, "{:?}", r.body);
+        assert_eq!((r.body["streams"][0]["connector"].as_str(), r.body["streams"][0]["running"].as_bool()), (Some("bluesky"), Some(false)));
+        // Backfill sources: Jetstream cannot fetch a past period; Mastodon can.
+        let day = |back: i64| (jiff::Zoned::now().date() - jiff::Span::new().days(back)).to_string();
+        let r = app.get(&format!("/api/v1/trackers/{hash}/backfill/estimate?start={}&end={}", day(3), day(1))).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let names: Vec<&str> = r.body["sources"].as_array().unwrap().iter().filter_map(|s| s["connector"].as_str()).collect();
+        assert_eq!(names, vec!["mastodon"]);
+    }
+}
+
+#[tokio::test]
+async fn tracker_addresses_may_not_reach_private_networks() {
+    for b in backends() {
+        let app = TestApp::spawn(b).await;
+        app.setup_admin().await;
+        let make = |usernames: Value| {
+            json!({"platforms": {"news": 1, "mastodon": 1}, "search": {"rows": [{"type": "+", "searches": ["rust"]}]}, "usernames": usernames})
+        };
+        // A host name that resolves to this machine, a literal private address, a private server.
+        for (usernames, needle) in [
+            (json!({"web": ["http://localhost:8080/feed.xml"]}), "localhost"),
+            (json!({"web": ["blogs http://10.0.0.5/atom"]}), "10.0.0.5"),
+            (json!({"web": ["http://no-such-host.invalid/rss"]}), "does not resolve"),
+            (json!({"mastodon": ["https://127.0.0.1:3000"]}), "Mastodon server"),
+        ] {
+            let r = app.post("/api/v1/trackers", make(usernames)).await;
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("private_address")), "{:?}", r.body);
+            assert!(r.body["error"]["message"].as_str().unwrap().contains(needle), "{:?}", r.body);
+        }
+        // Account names are not addresses; a public literal address needs no lookup.
+        let r = app.post("/api/v1/trackers", make(json!({"web": ["techcrunch", "https://93.184.216.34/feed"]}))).await;
+        assert_eq!(r.status, 201, "{:?}", r.body);
+        // An edit checks the new entries.
+        let hash = r.body["hash"].as_str().unwrap();
+        let r = app.send_json("PATCH", &format!("/api/v1/trackers/{hash}"), make(json!({"web": ["techcrunch", "http://localhost/x"]}))).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("private_address")));
     }
 }

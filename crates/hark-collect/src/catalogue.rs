@@ -20,6 +20,8 @@ pub enum ConnectorKind {
     Instagram,
     Facebook,
     Tiktok,
+    Bluesky,
+    Mastodon,
 }
 
 /// One setting a connector asks for.
@@ -34,14 +36,19 @@ pub struct Field {
     /// Several values, one a line.
     pub multiline: bool,
     pub help: &'static str,
+    /// A choice among these `(value, label)` pairs (the first is the default); empty: free text.
+    pub options: &'static [(&'static str, &'static str)],
 }
 
 const fn field(name: &'static str, label: &'static str, secret: bool, required: bool, help: &'static str) -> Field {
-    Field { name, label, secret, required, multiline: false, help }
+    Field { name, label, secret, required, multiline: false, help, options: &[] }
 }
 
+/// How the X connector collects: `recent` (polling recent search) or `stream` (filtered stream).
+pub const TWITTER_MODES: &[(&str, &str)] = &[("recent", "Recent search (polling)"), ("stream", "Filtered stream")];
+
 impl ConnectorKind {
-    pub const ALL: [ConnectorKind; 9] = [
+    pub const ALL: [ConnectorKind; 11] = [
         Self::Twitter,
         Self::Rss,
         Self::HackerNews,
@@ -51,6 +58,8 @@ impl ConnectorKind {
         Self::Instagram,
         Self::Facebook,
         Self::Tiktok,
+        Self::Bluesky,
+        Self::Mastodon,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,6 +73,8 @@ impl ConnectorKind {
             Self::Instagram => "instagram",
             Self::Facebook => "facebook",
             Self::Tiktok => "tiktok",
+            Self::Bluesky => "bluesky",
+            Self::Mastodon => "mastodon",
         }
     }
 
@@ -73,7 +84,7 @@ impl ConnectorKind {
 
     pub fn label(self) -> &'static str {
         match self {
-            Self::Twitter => "X (Twitter) recent search",
+            Self::Twitter => "X (Twitter) API v2",
             Self::Rss => "News and blog feeds (RSS/Atom)",
             Self::HackerNews => "Hacker News (Algolia search)",
             Self::Reddit => "Reddit search",
@@ -82,12 +93,14 @@ impl ConnectorKind {
             Self::Instagram => "Instagram hashtag search",
             Self::Facebook => "Facebook Pages",
             Self::Tiktok => "TikTok Research API",
+            Self::Bluesky => "Bluesky (Jetstream)",
+            Self::Mastodon => "Mastodon hashtag timelines",
         }
     }
 
     pub fn description(self) -> &'static str {
         match self {
-            Self::Twitter => "Polls the X API v2 recent search (last 7 days) for each tracker's terms.",
+            Self::Twitter => "Polls the X API v2 recent search (last 7 days) for each tracker's terms, or reads the filtered stream with one rule per tracker.",
             Self::Rss => "Reads the shared feed list and the feed URLs listed on each tracker, with conditional GET.",
             Self::HackerNews => "Searches stories and comments by date; no key needed.",
             Self::Reddit => "Searches new posts across Reddit with an app's client credentials (OAuth).",
@@ -96,6 +109,8 @@ impl ConnectorKind {
             Self::Instagram => "Reads the last 24 hours of media for each tracker hashtag (30 unique hashtags a week).",
             Self::Facebook => "Reads the posts of the pages listed in each tracker's Facebook accounts.",
             Self::Tiktok => "Queries videos by keyword and hashtag (research data arrives a day or two late).",
+            Self::Bluesky => "Reads every new Bluesky post from a Jetstream firehose and keeps those that match a running tracker; no key needed.",
+            Self::Mastodon => "Reads the public timeline of each tracker hashtag on the listed servers; no key needed.",
         }
     }
 
@@ -109,6 +124,8 @@ impl ConnectorKind {
             Self::Instagram => &[Platform::Instagram],
             Self::Facebook => &[Platform::Facebook],
             Self::Tiktok => &[Platform::Tiktok],
+            Self::Bluesky => &[Platform::Bluesky],
+            Self::Mastodon => &[Platform::Mastodon],
         }
     }
 
@@ -130,12 +147,20 @@ impl ConnectorKind {
             Self::Youtube => "https://www.googleapis.com",
             Self::Instagram | Self::Facebook => "https://graph.facebook.com",
             Self::Tiktok => "https://open.tiktokapis.com",
+            Self::Bluesky => "wss://jetstream2.us-east.bsky.network",
+            Self::Mastodon => "",
         }
     }
 
     pub fn fields(self) -> Vec<Field> {
         match self {
-            Self::Twitter => vec![field("bearer_token", "Bearer token", true, true, "App-only bearer token from the X developer portal.")],
+            Self::Twitter => vec![
+                field("bearer_token", "Bearer token", true, true, "App-only bearer token from the X developer portal."),
+                Field {
+                    options: TWITTER_MODES,
+                    ..field("mode", "Collection", false, false, "Recent search polls every few minutes; the filtered stream delivers posts as they are made (needs an access level with filtered stream).")
+                },
+            ],
             Self::Rss => vec![Field {
                 multiline: true,
                 ..field("feeds", "Shared feeds", false, true, "One feed URL a line; start a line with 'blogs ' for a blog feed (news otherwise).")
@@ -171,12 +196,38 @@ impl ConnectorKind {
                 field("client_key", "Client key", false, true, "Of an app approved for the Research API."),
                 field("client_secret", "Client secret", true, true, ""),
             ],
+            Self::Bluesky => vec![],
+            Self::Mastodon => vec![
+                Field {
+                    multiline: true,
+                    ..field("servers", "Servers", false, true, "One server a line, e.g. https://mastodon.social. Trackers may add servers in their Mastodon list.")
+                },
+                field("access_token", "Access token", true, false, "Only for servers that do not show public timelines without one."),
+            ],
         }
     }
 
     /// Whether the connector asks for a base URL (forum and feed lists carry their own).
     pub fn has_base_url(self) -> bool {
         !self.default_base_url().is_empty()
+    }
+
+    /// URL schemes its base URL may have.
+    pub fn base_url_schemes(self) -> &'static [&'static str] {
+        match self {
+            Self::Bluesky => &["ws://", "wss://"],
+            _ => &["http://", "https://"],
+        }
+    }
+
+    /// Whether the connector, so configured, reads one stream for every tracker (leased per
+    /// connector) instead of polling per tracker.
+    pub fn is_stream(self, config: &ConnectorConfig) -> bool {
+        match self {
+            Self::Bluesky => true,
+            Self::Twitter => config.value("mode") == Some("stream"),
+            _ => false,
+        }
     }
 }
 
@@ -206,13 +257,20 @@ impl ConnectorConfig {
 
     /// Fails with the missing required fields.
     pub fn require(&self, kind: ConnectorKind) -> Result<(), CollectError> {
-        let missing: Vec<&str> =
-            kind.fields().iter().filter(|f| f.required && self.value(f.name).is_none()).map(|f| f.label).collect();
-        if missing.is_empty() {
-            Ok(())
-        } else {
-            Err(CollectError::NotConfigured(format!("missing {}", missing.join(", "))))
+        let fields = kind.fields();
+        let missing: Vec<&str> = fields.iter().filter(|f| f.required && self.value(f.name).is_none()).map(|f| f.label).collect();
+        if !missing.is_empty() {
+            return Err(CollectError::NotConfigured(format!("missing {}", missing.join(", "))));
         }
+        for f in fields.iter().filter(|f| !f.options.is_empty()) {
+            if let Some(v) = self.value(f.name) {
+                if !f.options.iter().any(|(o, _)| *o == v) {
+                    let allowed: Vec<&str> = f.options.iter().map(|(o, _)| *o).collect();
+                    return Err(CollectError::NotConfigured(format!("{} must be one of {}", f.label, allowed.join(", "))));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -236,6 +294,13 @@ mod tests {
         assert_eq!(c.base(ConnectorKind::Twitter), "https://api.x.com");
         c.base_url = Some("http://127.0.0.1:9/".into());
         assert_eq!(c.base(ConnectorKind::Twitter), "http://127.0.0.1:9");
+        assert!(!ConnectorKind::Twitter.is_stream(&c));
+        c.values.insert("mode".into(), "stream".into());
+        assert!(ConnectorKind::Twitter.is_stream(&c) && c.require(ConnectorKind::Twitter).is_ok());
+        c.values.insert("mode".into(), "firehose".into());
+        assert!(matches!(c.require(ConnectorKind::Twitter), Err(CollectError::NotConfigured(m)) if m.contains("recent, stream")));
+        assert!(ConnectorKind::Bluesky.is_stream(&ConnectorConfig::default()));
+        assert!(ConnectorConfig::default().require(ConnectorKind::Mastodon).is_err());
         assert_eq!(ConnectorKind::Rss.platform_bits(), {
             let mut s = PlatformSet::default();
             s.insert(Platform::News);

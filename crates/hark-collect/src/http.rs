@@ -4,7 +4,12 @@
 //! for passing failures (5xx, connection errors), retried with exponential backoff and jitter.
 //! A wait longer than the policy allows is not slept through: it comes back as
 //! [`CollectError::RateLimited`] so the scheduler runs the job again when the window opens.
+//!
+//! A response that says the window is used up (`X-RateLimit-Remaining: 0`, Mastodon and Reddit;
+//! `x-rate-limit-remaining: 0`, X) pauses that host until its reset, before any 429.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rand::Rng;
@@ -57,17 +62,56 @@ impl RetryPolicy {
 pub struct Http {
     client: reqwest::Client,
     pub policy: RetryPolicy,
+    /// Hosts whose rate-limit window is used up, with when it opens again.
+    paused: Arc<Mutex<HashMap<String, SystemTime>>>,
 }
+
+pub(crate) const USER_AGENT: &str = concat!("Hark/", env!("CARGO_PKG_VERSION"), " (self-hosted social listening)");
 
 impl Http {
     pub fn new(policy: RetryPolicy) -> Self {
-        let client = reqwest::Client::builder()
-            .user_agent(concat!("Hark/", env!("CARGO_PKG_VERSION"), " (self-hosted social listening)"))
+        Self::with_builder(policy, reqwest::Client::builder())
+    }
+
+    /// For addresses that tracker editors choose (feeds, servers): host names resolving to a
+    /// private or local address are refused when connecting (so DNS rebinding cannot reach
+    /// them), and so are redirects to such addresses.
+    pub fn public_only(policy: RetryPolicy) -> Self {
+        Self::with_builder(policy, crate::netguard::public_only(reqwest::Client::builder()))
+    }
+
+    fn with_builder(policy: RetryPolicy, builder: reqwest::ClientBuilder) -> Self {
+        let client = builder
+            .user_agent(USER_AGENT)
             .timeout(Duration::from_secs(30))
             .connect_timeout(Duration::from_secs(10))
             .build()
             .unwrap_or_default();
-        Self { client, policy }
+        Self { client, policy, paused: Arc::default() }
+    }
+
+    /// How long `host` is paused for from `now` (its rate-limit window is used up).
+    fn pause_of(&self, host: &str, now: SystemTime) -> Option<Duration> {
+        let paused = self.paused.lock().unwrap_or_else(|p| p.into_inner());
+        paused.get(host).and_then(|until| until.duration_since(now).ok()).filter(|d| !d.is_zero())
+    }
+
+    fn note_remaining(&self, host: &str, h: &HeaderMap, now: SystemTime) {
+        let remaining = ["x-ratelimit-remaining", "x-rate-limit-remaining"]
+            .iter()
+            .find_map(|n| h.get(*n).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<f64>().ok()));
+        let mut paused = self.paused.lock().unwrap_or_else(|p| p.into_inner());
+        match remaining {
+            Some(r) if r < 1.0 => {
+                if let Some(wait) = rate_limit_wait(h, now) {
+                    paused.insert(host.to_string(), now + wait);
+                }
+            }
+            Some(_) => {
+                paused.remove(host);
+            }
+            None => {}
+        }
     }
 
     pub fn client(&self) -> &reqwest::Client {
@@ -79,7 +123,18 @@ impl Http {
     pub async fn send(&self, build: impl Fn(&reqwest::Client) -> RequestBuilder) -> Result<Response, CollectError> {
         let mut attempt = 0u32;
         loop {
-            let outcome = build(&self.client).send().await;
+            let req = build(&self.client).build().map_err(|e| CollectError::Payload(format!("request: {e}")))?;
+            let host = req.url().host_str().unwrap_or_default().to_string();
+            if let Some(wait) = self.pause_of(&host, SystemTime::now()) {
+                if wait > self.policy.max_inline_wait {
+                    return Err(CollectError::RateLimited { wait });
+                }
+                tokio::time::sleep(wait).await;
+            }
+            let outcome = self.client.execute(req).await;
+            if let Ok(resp) = &outcome {
+                self.note_remaining(&host, resp.headers(), SystemTime::now());
+            }
             let wait = match outcome {
                 Ok(resp) if resp.status() == StatusCode::TOO_MANY_REQUESTS => {
                     let wait = rate_limit_wait(resp.headers(), SystemTime::now())
@@ -116,7 +171,7 @@ impl Http {
 }
 
 /// How long a response asks to wait, from `Retry-After`, `x-rate-limit-reset` (X: epoch
-/// seconds) or `x-ratelimit-reset` (Reddit: seconds from now).
+/// seconds) or `x-ratelimit-reset` (Reddit: seconds from now; Mastodon: an ISO 8601 time).
 pub fn rate_limit_wait(h: &HeaderMap, now: SystemTime) -> Option<Duration> {
     let text = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
     if let Some(v) = text("retry-after") {
@@ -131,8 +186,14 @@ pub fn rate_limit_wait(h: &HeaderMap, now: SystemTime) -> Option<Duration> {
         let now_s = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
         return Some(Duration::from_secs(v.saturating_sub(now_s)));
     }
-    if let Some(v) = text("x-ratelimit-reset").and_then(|v| v.parse::<f64>().ok()) {
-        return Some(Duration::from_secs_f64(v.max(0.0)));
+    if let Some(v) = text("x-ratelimit-reset") {
+        if let Ok(secs) = v.parse::<f64>() {
+            return Some(Duration::from_secs_f64(secs.clamp(0.0, 1e9)));
+        }
+        if let Some(at) = crate::util::parse_rfc3339(v) {
+            let now_ms = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_millis() as i64;
+            return Some(Duration::from_millis(at.saturating_sub(now_ms).max(0) as u64));
+        }
     }
     None
 }
@@ -162,6 +223,9 @@ mod tests {
         );
         assert_eq!(rate_limit_wait(&headers(&[("x-rate-limit-reset", "1600000000")]), now), Some(Duration::ZERO));
         assert_eq!(rate_limit_wait(&headers(&[("x-ratelimit-reset", "12")]), now), Some(Duration::from_secs(12)));
+        // Mastodon: the time the window opens again.
+        let at = crate::util::rfc3339(1_700_000_045_000);
+        assert_eq!(rate_limit_wait(&headers(&[("x-ratelimit-reset", &at)]), now), Some(Duration::from_secs(45)));
         assert_eq!(rate_limit_wait(&headers(&[]), now), None);
     }
 

@@ -16,6 +16,7 @@ use hark_core::{AccountLists, Millis, Platform, PlatformSet, Post, TrackerCriter
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod bluesky;
 pub mod catalogue;
 pub mod discourse;
 pub mod facebook;
@@ -23,17 +24,22 @@ pub mod graph;
 pub mod hackernews;
 pub mod http;
 pub mod instagram;
+pub mod mastodon;
+pub mod netguard;
 pub mod reddit;
 pub mod rss;
 pub mod preview;
 pub mod scheduler;
+pub mod stream;
 pub mod tiktok;
 pub mod twitter;
+pub mod twitter_stream;
 mod util;
 pub mod youtube;
 
 pub use catalogue::{ConnectorConfig, ConnectorKind, Field};
 pub use http::{Http, RetryPolicy};
+pub use stream::{build_stream, Batch, StreamConnector};
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -200,7 +206,9 @@ pub(crate) fn write_cursor<T: Serialize>(c: &T) -> Value {
     serde_json::to_value(c).unwrap_or(Value::Null)
 }
 
-/// Builds the connector a settings row describes.
+/// Builds the polling connector a settings row describes (for X: recent search, whichever
+/// mode is chosen, since previews sample with it). Bluesky only streams: see
+/// [`stream::build_stream`].
 pub fn build(kind: ConnectorKind, config: &ConnectorConfig, http: Http) -> Result<Box<dyn Connector>, CollectError> {
     config.require(kind)?;
     let c = config.clone();
@@ -214,7 +222,20 @@ pub fn build(kind: ConnectorKind, config: &ConnectorConfig, http: Http) -> Resul
         ConnectorKind::Instagram => Box::new(instagram::Instagram::new(c, http)),
         ConnectorKind::Facebook => Box::new(facebook::Facebook::new(c, http)),
         ConnectorKind::Tiktok => Box::new(tiktok::Tiktok::new(c, http)),
+        ConnectorKind::Mastodon => Box::new(mastodon::Mastodon::new(c, http)),
+        ConnectorKind::Bluesky => {
+            return Err(CollectError::NotConfigured("Bluesky is read as a stream, not polled".into()));
+        }
     })
+}
+
+/// Checks a connector's settings the way it will collect: its stream when it streams.
+pub async fn check(kind: ConnectorKind, config: &ConnectorConfig, http: Http) -> Result<String, CollectError> {
+    match build_stream(kind, config, http.clone()) {
+        Some(Ok(s)) => s.check().await,
+        Some(Err(e)) => Err(e),
+        None => build(kind, config, http)?.check().await,
+    }
 }
 
 /// Connector settings as saved: which are on, with what values.

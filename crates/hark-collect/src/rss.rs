@@ -54,9 +54,16 @@ fn parse_line(line: &str, default: Platform) -> Option<Feed> {
     (url.starts_with("http://") || url.starts_with("https://")).then(|| Feed { url: url.to_string(), platform })
 }
 
+/// The feed URL of a tracker's web list line (`URL`, `news URL` or `blogs URL`), if it has one.
+pub fn feed_url_of(line: &str) -> Option<String> {
+    parse_line(line, Platform::News).map(|f| f.url)
+}
+
 pub struct Rss {
     config: ConnectorConfig,
     http: Http,
+    /// For tracker-listed feeds: connects to public addresses only (see [`crate::netguard`]).
+    guarded: Http,
     /// Tracker-listed feeds may point at this machine or its private network (tests only).
     allow_private: bool,
 }
@@ -72,19 +79,15 @@ pub fn is_private_url(url: &str) -> bool {
             let d = d.trim_end_matches('.').to_ascii_lowercase();
             d == "localhost" || d.ends_with(".localhost") || d.ends_with(".local") || d.ends_with(".internal")
         }
-        Some(url::Host::Ipv4(ip)) => {
-            ip.is_private() || ip.is_loopback() || ip.is_link_local() || ip.is_unspecified() || ip.is_broadcast() || ip.octets()[0] == 100 && (64..128).contains(&ip.octets()[1])
-        }
-        Some(url::Host::Ipv6(ip)) => {
-            ip.is_loopback() || ip.is_unspecified() || (ip.segments()[0] & 0xfe00) == 0xfc00 || (ip.segments()[0] & 0xffc0) == 0xfe80
-                || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_private() || v4.is_loopback() || v4.is_link_local())
-        }
+        Some(url::Host::Ipv4(ip)) => crate::netguard::is_private_ip(ip.into()),
+        Some(url::Host::Ipv6(ip)) => crate::netguard::is_private_ip(ip.into()),
     }
 }
 
 impl Rss {
     pub fn new(config: ConnectorConfig, http: Http) -> Self {
-        Self { config, http, allow_private: false }
+        let guarded = Http::public_only(http.policy.clone());
+        Self { config, http, guarded, allow_private: false }
     }
 
     /// Lets tracker-listed feeds point at private addresses (tests against local fakes).
@@ -112,9 +115,20 @@ impl Rss {
         out
     }
 
+    /// The client for a feed: the administrator's shared feeds are trusted; a tracker's own
+    /// are fetched from public addresses only, resolved when connecting.
+    fn client_for(&self, url: &str) -> &Http {
+        let shared = self.config.lines("feeds").iter().filter_map(|l| parse_line(l, Platform::News)).any(|f| f.url == url);
+        if shared || self.allow_private {
+            &self.http
+        } else {
+            &self.guarded
+        }
+    }
+
     async fn read(&self, feed: &Feed, state: &mut FeedState) -> Result<Vec<Post>, CollectError> {
         let resp = self
-            .http
+            .client_for(&feed.url)
             .send(|c| {
                 let mut r = c.get(&feed.url).header("accept", "application/rss+xml, application/atom+xml, application/xml, text/xml, application/feed+json;q=0.9, */*;q=0.5");
                 if let Some(e) = &state.etag {

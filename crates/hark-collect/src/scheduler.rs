@@ -5,6 +5,10 @@
 //! saves the page's cursor under the lease. A worker that dies leaves its lease to run out; the
 //! next worker resumes from the last saved cursor. Failures are retried with backoff and shown
 //! on the tracker's settings page (last collected, next run, last error).
+//!
+//! Streaming connectors (Bluesky, X in filtered-stream mode) have no per-tracker jobs: each
+//! switched-on one runs a [`StreamWorker`] task that follows the running trackers through a
+//! watch channel the refresh updates.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -14,6 +18,7 @@ use hark_core::{now_millis, Millis, TrackerCriteria, TrackerStatus};
 use hark_ingest::pipeline::{compile, ingest_searched, Matcher};
 use hark_store::{CollectionJob, PageDone, Store};
 
+use crate::stream::{build_stream, StreamConfig, StreamWorker, Targets};
 use crate::{build, config_from_row, CollectError, Connector, ConnectorKind, Http, RetryPolicy, TrackerQuery};
 
 #[derive(Debug, Clone)]
@@ -33,6 +38,8 @@ pub struct SchedulerConfig {
     /// Failed attempts after which a backfill stops (poll jobs retry forever, backing off).
     pub backfill_attempts: i64,
     pub policy: RetryPolicy,
+    /// Streaming connectors' settings (the owner is this scheduler's).
+    pub stream: StreamConfig,
 }
 
 impl Default for SchedulerConfig {
@@ -46,6 +53,7 @@ impl Default for SchedulerConfig {
             refresh: Duration::from_secs(15),
             backfill_attempts: 8,
             policy: RetryPolicy::default(),
+            stream: StreamConfig::default(),
         }
     }
 }
@@ -72,11 +80,32 @@ pub struct Scheduler {
     /// Trackers compiled into `matcher`.
     known: HashSet<i64>,
     refreshed: Option<tokio::time::Instant>,
+    /// Running stream workers with the `updated_at` of the settings they were built from.
+    streams: HashMap<String, (Millis, tokio::task::JoinHandle<()>)>,
+    targets: tokio::sync::watch::Sender<Targets>,
+}
+
+impl Drop for Scheduler {
+    fn drop(&mut self) {
+        for (_, (_, h)) in self.streams.drain() {
+            h.abort();
+        }
+    }
 }
 
 impl Scheduler {
     pub fn new(store: Store, cfg: SchedulerConfig) -> Self {
-        Self { store, cfg, connectors: HashMap::new(), matcher: None, known: HashSet::new(), refreshed: None }
+        let (targets, _) = tokio::sync::watch::channel(Targets::default());
+        Self {
+            store,
+            cfg,
+            connectors: HashMap::new(),
+            matcher: None,
+            known: HashSet::new(),
+            refreshed: None,
+            streams: HashMap::new(),
+            targets,
+        }
     }
 
     /// Whether any connector is switched on (the scheduler stays off otherwise).
@@ -90,14 +119,65 @@ impl Scheduler {
         v
     }
 
+    /// Connectors read as a stream right now.
+    pub fn stream_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.streams.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// Starts, restarts (settings changed) and stops stream workers.
+    fn sync_streams(&mut self, wanted: Vec<(ConnectorKind, Millis, crate::ConnectorConfig)>) {
+        let names: HashSet<&str> = wanted.iter().map(|(k, _, _)| k.name()).collect();
+        let gone: Vec<String> = self
+            .streams
+            .iter()
+            .filter(|(n, (at, _))| !names.contains(n.as_str()) || !wanted.iter().any(|(k, a, _)| k.name() == n.as_str() && a == at))
+            .map(|(n, _)| n.clone())
+            .collect();
+        for name in gone {
+            if let Some((_, h)) = self.streams.remove(&name) {
+                h.abort();
+                let (store, owner) = (self.store.clone(), self.cfg.owner.clone());
+                tokio::spawn(async move {
+                    let _ = store.release_stream(&name, &owner).await;
+                });
+            }
+        }
+        for (kind, at, config) in wanted {
+            if self.streams.contains_key(kind.name()) {
+                continue;
+            }
+            match build_stream(kind, &config, Http::new(self.cfg.policy.clone())) {
+                Some(Ok(connector)) => {
+                    let cfg = StreamConfig { owner: self.cfg.owner.clone(), ..self.cfg.stream.clone() };
+                    let worker = StreamWorker::new(self.store.clone(), connector, cfg);
+                    let handle = tokio::spawn(worker.run(self.targets.subscribe()));
+                    self.streams.insert(kind.name().to_string(), (at, handle));
+                }
+                Some(Err(e)) => tracing::warn!(connector = kind.name(), error = %e, "stream not started"),
+                None => {}
+            }
+        }
+    }
+
     /// Re-reads connector settings and running trackers, creates missing poll jobs and
     /// recompiles the matcher.
     pub async fn refresh(&mut self) -> Result<(), CollectError> {
         let store_err = |e: hark_store::StoreError| CollectError::Payload(format!("store: {e}"));
         let rows = self.store.connector_settings().await.map_err(store_err)?;
         let mut connectors: HashMap<String, (Millis, Arc<dyn Connector>)> = HashMap::new();
+        let mut streams = Vec::new();
         for row in rows.iter().filter(|r| r.enabled) {
             let Some(kind) = ConnectorKind::parse(&row.connector) else { continue };
+            let config = config_from_row(row);
+            if kind.is_stream(&config) {
+                streams.push((kind, row.updated_at, config.clone()));
+                if kind == ConnectorKind::Bluesky {
+                    continue;
+                }
+                // X still backfills with recent search while it streams live.
+            }
             // Unchanged settings keep their connector (and its token, quota count).
             if let Some((at, c)) = self.connectors.get(kind.name()) {
                 if *at == row.updated_at {
@@ -105,7 +185,7 @@ impl Scheduler {
                     continue;
                 }
             }
-            match build(kind, &config_from_row(row), Http::new(self.cfg.policy.clone())) {
+            match build(kind, &config, Http::new(self.cfg.policy.clone())) {
                 Ok(c) => {
                     if let Ok(usage) = serde_json::from_str::<serde_json::Value>(&row.usage) {
                         c.restore_usage(&usage);
@@ -116,22 +196,28 @@ impl Scheduler {
             }
         }
         self.connectors = connectors;
+        self.sync_streams(streams);
         self.refreshed = Some(tokio::time::Instant::now());
-        if self.connectors.is_empty() {
+        if self.connectors.is_empty() && self.streams.is_empty() {
             // Collection is off: no jobs to create, no matcher to build.
             return Ok(());
         }
         let kinds: Vec<(&str, i64)> = self
             .connectors
             .keys()
+            .filter(|n| !self.streams.contains_key(*n))
             .filter_map(|n| ConnectorKind::parse(n))
             .map(|k| (k.name(), k.platform_bits()))
             .collect();
         let now = now_millis();
-        self.store.ensure_poll_jobs(&kinds, now).await.map_err(store_err)?;
+        if !kinds.is_empty() {
+            self.store.ensure_poll_jobs(&kinds, now).await.map_err(store_err)?;
+        }
         let trackers = self.store.collectable_trackers().await.map_err(store_err)?;
-        self.matcher = Some(Arc::new(compile(&trackers).map_err(|e| CollectError::Payload(e.to_string()))?));
+        let matcher = Arc::new(compile(&trackers).map_err(|e| CollectError::Payload(e.to_string()))?);
+        self.matcher = Some(matcher.clone());
         self.known = trackers.iter().map(|(id, _)| *id).collect();
+        self.publish_targets(matcher, &trackers);
         self.refreshed = Some(tokio::time::Instant::now());
         Ok(())
     }
@@ -216,6 +302,13 @@ impl Scheduler {
             self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
             return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
         };
+        if job.kind == "poll" && self.streams.contains_key(&job.connector) {
+            // The connector streams now: its polling waits until it is switched back.
+            let later = now_millis() + self.cfg.poll_interval.as_millis() as Millis;
+            self.store.set_job_due(job.id, later).await.map_err(store_err)?;
+            self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
+            return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
+        }
         if !self.matcher_has(tracker.id) {
             self.refresh().await?;
         }
@@ -278,6 +371,19 @@ impl Scheduler {
             }
             cursor = page.cursor;
         }
+    }
+
+    /// Hands the running trackers to the stream workers (a new version when they changed).
+    fn publish_targets(&self, matcher: Arc<Matcher>, trackers: &[(i64, String)]) {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        trackers.hash(&mut h);
+        let version = h.finish();
+        let queries: Vec<TrackerQuery> = trackers
+            .iter()
+            .filter_map(|(id, c)| serde_json::from_str::<TrackerCriteria>(c).ok().map(|c| TrackerQuery::from_criteria(*id, &c)))
+            .collect();
+        self.targets.send_replace(Targets { matcher: Some(matcher), trackers: queries, version });
     }
 
     async fn save_usage(&self, name: &str, connector: &dyn Connector) {

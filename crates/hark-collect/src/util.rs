@@ -29,6 +29,37 @@ pub fn html_text(html: &str) -> String {
     decoded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Text of rich post HTML (Mastodon statuses): block tags (`p`, `br`, `li`, …) become spaces,
+/// inline tags (`a`, `span`) vanish without one, so `#<span>rust</span>` reads `#rust`.
+pub fn html_text_inline(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut tag = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' if !in_tag => {
+                in_tag = true;
+                tag.clear();
+            }
+            '>' if in_tag => {
+                in_tag = false;
+                let name: String = tag
+                    .trim_start_matches('/')
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric())
+                    .collect::<String>()
+                    .to_ascii_lowercase();
+                if matches!(name.as_str(), "p" | "br" | "div" | "li" | "ul" | "ol" | "blockquote" | "pre" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
+                    out.push(' ');
+                }
+            }
+            _ if in_tag => tag.push(c),
+            _ => out.push(c),
+        }
+    }
+    html_text(&out)
+}
+
 /// RFC 3339 / ISO 8601 time to milliseconds.
 pub fn parse_rfc3339(s: &str) -> Option<Millis> {
     s.trim().parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond())
@@ -57,6 +88,10 @@ mod tests {
         assert_eq!(parse_rfc3339("2024-01-02T03:04:05.000Z"), Some(1_704_164_645_000));
         assert_eq!(rfc3339(1_704_164_645_000), "2024-01-02T03:04:05Z");
         assert_eq!(short_hash("a").len(), 32);
+        assert_eq!(
+            html_text_inline("<p>Hello <a href=\"https://m.example/tags/rust\" class=\"mention hashtag\">#<span>rust</span></a> &amp; you</p><p>line<br>two</p>"),
+            "Hello #rust & you line two"
+        );
         assert_ne!(short_hash("a"), short_hash("b"));
     }
 }

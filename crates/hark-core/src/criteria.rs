@@ -15,6 +15,8 @@ pub struct AccountLists {
     pub fb: Vec<String>,
     pub tt: Vec<String>,
     pub web: Vec<String>,
+    pub bsky: Vec<String>,
+    pub mastodon: Vec<String>,
 }
 
 impl AccountLists {
@@ -26,11 +28,13 @@ impl AccountLists {
             Platform::Facebook => &self.fb,
             Platform::Tiktok => &self.tt,
             Platform::News | Platform::Blogs | Platform::Forums => &self.web,
+            Platform::Bluesky => &self.bsky,
+            Platform::Mastodon => &self.mastodon,
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        [&self.twt, &self.ig, &self.yt, &self.fb, &self.tt, &self.web].iter().all(|l| l.is_empty())
+        [&self.twt, &self.ig, &self.yt, &self.fb, &self.tt, &self.web, &self.bsky, &self.mastodon].iter().all(|l| l.is_empty())
     }
 
     fn cleaned(&self) -> Self {
@@ -51,6 +55,8 @@ impl AccountLists {
             fb: clean(&self.fb),
             tt: clean(&self.tt),
             web: clean(&self.web),
+            bsky: clean(&self.bsky),
+            mastodon: clean(&self.mastodon),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! | tiktok | likes + comments | views |
 //! | youtube | likes + comments (not in the document; chosen to match tiktok) | views |
 //! | news, blogs, forums | comments + shares (not in the document) | none |
+//! | bluesky, mastodon | likes + reposts + replies (not in the document; as twitter) | none |
 //!
 //! Missing counts count as 0. The rate is a percentage (3.5 means 3.5%), `None` when the
 //! denominator is missing or not positive.
@@ -26,6 +27,7 @@ pub fn engagement_of(platform: Platform, c: &Counts) -> i64 {
         Platform::Facebook => &[c.likes, c.comments, c.shares, c.clicks],
         Platform::Tiktok | Platform::Youtube => &[c.likes, c.comments],
         Platform::News | Platform::Blogs | Platform::Forums => &[c.comments, c.shares],
+        Platform::Bluesky | Platform::Mastodon => &[c.likes, c.retweets, c.replies],
     };
     parts.iter().fold(0i64, |acc, v| acc.saturating_add(n(*v)))
 }
@@ -40,7 +42,7 @@ pub fn rate_base(platform: Platform, c: &Counts) -> Option<i64> {
         Platform::Twitter => c.impressions,
         Platform::Instagram | Platform::Facebook => c.reach,
         Platform::Tiktok | Platform::Youtube => c.views,
-        Platform::News | Platform::Blogs | Platform::Forums => None,
+        Platform::News | Platform::Blogs | Platform::Forums | Platform::Bluesky | Platform::Mastodon => None,
     }
 }
 

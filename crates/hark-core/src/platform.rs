@@ -14,10 +14,12 @@ pub enum Platform {
     News,
     Blogs,
     Forums,
+    Bluesky,
+    Mastodon,
 }
 
 impl Platform {
-    pub const ALL: [Platform; 8] = [
+    pub const ALL: [Platform; 10] = [
         Platform::Twitter,
         Platform::Instagram,
         Platform::Youtube,
@@ -26,6 +28,8 @@ impl Platform {
         Platform::News,
         Platform::Blogs,
         Platform::Forums,
+        Platform::Bluesky,
+        Platform::Mastodon,
     ];
 
     pub fn code(self) -> &'static str {
@@ -38,6 +42,8 @@ impl Platform {
             Self::News => "news",
             Self::Blogs => "blogs",
             Self::Forums => "forums",
+            Self::Bluesky => "bsky",
+            Self::Mastodon => "mastodon",
         }
     }
 
@@ -52,6 +58,8 @@ impl Platform {
             Self::News => "news",
             Self::Blogs => "blogs",
             Self::Forums => "forums",
+            Self::Bluesky => "bluesky",
+            Self::Mastodon => "mastodon",
         }
     }
 
@@ -64,13 +72,13 @@ impl Platform {
             .ok_or_else(|| Invalid::new("invalid_platform", format!("Unknown platform '{s}'.")))
     }
 
-    fn bit(self) -> u8 {
+    fn bit(self) -> u16 {
         1 << (self as u8)
     }
 
     /// Platforms that can carry a location (the dashboard asks for geography only with one on).
     pub fn bears_location(self) -> bool {
-        !matches!(self, Self::Youtube | Self::Tiktok)
+        !matches!(self, Self::Youtube | Self::Tiktok | Self::Bluesky | Self::Mastodon)
     }
 
     /// Platforms a trial account cannot switch on.
@@ -85,7 +93,7 @@ impl Platform {
 
 /// A set of platforms, stored as a small bitmask and shown to clients as `{twt: 0|1, ...}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct PlatformSet(u8);
+pub struct PlatformSet(u16);
 
 impl PlatformSet {
     pub const fn empty() -> Self {
@@ -97,7 +105,7 @@ impl PlatformSet {
     }
 
     pub fn from_bits(bits: i64) -> Self {
-        Self((bits & 0xff) as u8)
+        Self((bits & 0xffff) as u16)
     }
 
     pub fn bits(self) -> i64 {

@@ -165,7 +165,8 @@ impl PostFilters {
         let needs_verified = match post.platform {
             Platform::Tiktok => self.verified_tiktok_users,
             Platform::Twitter | Platform::Instagram | Platform::Youtube | Platform::Facebook => self.verified_users,
-            Platform::News | Platform::Blogs | Platform::Forums => false,
+            // Neither carries a verification mark.
+            Platform::News | Platform::Blogs | Platform::Forums | Platform::Bluesky | Platform::Mastodon => false,
         };
         if needs_verified && !post.author.verified {
             return false;

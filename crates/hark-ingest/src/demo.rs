@@ -70,6 +70,8 @@ fn pool_size(p: Platform) -> usize {
         Platform::News => 60,
         Platform::Blogs => 300,
         Platform::Forums => 2000,
+        // Not in the sample mix.
+        Platform::Bluesky | Platform::Mastodon => 0,
     }
 }
 
@@ -329,7 +331,9 @@ impl DemoGenerator {
                 let low = (seq as u32 ^ self.salt as u32) as u64;
                 push_u64(&mut id, (secs << 32) | low);
             }
-            Platform::News | Platform::Blogs | Platform::Forums => push_hex(&mut id, mix64(seq ^ self.salt ^ p as u64)),
+            Platform::News | Platform::Blogs | Platform::Forums | Platform::Bluesky | Platform::Mastodon => {
+                push_hex(&mut id, mix64(seq ^ self.salt ^ p as u64))
+            }
         }
         id
     }
@@ -699,6 +703,10 @@ impl DemoGenerator {
                 post.counts.comments = Some(Self::lognormal(&mut self.rng, 8.0, 1.2) as i64);
                 post.counts.likes = Some(Self::lognormal(&mut self.rng, 15.0, 1.5) as i64);
                 post.url = Some(url);
+            }
+            // Not in the sample mix (see PLATFORM_MIX); a plain sentence should one be asked for.
+            Platform::Bluesky | Platform::Mastodon => {
+                self.sentence(&mut text, tone, burst, &LOCALES[0], p, place.city);
             }
         }
         post.text = text;

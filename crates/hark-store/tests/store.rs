@@ -254,3 +254,26 @@ async fn preview_mode_is_set_at_creation_and_switched_off() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn stream_leases_are_exclusive_and_keep_the_cursor() {
+    each_backend(|store| async move {
+        let a = store.lease_stream("bluesky", "node-a", 1_000, 61_000).await.unwrap().unwrap();
+        assert_eq!((a.cursor.as_str(), a.lease_owner.as_deref()), ("{}", Some("node-a")));
+        // Another worker waits while the lease runs; the holder renews it.
+        assert!(store.lease_stream("bluesky", "node-b", 2_000, 62_000).await.unwrap().is_none());
+        assert!(store.lease_stream("bluesky", "node-a", 2_000, 62_000).await.unwrap().is_some());
+        assert!(store.stream_batch_done("bluesky", "node-a", r#"{"time_us":5}"#, 3, 3_000, 63_000).await.unwrap());
+        assert!(!store.stream_batch_done("bluesky", "node-b", r#"{"time_us":9}"#, 1, 3_000, 63_000).await.unwrap());
+        store.stream_failed("bluesky", "node-a", "network: reset", 4_000).await.unwrap();
+        // The lease runs out (its worker died): the next worker resumes from the saved cursor.
+        let b = store.lease_stream("bluesky", "node-b", 64_000, 124_000).await.unwrap().unwrap();
+        assert_eq!(b.cursor, r#"{"time_us":5}"#);
+        assert_eq!((b.batches, b.posts_collected, b.last_error.as_deref()), (1, 3, Some("network: reset")));
+        store.release_stream("bluesky", "node-b").await.unwrap();
+        assert!(store.lease_stream("bluesky", "node-a", 65_000, 125_000).await.unwrap().is_some());
+        let rows = store.connector_streams().await.unwrap();
+        assert_eq!(rows.len(), 1);
+    })
+    .await;
+}

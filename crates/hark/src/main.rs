@@ -75,7 +75,7 @@ struct ImportArgs {
     /// file's extension.
     #[arg(long, value_parser = ["ndjson", "csv"])]
     format: Option<String>,
-    /// CSV: the platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums).
+    /// CSV: the platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums, bsky, mastodon).
     #[arg(long)]
     platform: Option<String>,
     /// CSV: explicit column mapping, `field=Column,...` (e.g. `text=Body,created_at=Date`).

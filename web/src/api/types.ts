@@ -1,8 +1,8 @@
 // Types of the JSON API (docs/api.md; served as /api/v1/openapi.json).
 
-export type PlatformCode = 'twt' | 'ig' | 'yt' | 'fb' | 'tt' | 'news' | 'blogs' | 'forums';
+export type PlatformCode = 'twt' | 'ig' | 'yt' | 'fb' | 'tt' | 'news' | 'blogs' | 'forums' | 'bsky' | 'mastodon';
 export type PlatformFlags = Record<PlatformCode, 0 | 1>;
-export type PerPlatformLists = Record<'twt' | 'ig' | 'yt' | 'fb' | 'tt' | 'web', string[]>;
+export type PerPlatformLists = Record<'twt' | 'ig' | 'yt' | 'fb' | 'tt' | 'web' | 'bsky' | 'mastodon', string[]>;
 
 export interface Me {
   isLoggedIn: boolean;

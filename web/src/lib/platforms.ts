@@ -18,6 +18,8 @@ export const PLATFORMS: PlatformInfo[] = [
   { code: 'news', label: 'News', short: 'N', badge: 'bg-amber-600 text-white' },
   { code: 'blogs', label: 'Blogs', short: 'B', badge: 'bg-orange-500 text-white' },
   { code: 'forums', label: 'Forums', short: 'F', badge: 'bg-violet-600 text-white' },
+  { code: 'bsky', label: 'Bluesky', short: 'BS', badge: 'bg-sky-500 text-white' },
+  { code: 'mastodon', label: 'Mastodon', short: 'M', badge: 'bg-indigo-600 text-white' },
 ];
 
 export function platformInfo(code: PlatformCode): PlatformInfo {

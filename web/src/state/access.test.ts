@@ -3,7 +3,7 @@ import type { Me, PlatformFlags } from '../api/types';
 import { availablePlatforms, computeAccess, pageAvailable, selectedPlatforms, togglePlatform } from './access';
 
 const flags = (on: string[]): PlatformFlags =>
-  Object.fromEntries(['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums'].map((c) => [c, on.includes(c) ? 1 : 0])) as PlatformFlags;
+  Object.fromEntries(['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums', 'bsky', 'mastodon'].map((c) => [c, on.includes(c) ? 1 : 0])) as PlatformFlags;
 
 const me = (p: Partial<Me>): Me => ({
   isLoggedIn: true,

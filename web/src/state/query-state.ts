@@ -14,7 +14,7 @@ export const TRACKER_PAGES = [
 ] as const;
 export type TrackerPage = (typeof TRACKER_PAGES)[number];
 
-export const PLATFORM_CODES: PlatformCode[] = ['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums'];
+export const PLATFORM_CODES: PlatformCode[] = ['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums', 'bsky', 'mastodon'];
 
 export const SENTIMENT_BUCKETS = ['positive', 'slight_positive', 'neutral', 'slight_negative', 'negative'] as const;
 export type SentimentBucket = (typeof SENTIMENT_BUCKETS)[number];

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::extract::{Path, State};
 use hark_collect::{build, config_from_row, CollectError, ConnectorKind, Http, RetryPolicy};
 use hark_core::{now_millis, Millis, Permission};
-use hark_store::{ConnectorSettingsRow, UserRow};
+use hark_store::{ConnectorSettingsRow, StreamRow, UserRow};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -23,10 +23,29 @@ pub struct ConnectorField {
     required: bool,
     multiline: bool,
     help: String,
+    /// A choice among these (the first is the default); empty for free text.
+    options: Vec<FieldOption>,
     /// The saved value; always absent for a secret.
     value: Option<String>,
     /// Whether a value is saved (the only thing said about a secret).
     is_set: bool,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FieldOption {
+    value: String,
+    label: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamStatus {
+    /// A worker holds the stream right now.
+    running: bool,
+    last_collected_at: Option<Millis>,
+    posts_fetched: i64,
+    last_error: Option<String>,
+    last_error_at: Option<Millis>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -46,9 +65,15 @@ pub struct ConnectorView {
     status: String,
     status_message: Option<String>,
     checked_at: Option<Millis>,
+    /// `poll` (per tracker, on a schedule) or `stream` (one connection for every tracker).
+    collects_by: String,
+    /// Base URL schemes accepted (`https://`, or `wss://` for a websocket).
+    base_url_schemes: Vec<String>,
+    /// The stream's state, for a connector that streams and has run.
+    stream: Option<StreamStatus>,
 }
 
-fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorView {
+fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>, streams: &[StreamRow]) -> ConnectorView {
     let config = row.map(config_from_row).unwrap_or_default();
     let fields: Vec<ConnectorField> = kind
         .fields()
@@ -62,6 +87,7 @@ fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorVie
                 required: f.required,
                 multiline: f.multiline,
                 help: f.help.into(),
+                options: f.options.iter().map(|(v, l)| FieldOption { value: (*v).into(), label: (*l).into() }).collect(),
                 is_set: v.is_some(),
                 value: if f.secret { None } else { v },
             }
@@ -92,6 +118,15 @@ fn view(kind: ConnectorKind, row: Option<&ConnectorSettingsRow>) -> ConnectorVie
         status,
         status_message: message,
         checked_at: row.and_then(|r| r.checked_at),
+        collects_by: if kind.is_stream(&config) { "stream" } else { "poll" }.into(),
+        base_url_schemes: kind.base_url_schemes().iter().map(|s| s.to_string()).collect(),
+        stream: streams.iter().find(|s| s.connector == kind.name() && kind.is_stream(&config)).map(|s| StreamStatus {
+            running: s.lease_until.is_some_and(|u| u >= now_millis()),
+            last_collected_at: s.last_collected_at,
+            posts_fetched: s.posts_collected,
+            last_error: s.last_error.clone(),
+            last_error_at: s.last_error_at,
+        }),
     }
 }
 
@@ -112,8 +147,9 @@ fn kind_of(name: &str) -> ApiResult<ConnectorKind> {
 pub async fn list_connectors(State(state): State<AppState>, CurrentUser(user): CurrentUser) -> ApiResult<axum::Json<Vec<ConnectorView>>> {
     require_admin(&user)?;
     let rows = state.store.connector_settings().await?;
+    let streams = state.store.connector_streams().await?;
     Ok(axum::Json(
-        ConnectorKind::ALL.into_iter().map(|k| view(k, rows.iter().find(|r| r.connector == k.name()))).collect(),
+        ConnectorKind::ALL.into_iter().map(|k| view(k, rows.iter().find(|r| r.connector == k.name()), &streams)).collect(),
     ))
 }
 
@@ -155,6 +191,15 @@ pub async fn save_connector(
     for (name, value) in input.values {
         let secret = fields.iter().any(|f| f.name == name && f.secret);
         let value = value.trim().to_string();
+        if let Some(f) = fields.iter().find(|f| f.name == name && !f.options.is_empty()) {
+            if !value.is_empty() && !f.options.iter().any(|(o, _)| *o == value) {
+                let allowed: Vec<&str> = f.options.iter().map(|(o, _)| *o).collect();
+                return Err(ApiError::unprocessable(
+                    "invalid_choice",
+                    format!("'{}' must be one of {}.", f.label, allowed.join(", ")),
+                ));
+            }
+        }
         if value.chars().count() > 20_000 {
             return Err(ApiError::unprocessable("value_too_long", format!("'{name}' is longer than 20000 characters.")));
         }
@@ -169,9 +214,11 @@ pub async fn save_connector(
     values.retain(|_, v| !v.is_empty());
     let base_url = input.base_url.map(|u| u.trim().to_string()).filter(|u| !u.is_empty());
     if let Some(u) = &base_url {
-        let ok = (u.starts_with("http://") || u.starts_with("https://")) && plausible_url(u);
+        let schemes = kind.base_url_schemes();
+        let ok = schemes.iter().any(|s| u.starts_with(s)) && plausible_url(u);
         if !kind.has_base_url() || !ok {
-            return Err(ApiError::unprocessable("invalid_base_url", "The base URL must be an http:// or https:// address."));
+            let allowed = schemes.join(" or ");
+            return Err(ApiError::unprocessable("invalid_base_url", format!("The base URL must be an {allowed} address.")));
         }
     }
     let config = hark_collect::ConnectorConfig { base_url: base_url.clone(), values: values.clone() };
@@ -183,7 +230,7 @@ pub async fn save_connector(
     let text = serde_json::to_string(&values).map_err(|e| ApiError::Internal(e.to_string()))?;
     state.store.save_connector_settings(kind.name(), input.enabled, base_url.as_deref(), &text, now_millis()).await?;
     let row = state.store.connector_setting(kind.name()).await?;
-    Ok(axum::Json(view(kind, row.as_ref())))
+    Ok(axum::Json(view(kind, row.as_ref(), &state.store.connector_streams().await?)))
 }
 
 /// A URL with a host and nothing odd in it (no spaces or control characters).
@@ -202,16 +249,16 @@ pub async fn check_connector(
 ) -> ApiResult<axum::Json<ConnectorView>> {
     require_admin(&user)?;
     let kind = kind_of(&name)?;
+    let streams = state.store.connector_streams().await?;
     let Some(row) = state.store.connector_setting(kind.name()).await? else {
-        return Ok(axum::Json(view(kind, None)));
+        return Ok(axum::Json(view(kind, None, &streams)));
     };
     let policy = RetryPolicy { max_retries: 1, ..RetryPolicy::default() };
-    let result = match build(kind, &config_from_row(&row), Http::new(policy)) {
-        Ok(c) => tokio::time::timeout(std::time::Duration::from_secs(45), c.check())
-            .await
-            .unwrap_or_else(|_| Err(CollectError::Network("no answer within 45 s".into()))),
-        Err(e) => Err(e),
-    };
+    let config = config_from_row(&row);
+    let check = hark_collect::check(kind, &config, Http::new(policy));
+    let result = tokio::time::timeout(std::time::Duration::from_secs(45), check)
+        .await
+        .unwrap_or_else(|_| Err(CollectError::Network("no answer within 45 s".into())));
     let (state_name, message) = match result {
         Ok(m) => ("working", m),
         Err(CollectError::NotConfigured(m)) => ("not_configured", m),
@@ -219,7 +266,7 @@ pub async fn check_connector(
     };
     state.store.set_connector_check(kind.name(), state_name, Some(&message), now_millis()).await?;
     let row = state.store.connector_setting(kind.name()).await?;
-    Ok(axum::Json(view(kind, row.as_ref())))
+    Ok(axum::Json(view(kind, row.as_ref(), &streams)))
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -256,6 +303,20 @@ pub struct CollectionStatus {
     /// the account is not a trial.
     free_backfills: bool,
     jobs: Vec<CollectionJobView>,
+    /// Live streams (one for every tracker) of the tracker's platforms that are switched on.
+    streams: Vec<TrackerStreamView>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackerStreamView {
+    connector: String,
+    label: String,
+    /// A worker holds the stream right now.
+    running: bool,
+    last_collected_at: Option<Millis>,
+    last_error: Option<String>,
+    last_error_at: Option<Millis>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/collection", tag = "collection", params(("hash" = String, Path)),
@@ -301,11 +362,30 @@ pub async fn tracker_collection(
         })
         .collect();
     let backfill_in_progress = jobs.iter().any(|j| j.kind == "backfill" && j.state == "active");
+    let stream_rows = state.store.connector_streams().await?;
+    let streams = settings
+        .iter()
+        .filter(|r| r.enabled)
+        .filter_map(|r| ConnectorKind::parse(&r.connector).map(|k| (k, config_from_row(r))))
+        .filter(|(k, c)| k.is_stream(c) && k.platform_bits() & tracker.platforms != 0)
+        .map(|(k, _)| {
+            let row = stream_rows.iter().find(|s| s.connector == k.name());
+            TrackerStreamView {
+                connector: k.name().into(),
+                label: k.label().into(),
+                running: row.is_some_and(|s| s.lease_until.is_some_and(|u| u >= now)),
+                last_collected_at: row.and_then(|s| s.last_collected_at),
+                last_error: row.and_then(|s| s.last_error.clone()),
+                last_error_at: row.and_then(|s| s.last_error_at),
+            }
+        })
+        .collect();
     Ok(axum::Json(CollectionStatus {
         collecting: !enabled.is_empty(),
         backfill_in_progress,
         free_backfills: serves_tracker && !user.trial,
         jobs,
+        streams,
     }))
 }
 
@@ -374,6 +454,9 @@ async fn tracker_sources(state: &AppState, tracker: &hark_store::TrackerRow) -> 
         .filter(|r| r.enabled)
         .filter_map(|r| ConnectorKind::parse(&r.connector).map(|k| (k, r)))
         .filter(|(k, _)| k.platform_bits() & tracker.platforms != 0)
+        // Jetstream reads what is posted now; it cannot fetch a past period. (X backfills with
+        // recent search whichever way it collects live.)
+        .filter(|(k, _)| *k != ConnectorKind::Bluesky)
         .collect();
     if sources.is_empty() {
         return Err(ApiError::unprocessable(

@@ -540,7 +540,7 @@ pub async fn topics(
 pub struct TopPages {
     /// Sites of the news, blog and forum posts (Top Websites That Mention This Term).
     top_websites: Vec<TermCount>,
-    /// Domains linked from twitter, youtube and facebook posts (Most Linked Websites).
+    /// Domains linked from twitter, youtube, facebook, bluesky and mastodon posts (Most Linked Websites).
     top_domains: Vec<TermCount>,
     top_links: Vec<TermCount>,
 }
@@ -555,7 +555,7 @@ pub async fn top_pages(
 ) -> ApiResult<axum::Json<TopPages>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let web = only(&c.filter, &[Platform::News, Platform::Blogs, Platform::Forums]);
-    let social = only(&c.filter, &[Platform::Twitter, Platform::Youtube, Platform::Facebook]);
+    let social = only(&c.filter, &[Platform::Twitter, Platform::Youtube, Platform::Facebook, Platform::Bluesky, Platform::Mastodon]);
     Ok(axum::Json(TopPages {
         top_websites: terms(state.store.dash_terms(c.row.id, &web, "domain").await?, TOP),
         top_domains: terms(state.store.dash_terms(c.row.id, &social, "domain").await?, TOP),

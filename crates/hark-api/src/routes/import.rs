@@ -18,7 +18,7 @@ pub const MAX_IMPORT_BYTES: usize = 50 * 1024 * 1024;
 pub struct ImportQuery {
     /// `ndjson` (default) or `csv`; a `text/csv` body is read as CSV.
     format: Option<String>,
-    /// CSV: platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums).
+    /// CSV: platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums, bsky, mastodon).
     platform: Option<String>,
     /// CSV: explicit column mapping, `field=Column,...`.
     map: Option<String>,

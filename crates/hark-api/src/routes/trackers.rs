@@ -83,7 +83,7 @@ impl TrackerInput {
     fn into_parts(self, owner: &UserRow, current: PlatformSet) -> ApiResult<(TrackerCriteria, String, Option<String>)> {
         let lists = [&self.usernames, &self.ignore];
         let too_long = lists.iter().any(|l| {
-            [&l.twt, &l.ig, &l.yt, &l.fb, &l.tt, &l.web].iter().any(|v| v.len() > MAX_LIST_ITEMS)
+            [&l.twt, &l.ig, &l.yt, &l.fb, &l.tt, &l.web, &l.bsky, &l.mastodon].iter().any(|v| v.len() > MAX_LIST_ITEMS)
         }) || self.search.rows.len() > 50
             || self.search.rows.iter().any(|r| r.searches.len() > 100)
             || self.country_locations.len() > 300
@@ -167,6 +167,7 @@ pub async fn create_tracker(
 ) -> ApiResult<impl IntoResponse> {
     let preview = input.preview;
     let (criteria, title, _) = input.into_parts(&user, PlatformSet::empty())?;
+    check_listed_addresses(&criteria, None).await?;
     // Preview mode only when some source can sample the tracker's platforms.
     let preview = preview && super::preview::can_sample(&state, criteria.platforms.bits()).await?;
     let row = state
@@ -187,6 +188,37 @@ pub async fn create_tracker(
         .await?;
     Ok((StatusCode::CREATED, axum::Json(Tracker::from_row(&row, Permission::Owner)?)))
 }
+
+/// Refuses feed URLs (web list) and Mastodon servers (Mastodon list) that point at this server
+/// or a private network, by literal address or by what their host name resolves to. On an edit
+/// only entries that were not there before are looked up. (Collection checks again each time it
+/// connects.)
+async fn check_listed_addresses(criteria: &TrackerCriteria, before: Option<&TrackerCriteria>) -> ApiResult<()> {
+    let was = |list: fn(&TrackerCriteria) -> &Vec<String>, entry: &String| before.is_some_and(|b| list(b).contains(entry));
+    let mut urls: Vec<(&str, String)> = Vec::new();
+    for entry in &criteria.usernames.web {
+        if let Some(url) = hark_collect::rss::feed_url_of(entry).filter(|_| !was(|c| &c.usernames.web, entry)) {
+            urls.push(("feed URL", url));
+        }
+    }
+    for entry in &criteria.usernames.mastodon {
+        if let Some(url) = hark_collect::mastodon::server_of(entry).filter(|_| !was(|c| &c.usernames.mastodon, entry)) {
+            urls.push(("Mastodon server", url));
+        }
+    }
+    for (what, url) in urls.into_iter().take(MAX_LOOKUPS) {
+        let reason = tokio::time::timeout(std::time::Duration::from_secs(5), hark_collect::netguard::private_url_reason(&url))
+            .await
+            .unwrap_or_else(|_| Some("its host name could not be resolved in time".into()));
+        if let Some(why) = reason {
+            return Err(ApiError::unprocessable("private_address", format!("The {what} '{url}' cannot be used: {why}.")));
+        }
+    }
+    Ok(())
+}
+
+/// Host names looked up in one save at most (the rest are checked when collected).
+const MAX_LOOKUPS: usize = 50;
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
     responses((status = 200, body = Tracker), (status = 404, body = ErrorBody)))]
@@ -215,8 +247,10 @@ pub async fn edit_tracker(
     let owner = state.store.user_by_id(row.owner_id).await?.ok_or_else(|| ApiError::Internal("owner missing".into()))?;
     let current = PlatformSet::from_bits(row.platforms);
     let (mut criteria, title, mode) = input.into_parts(&owner, current)?;
+    let before = criteria_of(&row)?;
+    check_listed_addresses(&criteria, Some(&before)).await?;
     // Sentiment keywords are edited on their own and survive a search edit.
-    criteria.sentiment_keywords = criteria_of(&row)?.sentiment_keywords;
+    criteria.sentiment_keywords = before.sentiment_keywords;
     let mode = match mode.as_deref() {
         Some("reanalyze") => "reanalyze",
         Some("future") | None => "future",

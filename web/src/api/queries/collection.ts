@@ -10,6 +10,8 @@ export interface ConnectorField {
   required: boolean;
   multiline: boolean;
   help: string;
+  /** A choice among these (the first is the default); empty for free text. */
+  options?: { value: string; label: string }[];
   /** The saved value; never present for a secret. */
   value?: string | null;
   isSet: boolean;
@@ -30,6 +32,20 @@ export interface Connector {
   status: ConnectorStatus;
   statusMessage?: string | null;
   checkedAt?: number | null;
+  /** `poll`: per tracker on a schedule; `stream`: one connection for every tracker. */
+  collectsBy?: 'poll' | 'stream';
+  /** Base URL schemes accepted, e.g. `https://` or `wss://`. */
+  baseUrlSchemes?: string[];
+  /** The stream's state, for a connector that streams and has run. */
+  stream?: ConnectorStream | null;
+}
+
+export interface ConnectorStream {
+  running: boolean;
+  lastCollectedAt?: number | null;
+  postsFetched: number;
+  lastError?: string | null;
+  lastErrorAt?: number | null;
 }
 
 export interface ConnectorInput {
@@ -63,6 +79,17 @@ export interface CollectionStatus {
   /** The caller may start a backfill (a source serves the tracker; not a trial account). */
   freeBackfills: boolean;
   jobs: CollectionJob[];
+  /** Live streams (one for every tracker) of the tracker's platforms. */
+  streams?: TrackerStream[];
+}
+
+export interface TrackerStream {
+  connector: string;
+  label: string;
+  running: boolean;
+  lastCollectedAt?: number | null;
+  lastError?: string | null;
+  lastErrorAt?: number | null;
 }
 
 export const collectionKeys = {

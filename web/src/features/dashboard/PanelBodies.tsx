@@ -18,6 +18,8 @@ const PLATFORM_NAMES: Record<string, string> = {
   news: 'News',
   blogs: 'Blogs',
   forums: 'Forums',
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
 };
 
 /** Male first (blue), then female (pink), then anything else. */

@@ -45,7 +45,7 @@ const dashboardCalls = (calls: ApiCall[]) => calls.filter((c) => c.path.includes
 
 describe('dashboard', () => {
   it('asks only for the groups its platforms need and shows the numbers and empty states', async () => {
-    const tracker = trackerFixture({ platforms: { twt: 0, ig: 0, yt: 1, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0 } });
+    const tracker = trackerFixture({ platforms: { twt: 0, ig: 0, yt: 1, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0, bsky: 0, mastodon: 0 } });
     const calls = open(tracker, {
       'top-stats': { posts: 1234, users: 56, engagement: 789, reach: 1000, impressions: 5, engagementRate: 78.9 },
       'viewer-sentiments': { likes: 9, dislikes: 1 },
@@ -75,7 +75,7 @@ describe('dashboard', () => {
   });
 
   it('sends facebook=0 to the influencer query only when facebook is anonymised', async () => {
-    const platforms = { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0 } as const;
+    const platforms = { twt: 1, ig: 0, yt: 0, fb: 1, tt: 0, news: 0, blogs: 0, forums: 0, bsky: 0, mastodon: 0 } as const;
     const plain = open(trackerFixture({ platforms }));
     await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
     expect(plain.find((c) => c.path.endsWith('/dashboard/influencers'))!.query.get('facebook')).toBeNull();

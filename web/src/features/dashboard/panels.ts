@@ -34,7 +34,7 @@ export const PANELS: PanelDef[] = [
   { chart: 'geography', title: 'Location', group: 'locations', platforms: null, span: 6, graphic: 'Default' },
   { chart: 'demographics', title: 'Gender', group: 'genders', platforms: null, span: 6, graphic: 'Default' },
   { chart: 'sources', title: 'Top Devices and Apps', group: 'devices', platforms: ['twt'], span: 6, graphic: 'LaptopLoadingPlatforms' },
-  { chart: 'links', title: 'Most Linked Websites', group: 'topPages', platforms: ['twt', 'yt', 'fb'], span: 6, graphic: 'LaptopLoadingPlatforms' },
+  { chart: 'links', title: 'Most Linked Websites', group: 'topPages', platforms: ['twt', 'yt', 'fb', 'bsky', 'mastodon'], span: 6, graphic: 'LaptopLoadingPlatforms' },
   { chart: 'post_type', title: 'Social Media Post Types', group: 'postTypes', platforms: ['twt'], span: 6, graphic: 'PlatformsWithLightningBolt' },
 ];
 

@@ -51,6 +51,8 @@ const PLATFORM_CODE: Record<string, PlatformCode> = {
   news: 'news',
   blogs: 'blogs',
   forums: 'forums',
+  bluesky: 'bsky',
+  mastodon: 'mastodon',
 };
 
 export function platformCode(name: string): PlatformCode {

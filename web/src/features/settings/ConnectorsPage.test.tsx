@@ -77,4 +77,42 @@ describe('ConnectorsPage', () => {
     expect(await screen.findByText('Only an instance administrator can manage connectors.')).toBeInTheDocument();
     expect(calls.some((c) => c.path === '/admin/connectors')).toBe(false);
   });
+
+  it('lets the administrator choose how X collects, and shows a stream connector state', async () => {
+    const x: Connector = {
+      ...twitter,
+      fields: [
+        { ...twitter.fields[0], isSet: true },
+        { name: 'mode', label: 'Collection', secret: false, required: false, multiline: false, help: '', isSet: false,
+          options: [{ value: 'recent', label: 'Recent search (polling)' }, { value: 'stream', label: 'Filtered stream' }] },
+      ],
+    };
+    const bluesky: Connector = {
+      name: 'bluesky', label: 'Bluesky (Jetstream)', description: 'Reads every new Bluesky post.', platforms: ['bsky'],
+      enabled: true, hasBaseUrl: true, baseUrl: null, defaultBaseUrl: 'wss://jetstream2.us-east.bsky.network', fields: [],
+      status: 'working', collectsBy: 'stream', baseUrlSchemes: ['ws://', 'wss://'],
+      stream: { running: true, postsFetched: 1234, lastCollectedAt: 1_700_000_000_000, lastError: null },
+    };
+    const calls = mockApi({
+      'GET /me': () => ({ body: meFixture({ isAdmin: true }) }),
+      'GET /admin/connectors': () => ({ body: [x, bluesky] }),
+      'PUT /admin/connectors/twitter': (c) => ({ body: { ...x, collectsBy: (c.body as { values: Record<string, string> }).values.mode === 'stream' ? 'stream' : 'poll' } }),
+    });
+    renderRoute(<ConnectorsPage />, { path: '/settings/connectors', url: '/settings/connectors' });
+    const card = await screen.findByRole('region', { name: 'X (Twitter) recent search' });
+    const recent = within(card).getByRole('radio', { name: 'Recent search (polling)' });
+    expect(recent).toBeChecked();
+    fireEvent.click(within(card).getByRole('radio', { name: 'Filtered stream' }));
+    fireEvent.click(within(card).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT')!;
+    expect((put.body as { values: Record<string, string> }).values.mode).toBe('stream');
+
+    const sky = screen.getByRole('region', { name: 'Bluesky (Jetstream)' });
+    expect(within(sky).getByText('No key needed. Reads one live stream for every running tracker.')).toBeInTheDocument();
+    expect(within(sky).getByText(/Stream connected · 1,234 posts read/)).toBeInTheDocument();
+    fireEvent.change(within(sky).getByLabelText('Base URL'), { target: { value: 'https://jetstream.example' } });
+    fireEvent.click(within(sky).getByRole('button', { name: 'Save' }));
+    expect(await within(sky).findByText('Enter an address starting with ws:// or wss://.')).toBeInTheDocument();
+  });
 });

@@ -19,7 +19,7 @@ import { errorMessage } from '../../lib/errors';
 import { platformInfo } from '../../lib/platforms';
 import type { PlatformCode } from '../../api/types';
 import { RequireSignIn } from '../auth';
-import { baseUrlError, formFromConnector, missingRequired, STATUS_LABELS, toInput, type ConnectorFormValues } from './connector-form';
+import { baseUrlError, formFromConnector, missingRequired, needsText, STATUS_LABELS, toInput, type ConnectorFormValues } from './connector-form';
 
 export function ConnectorsPage() {
   return (
@@ -58,8 +58,9 @@ function Connectors() {
     <Page>
       <h1 className="text-2xl font-semibold text-slate-900">Connectors</h1>
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
-        Hark collects posts for running trackers from the sources switched on here, every few minutes. Enter the
-        credentials of the platforms you have access to, then check that each one works.
+        Hark collects posts for running trackers from the sources switched on here: polled sources every few minutes,
+        streams as posts are made. Enter the credentials of the platforms you have access to, then check that each one
+        works.
       </p>
       {list.isPending && <div className="mt-6"><LoadingState label="Loading connectors…" /></div>}
       {list.isError && <Alert className="mt-6">{errorMessage(list.error)}</Alert>}
@@ -92,12 +93,12 @@ function ConnectorCard({ connector: c }: { connector: Connector }) {
   const save = useSaveConnector(c.name);
   const check = useCheckConnector(c.name);
   const missing = attempted ? missingRequired(c, values) : {};
-  const urlError = attempted ? baseUrlError(values) : null;
+  const urlError = attempted ? baseUrlError(values, c.baseUrlSchemes) : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setAttempted(true);
-    if (Object.keys(missingRequired(c, values)).length > 0 || baseUrlError(values)) return;
+    if (Object.keys(missingRequired(c, values)).length > 0 || baseUrlError(values, c.baseUrlSchemes)) return;
     check.reset();
     save.mutate(toInput(c, values), {
       onSuccess: (saved) => {
@@ -115,14 +116,23 @@ function ConnectorCard({ connector: c }: { connector: Connector }) {
         <div className="min-w-0">
           <h2 id={ids.title} className="text-base font-semibold text-slate-900">{c.label}</h2>
           <p className="mt-1 text-sm text-slate-600">{c.description}</p>
-          <p className="mt-2 flex flex-wrap gap-1 text-xs text-slate-500">
+          <p className="mt-2 flex flex-wrap items-center gap-1 text-xs text-slate-500">
             Posts count as
-            {c.platforms.map((p) => (
-              <span key={p} className="rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700">
-                {platformInfo(p as PlatformCode)?.label ?? p}
-              </span>
-            ))}
+            {c.platforms.map((p) => {
+              const info = platformInfo(p as PlatformCode);
+              return (
+                <span key={p} className="inline-flex items-center gap-1 rounded bg-slate-100 px-1.5 py-0.5 font-medium text-slate-700">
+                  {info && (
+                    <span aria-hidden="true" className={`inline-flex h-4 min-w-4 items-center justify-center rounded px-0.5 text-[9px] font-bold leading-none ${info.badge}`}>
+                      {info.short}
+                    </span>
+                  )}
+                  {info?.label ?? p}
+                </span>
+              );
+            })}
           </p>
+          <p className="mt-1 text-xs text-slate-600">{needsText(c)}</p>
         </div>
         <StatusPill status={c.status} />
       </div>
@@ -130,6 +140,14 @@ function ConnectorCard({ connector: c }: { connector: Connector }) {
         <p className={`mt-3 text-sm ${c.status === 'working' ? 'text-emerald-800' : c.status === 'error' ? 'text-red-700' : 'text-slate-600'}`}>
           {c.statusMessage}
           {c.checkedAt ? <span className="text-slate-500"> · checked {new Date(c.checkedAt).toLocaleString()}</span> : null}
+        </p>
+      )}
+      {c.stream && (
+        <p className="mt-2 text-sm text-slate-600" role="status">
+          {c.stream.running ? 'Stream connected' : 'Stream not connected'}
+          {` · ${c.stream.postsFetched.toLocaleString()} posts read`}
+          {c.stream.lastCollectedAt ? ` · last read ${new Date(c.stream.lastCollectedAt).toLocaleString()}` : ''}
+          {c.stream.lastError ? <span className="block text-red-700">Last error: {c.stream.lastError}</span> : null}
         </p>
       )}
 
@@ -197,6 +215,29 @@ function FieldInput({
 }) {
   const id = useId();
   const label = `${f.label}${f.required ? '' : ' (optional)'}`;
+  if (f.options && f.options.length > 0) {
+    return (
+      <fieldset>
+        <legend className="block text-sm font-medium text-slate-700">{f.label}</legend>
+        <div className="mt-1 flex flex-wrap gap-4">
+          {f.options.map((o, i) => (
+            <label key={o.value} className="flex items-center gap-2 text-sm text-slate-700">
+              <input
+                type="radio"
+                name={id}
+                value={o.value}
+                checked={value === o.value || (value === '' && i === 0)}
+                onChange={() => onChange(o.value)}
+                className="h-4 w-4 border-slate-300 accent-brand-600"
+              />
+              {o.label}
+            </label>
+          ))}
+        </div>
+        {f.help && <p className="mt-1 text-xs text-slate-500">{f.help}</p>}
+      </fieldset>
+    );
+  }
   if (f.multiline) {
     return (
       <div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connector } from '../../api/queries/collection';
-import { baseUrlError, formFromConnector, missingRequired, toInput } from './connector-form';
+import { baseUrlError, formFromConnector, missingRequired, needsText, toInput } from './connector-form';
 
 const twitter: Connector = {
   name: 'twitter',
@@ -47,5 +47,15 @@ describe('connector form', () => {
     expect(baseUrlError({ ...v, baseUrl: 'https://api.x.com' })).toBeNull();
     expect(baseUrlError({ ...v, baseUrl: 'ftp://x' })).not.toBeNull();
     expect(baseUrlError({ ...v, baseUrl: 'http://a b' })).not.toBeNull();
+  });
+
+  it('accepts the schemes a connector asks for and says what it needs', () => {
+    const v = formFromConnector(twitter);
+    const ws = ['ws://', 'wss://'];
+    expect(baseUrlError({ ...v, baseUrl: 'wss://jetstream.example' }, ws)).toBeNull();
+    expect(baseUrlError({ ...v, baseUrl: 'https://jetstream.example' }, ws)).toBe('Enter an address starting with ws:// or wss://.');
+    expect(baseUrlError({ ...v, baseUrl: 'wss://' }, ws)).not.toBeNull();
+    expect(needsText(twitter)).toBe('Needs: bearer token. Polls each running tracker on a schedule.');
+    expect(needsText({ ...twitter, fields: [], collectsBy: 'stream' })).toBe('No key needed. Reads one live stream for every running tracker.');
   });
 });

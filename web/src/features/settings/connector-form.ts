@@ -29,10 +29,20 @@ export function missingRequired(c: Connector, v: ConnectorFormValues): Record<st
   return out;
 }
 
-export function baseUrlError(v: ConnectorFormValues): string | null {
+export function baseUrlError(v: ConnectorFormValues, schemes: string[] = ['http://', 'https://']): string | null {
   const u = v.baseUrl.trim();
   if (!u) return null;
-  return /^https?:\/\/[^\s/?#]+/.test(u) && !/\s/.test(u) ? null : 'Enter an http:// or https:// address.';
+  const scheme = schemes.find((s) => u.toLowerCase().startsWith(s));
+  const host = scheme ? u.slice(scheme.length) : '';
+  return scheme && /^[^\s/?#]+/.test(host) && !/\s/.test(u) ? null : `Enter an address starting with ${schemes.join(' or ')}.`;
+}
+
+/** What the card says about how the connector needs and collects. */
+export function needsText(c: Connector): string {
+  const required = c.fields.filter((f) => f.required).map((f) => f.label.toLowerCase());
+  const needs = required.length ? `Needs: ${required.join(', ')}.` : 'No key needed.';
+  const how = c.collectsBy === 'stream' ? 'Reads one live stream for every running tracker.' : 'Polls each running tracker on a schedule.';
+  return `${needs} ${how}`;
 }
 
 /** The request body: blank secrets are left out so the saved ones stay. */

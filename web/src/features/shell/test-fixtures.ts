@@ -3,7 +3,7 @@ import type { Me, PlatformCode, PlatformFlags, Tracker } from '../../api/types';
 
 export function flags(on: PlatformCode[]): PlatformFlags {
   return Object.fromEntries(
-    (['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums'] as PlatformCode[]).map((c) => [c, on.includes(c) ? 1 : 0]),
+    (['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums', 'bsky', 'mastodon'] as PlatformCode[]).map((c) => [c, on.includes(c) ? 1 : 0]),
   ) as PlatformFlags;
 }
 
@@ -31,8 +31,8 @@ export function makeTracker(p: Partial<Tracker> = {}): Tracker {
     language: null,
     countryLocations: [],
     volumeLimit: null,
-    usernames: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [] },
-    ignore: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [] },
+    usernames: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [], bsky: [], mastodon: [] },
+    ignore: { twt: [], ig: [], yt: [], fb: [], tt: [], web: [], bsky: [], mastodon: [] },
     subtrackers: [],
     highlights: [],
     sentimentKeywords: { positive: [], neutral: [], negative: [] },

@@ -40,6 +40,24 @@ describe('CollectionStatusSection', () => {
     expect(calls.some((c) => c.method === 'POST' && c.path === '/trackers/abc/collection/run')).toBe(true);
   });
 
+  it('lists the live streams of the tracker\'s platforms', async () => {
+    const now = Date.now();
+    mockApi({
+      'GET /trackers/abc/collection': () => ({
+        body: {
+          collecting: true, backfillInProgress: false, jobs: [],
+          streams: [{ connector: 'bluesky', label: 'Bluesky (Jetstream)', running: true, lastCollectedAt: now - 2 * 60_000, lastError: 'network: reset' }],
+        },
+      }),
+    });
+    renderRoute(<CollectionStatusSection hash="abc" isAdmin running />, { path: '/x', url: '/x' });
+    const list = await screen.findByRole('list', { name: 'Live streams' });
+    expect(within(list).getByText('Bluesky (Jetstream)')).toBeInTheDocument();
+    expect(list).toHaveTextContent('live stream, connected · last read 2 min ago');
+    expect(within(list).getByText('network: reset')).toBeInTheDocument();
+    expect(screen.queryByText(/Collection starts within a minute/)).not.toBeInTheDocument();
+  });
+
   it('points administrators to the connectors page when nothing collects', async () => {
     mockApi({ 'GET /trackers/abc/collection': () => ({ body: { collecting: false, backfillInProgress: false, jobs: [] } }) });
     renderRoute(<CollectionStatusSection hash="abc" isAdmin running />, { path: '/x', url: '/x' });

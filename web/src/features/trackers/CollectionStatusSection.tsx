@@ -15,6 +15,7 @@ export function CollectionStatusSection({ hash, isAdmin, running }: { hash: stri
   const collectNow = useCollectNow(hash);
   const now = Date.now();
   const jobs = status.data?.jobs ?? [];
+  const streams = status.data?.streams ?? [];
   return (
     <section aria-labelledby="collection-title" className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -43,7 +44,7 @@ export function CollectionStatusSection({ hash, isAdmin, running }: { hash: stri
           )}
         </p>
       )}
-      {status.data?.collecting && jobs.length === 0 && (
+      {status.data?.collecting && jobs.length === 0 && streams.length === 0 && (
         <p className="mt-4 text-sm text-slate-600">
           {running ? 'Collection starts within a minute for the platforms this tracker follows.' : 'The tracker is paused: nothing is collected.'}
         </p>
@@ -89,6 +90,19 @@ export function CollectionStatusSection({ hash, isAdmin, running }: { hash: stri
             </tbody>
           </table>
         </div>
+      )}
+      {streams.length > 0 && (
+        <ul className="mt-4 space-y-2 text-sm" aria-label="Live streams">
+          {streams.map((s) => (
+            <li key={s.connector} className="rounded-md border border-slate-100 bg-slate-50 px-3 py-2 text-slate-700">
+              <span className="font-medium text-slate-900">{s.label}</span>
+              {' · live stream, '}
+              {!running ? 'paused for this tracker' : s.running ? 'connected' : 'connecting'}
+              {s.lastCollectedAt ? ` · last read ${ago(s.lastCollectedAt, now)}` : ''}
+              {s.lastError ? <span className="block text-red-700">{s.lastError}</span> : null}
+            </li>
+          ))}
+        </ul>
       )}
       {status.data?.collecting && <BackfillForm hash={hash} inProgress={status.data.backfillInProgress} />}
     </section>

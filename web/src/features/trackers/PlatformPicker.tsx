@@ -45,7 +45,13 @@ export function PlatformPicker({ platforms, onChange, access, readOnly = false, 
                   onChange={(e) => toggle(p.code, e.target.checked)}
                   className="h-4 w-4 rounded border-slate-300 accent-brand-600 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
                 />
-                <label htmlFor={id} className={`flex-1 ${lock ? 'text-slate-400' : 'text-slate-800'}`}>
+                <label htmlFor={id} className={`flex flex-1 items-center gap-1.5 ${lock ? 'text-slate-400' : 'text-slate-800'}`}>
+                  <span
+                    aria-hidden="true"
+                    className={`inline-flex h-5 min-w-5 items-center justify-center rounded px-1 text-[10px] font-bold leading-none ${p.badge}`}
+                  >
+                    {p.short}
+                  </span>
                   {p.label}
                 </label>
                 {lock && (

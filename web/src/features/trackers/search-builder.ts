@@ -7,7 +7,7 @@ export const DEFAULT_MAX_SEARCHES = 5;
 export const MSG_NO_TERM = 'At least one search term must be entered.';
 export const MSG_NO_PLATFORM = 'At least one platform must be selected.';
 
-export const PLATFORM_ORDER: PlatformCode[] = ['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums'];
+export const PLATFORM_ORDER: PlatformCode[] = ['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums', 'bsky', 'mastodon'];
 
 export interface BuilderLimits {
   maxSearches: number;
@@ -20,7 +20,7 @@ export function initialRows(): SearchRow[] {
 }
 
 export function emptyPlatforms(): PlatformFlags {
-  return { twt: 0, ig: 0, yt: 0, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0 };
+  return { twt: 0, ig: 0, yt: 0, fb: 0, tt: 0, news: 0, blogs: 0, forums: 0, bsky: 0, mastodon: 0 };
 }
 
 const nonBlank = (terms: string[]) => terms.filter((t) => t.trim() !== '').length;

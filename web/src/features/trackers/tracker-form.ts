@@ -10,6 +10,8 @@ export const LIST_PLATFORMS: { code: ListPlatform; label: string }[] = [
   { code: 'fb', label: 'Facebook' },
   { code: 'tt', label: 'TikTok' },
   { code: 'web', label: 'Web (news, blogs, forums)' },
+  { code: 'bsky', label: 'Bluesky' },
+  { code: 'mastodon', label: 'Mastodon' },
 ];
 
 export const LANGUAGES: { code: string; label: string }[] = [
@@ -45,7 +47,7 @@ export interface TrackerFormValues {
   ignore: Record<ListPlatform, string>;
 }
 
-const emptyLists = (): Record<ListPlatform, string> => ({ twt: '', ig: '', yt: '', fb: '', tt: '', web: '' });
+const emptyLists = (): Record<ListPlatform, string> => ({ twt: '', ig: '', yt: '', fb: '', tt: '', web: '', bsky: '', mastodon: '' });
 
 export function emptyValues(): TrackerFormValues {
   return {
@@ -72,7 +74,7 @@ function listsToText(lists: Partial<PerPlatformLists> | undefined): Record<ListP
 
 function textToLists(text: Record<ListPlatform, string>): PerPlatformLists {
   const out = {} as PerPlatformLists;
-  for (const { code } of LIST_PLATFORMS) out[code] = parseList(text[code]);
+  for (const { code } of LIST_PLATFORMS) out[code] = parseList(text[code] ?? '');
   return out;
 }
 

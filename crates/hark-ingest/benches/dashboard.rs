@@ -11,7 +11,9 @@
 //! SQLite, `HARK_BENCH_BACKENDS` (default `sqlite,postgres`) to run only one of them,
 //! `HARK_BENCH_DIR` for the SQLite file (default: a temporary directory), `HARK_BENCH_KEEP` a path
 //! where the (first) SQLite database is kept instead, its tracker marked as the public demo so
-//! that `web/e2e-bench/dashboard-load.mjs` can open its dashboard in a browser.
+//! that `web/e2e-bench/dashboard-load.mjs` can open its dashboard in a browser; with
+//! `HARK_BENCH_REUSE=1` a kept database that exists is timed again without loading (its first
+//! tracker; `HARK_BENCH_NOW` gives the end of its 90 days, which the first run printed).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,9 +28,14 @@ const DAY: i64 = 86_400_000;
 /// the browser (so that its relative windows hold posts).
 fn now() -> i64 {
     static NOW: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
-    *NOW.get_or_init(|| match std::env::var_os("HARK_BENCH_KEEP") {
-        Some(_) => hark_core::now_millis() / 60_000 * 60_000,
-        None => 1_790_000_000_000,
+    *NOW.get_or_init(|| {
+        if let Some(t) = std::env::var("HARK_BENCH_NOW").ok().and_then(|v| v.parse().ok()) {
+            return t;
+        }
+        match std::env::var_os("HARK_BENCH_KEEP") {
+            Some(_) => hark_core::now_millis() / 60_000 * 60_000,
+            None => 1_790_000_000_000,
+        }
     })
 }
 
@@ -92,7 +99,7 @@ async fn load(store: &Store, posts: usize) -> i64 {
     }
     println!("  loaded {posts} generated posts in {:.0}s", start.elapsed().as_secs_f64());
     store.set_demo(t.id, true).await.expect("demo");
-    println!("  tracker /hashtag-tracking/dashboard/{}/{}", t.hash, t.friendly);
+    println!("  tracker /hashtag-tracking/dashboard/{}/{} (HARK_BENCH_NOW={})", t.hash, t.friendly, now());
     t.id
 }
 
@@ -172,11 +179,14 @@ fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg").map(|s| s.split(' ').take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
 }
 
-async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usize) {
+async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usize, reuse: Option<i64>) {
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
     println!("== {name}, {posts} posts (load average {})", load_average());
-    let t = load(&store, posts).await;
+    let t = match reuse {
+        Some(t) => t,
+        None => load(&store, posts).await,
+    };
     let all = hark_core::PlatformSet::all();
     let ranges = [
         ("30 days", DashboardFilter { platforms: all, start: Some(now() - 30 * DAY + 1_234_567), end: Some(now() - 777), ..Default::default() }),
@@ -247,18 +257,20 @@ fn main() {
                     Err(_) => tempfile::tempdir(),
                 }
                 .expect("tempdir");
-                let file = match std::env::var("HARK_BENCH_KEEP") {
-                    Ok(path) if !std::path::Path::new(&path).exists() => std::path::PathBuf::from(path),
+                let keep = std::env::var("HARK_BENCH_KEEP").ok().map(std::path::PathBuf::from);
+                let reuse = std::env::var_os("HARK_BENCH_REUSE").is_some() && keep.as_ref().is_some_and(|k| k.exists());
+                let file = match keep {
+                    Some(path) if reuse || !path.exists() => path,
                     _ => dir.path().join("dash.db"),
                 };
-                bench("sqlite", &format!("sqlite://{}", file.display()), posts, reps, base_reps).await;
+                bench("sqlite", &format!("sqlite://{}", file.display()), posts, reps, base_reps, reuse.then_some(1)).await;
             }
             if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
                 let name = format!("hark_dash_bench_{}_{posts}", std::process::id());
                 let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
                 sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
                 let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-                bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps).await;
+                bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps, None).await;
                 let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
             }
         }

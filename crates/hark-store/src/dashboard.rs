@@ -479,19 +479,30 @@ impl Store {
         Ok(out)
     }
 
-    /// The name, avatar and verified flag of an author's latest post in the tracker.
+    /// The name, avatar and verified flag of the author's most recently stored post in the
+    /// tracker (the freshest profile). The author key is the username, or the author id when the
+    /// username is empty: two lookups, each reading `posts_author_idx` (platform, username, and
+    /// the row id it ends with) backwards until a post of the tracker.
     pub(crate) async fn author_display(&self, tracker_id: i64, platform: &str, author: &str) -> Result<(String, Option<String>, bool)> {
-        let sql = "SELECT p.author_name, p.author_avatar, p.author_verified FROM posts p \
-                   WHERE p.platform = $1 AND (p.author_username = $2 OR (p.author_username = '' AND p.author_id = $2)) \
-                   AND EXISTS (SELECT 1 FROM tracker_posts tp WHERE tp.post_id = p.id AND tp.tracker_id = $3) \
-                   ORDER BY p.created_at DESC LIMIT 1";
-        let r: Option<(String, Option<String>, bool)> = with_pool!(self, |p| sqlx::query_as(sql)
-            .bind(platform)
-            .bind(author)
-            .bind(tracker_id)
-            .fetch_optional(p)
-            .await?);
-        Ok(r.unwrap_or_else(|| (author.to_string(), None, false)))
+        for (username, id_cond) in [(author, ""), ("", " AND p.author_id = $4")] {
+            let sql = format!(
+                "SELECT p.author_name, p.author_avatar, p.author_verified FROM posts p \
+                 WHERE p.platform = $1 AND p.author_username = $2{id_cond} \
+                 AND EXISTS (SELECT 1 FROM tracker_posts tp WHERE tp.post_id = p.id AND tp.tracker_id = $3) \
+                 ORDER BY p.id DESC LIMIT 1"
+            );
+            let r: Option<(String, Option<String>, bool)> = with_pool!(self, |p| {
+                let mut q = sqlx::query_as(&sql).bind(platform).bind(username).bind(tracker_id);
+                if !id_cond.is_empty() {
+                    q = q.bind(author);
+                }
+                q.fetch_optional(p).await?
+            });
+            if let Some(r) = r {
+                return Ok(r);
+            }
+        }
+        Ok((author.to_string(), None, false))
     }
 
     /// The most engaging posts in the range. Over many posts they are read in the order of
@@ -657,15 +668,20 @@ impl Store {
         Ok(out)
     }
 
-    /// The first and last post time of the tracker within the platforms (for All Time ranges).
+    /// The first and last post time of the tracker within the platforms (for All Time ranges):
+    /// the two ends of `tracker_posts_time_idx`.
     pub async fn dash_bounds(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Option<(i64, i64)>> {
         let Some(list) = f.platform_list() else { return Ok(None) };
-        let sql = format!(
-            "SELECT MIN(tp.created_at), MAX(tp.created_at) FROM tracker_posts tp WHERE tp.tracker_id = $1 \
-             AND tp.deleted_at IS NULL AND tp.platform IN ({list})"
-        );
-        let r: (Option<i64>, Option<i64>) = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).fetch_one(p).await?);
-        Ok(r.0.zip(r.1))
+        let mut ends = Vec::with_capacity(2);
+        for dir in ["ASC", "DESC"] {
+            let sql = format!(
+                "SELECT tp.created_at FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL \
+                 AND tp.platform IN ({list}) ORDER BY tp.created_at {dir} LIMIT 1"
+            );
+            let t: Option<i64> = with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).fetch_optional(p).await?);
+            ends.push(t);
+        }
+        Ok(ends[0].zip(ends[1]))
     }
 }
 

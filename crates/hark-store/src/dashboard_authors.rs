@@ -198,9 +198,11 @@ impl Store {
         let mut out = (Vec::new(), Vec::new());
         for rank in [Rank::Engagement, Rank::Posts] {
             let col = rank.column();
+            // A total order (the index order read backwards), so pages neither skip nor repeat.
             let sql = format!(
                 "SELECT platform, author, posts, engagement, followers FROM rollup_author_totals \
-                 WHERE tracker_id = $1 AND platform IN ({list}) AND posts > 0 ORDER BY {col} DESC LIMIT $2 OFFSET $3"
+                 WHERE tracker_id = $1 AND platform IN ({list}) AND posts > 0 \
+                 ORDER BY {col} DESC, platform DESC, author DESC LIMIT $2 OFFSET $3"
             );
             let mut offset = 0i64;
             let mut chunk = (limit.max(8) * 4) as i64;

@@ -74,3 +74,22 @@ pub fn region_from_location(text: &str, country: &str) -> Option<&'static str> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_and_provinces_from_free_text() {
+        assert_eq!(region_from_location("Austin, TX", "US"), Some("US-TX"));
+        assert_eq!(region_from_location("Paris, Texas", "US"), Some("US-TX"));
+        assert_eq!(region_from_location("Toronto, Ontario", "CA"), Some("CA-ON"));
+        assert_eq!(region_from_location("Montreal, QC", "CA"), Some("CA-QC"));
+        assert_eq!(region_from_location("Perth, Western Australia", "AU"), Some("AU-WA"));
+        assert_eq!(region_from_location("Washington DC", "US"), Some("US-DC"));
+        // Georgia the country is no state; a city alone names none.
+        assert_eq!(region_from_location("Tbilisi, Georgia", "GE"), None);
+        assert_eq!(region_from_location("London", "GB"), None);
+        assert_eq!(region_name("US-TX"), Some("Texas"));
+    }
+}

@@ -12,6 +12,9 @@
 //! Scotland, Wales and Northern Ireland are GB. Anything not recognised stays `None`.
 
 mod places;
+mod regions;
+
+pub use regions::{region_from_location, region_name};
 
 use country_boundaries::{CountryBoundaries, LatLon, BOUNDARIES_ODBL_360X180};
 use rustc_hash::FxHashMap;
@@ -31,6 +34,17 @@ pub fn country_from_coordinates(lat: f64, lon: f64) -> Option<&'static str> {
     let ids = boundaries.ids(position);
     let id = ids.into_iter().find(|id| id.len() == 2 && id.bytes().all(|b| b.is_ascii_uppercase()))?;
     tables.code(id)
+}
+
+/// The state or province (ISO 3166-2, "US-TX") containing the point, where the boundary data
+/// has one for its country.
+pub fn region_from_coordinates(lat: f64, lon: f64) -> Option<&'static str> {
+    if !(lat.is_finite() && lon.is_finite()) || lat.abs() > 90.0 || lon.abs() > 180.0 {
+        return None;
+    }
+    let position = LatLon::new(lat, lon).ok()?;
+    let boundaries = tables().boundaries.as_ref()?;
+    boundaries.ids(position).into_iter().find(|id| id.len() > 3 && id.as_bytes()[2] == b'-')
 }
 
 /// Country named or implied by a free-text location: "London, UK", "NYC", "Austin, TX",

@@ -4,9 +4,16 @@
 //! questions from the post rows only (`DashboardFilter::rows_only`). Answers of both paths are
 //! compared before timing.
 //!
-//! `cargo bench -p hark-ingest --bench dashboard` — `HARK_BENCH_POSTS` (default 1,000,000),
-//! `HARK_BENCH_REPS` rollup-path repetitions (default 20), `HARK_BENCH_BASE_REPS` (default 3),
-//! `HARK_BENCH_POSTGRES_URL` to run PostgreSQL beside SQLite.
+//! `cargo bench -p hark-ingest --bench dashboard` — `HARK_BENCH_POSTS` (default 1,000,000) or
+//! `HARK_BENCH_SIZES` (a comma list, e.g. `1000000,10000000`: one tracker per size, loaded and
+//! timed in turn, its database dropped after), `HARK_BENCH_REPS` rollup-path repetitions (default
+//! 20), `HARK_BENCH_BASE_REPS` (default 3), `HARK_BENCH_POSTGRES_URL` to run PostgreSQL beside
+//! SQLite, `HARK_BENCH_BACKENDS` (default `sqlite,postgres`) to run only one of them,
+//! `HARK_BENCH_DIR` for the SQLite file (default: a temporary directory), `HARK_BENCH_KEEP` a path
+//! where the (first) SQLite database is kept instead, its tracker marked as the public demo so
+//! that `web/e2e-bench/dashboard-load.mjs` can open its dashboard in a browser; with
+//! `HARK_BENCH_REUSE=1` a kept database that exists is timed again without loading (its first
+//! tracker; `HARK_BENCH_NOW` gives the end of its 90 days, which the first run printed).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,7 +24,20 @@ use hark_ingest::pipeline::{compile, prepare, BATCH};
 use hark_store::{DashboardFilter, NewTracker, NewUser, Store};
 
 const DAY: i64 = 86_400_000;
-const NOW: i64 = 1_790_000_000_000;
+/// The end of the generated 90 days: fixed, or the current minute when the database is kept for
+/// the browser (so that its relative windows hold posts).
+fn now() -> i64 {
+    static NOW: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *NOW.get_or_init(|| {
+        if let Some(t) = std::env::var("HARK_BENCH_NOW").ok().and_then(|v| v.parse().ok()) {
+            return t;
+        }
+        match std::env::var_os("HARK_BENCH_KEEP") {
+            Some(_) => hark_core::now_millis() / 60_000 * 60_000,
+            None => 1_790_000_000_000,
+        }
+    })
+}
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -62,7 +82,7 @@ async fn load(store: &Store, posts: usize) -> i64 {
     let matcher = Arc::new(compile(&[(t.id, json)]).expect("compile"));
     let start = Instant::now();
     let mut gen = DemoGenerator::new(42);
-    let mut it = gen.generate(NOW - 90 * DAY, NOW, posts);
+    let mut it = gen.generate(now() - 90 * DAY, now(), posts);
     let mut done = 0;
     loop {
         let batch: Vec<Post> = it.by_ref().take(BATCH).collect();
@@ -78,6 +98,8 @@ async fn load(store: &Store, posts: usize) -> i64 {
         }
     }
     println!("  loaded {posts} generated posts in {:.0}s", start.elapsed().as_secs_f64());
+    store.set_demo(t.id, true).await.expect("demo");
+    println!("  tracker /hashtag-tracking/dashboard/{}/{} (HARK_BENCH_NOW={})", t.hash, t.friendly, now());
     t.id
 }
 
@@ -114,7 +136,11 @@ async fn group(store: &Store, t: i64, f: &DashboardFilter, g: &str) -> String {
             let s = store.dash_series(t, f, 3_600_000).await.unwrap();
             format!("{} {}", s.len(), s.iter().map(|(_, c)| c.posts).sum::<i64>())
         }
-        "locations" => format!("{:?}", &store.dash_terms(t, f, "country").await.unwrap()[..]),
+        "locations" => {
+            let c = store.dash_terms(t, f, "country").await.unwrap();
+            let r = store.dash_terms(t, f, "region").await.unwrap();
+            format!("{c:?} {r:?}")
+        }
         "topPosts" => format!("{:?}", store.dash_top_posts(t, f, 10).await.unwrap().iter().map(|p| p.id).collect::<Vec<_>>()),
         "sentiments" => {
             let s = store.dash_terms(t, f, "sentiment").await.unwrap();
@@ -149,19 +175,26 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
-async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usize) {
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg").map(|s| s.split(' ').take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+}
+
+async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usize, reuse: Option<i64>) {
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
-    println!("== {name}");
-    let t = load(&store, posts).await;
+    println!("== {name}, {posts} posts (load average {})", load_average());
+    let t = match reuse {
+        Some(t) => t,
+        None => load(&store, posts).await,
+    };
     let all = hark_core::PlatformSet::all();
     let ranges = [
-        ("30 days", DashboardFilter { platforms: all, start: Some(NOW - 30 * DAY + 1_234_567), end: Some(NOW - 777), ..Default::default() }),
+        ("30 days", DashboardFilter { platforms: all, start: Some(now() - 30 * DAY + 1_234_567), end: Some(now() - 777), ..Default::default() }),
         ("All Time", DashboardFilter { platforms: all, ..Default::default() }),
     ];
     for (label, f) in ranges {
         let base = DashboardFilter { rows_only: true, ..f.clone() };
-        println!("  {label}: group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio");
+        println!("  {label} (load average {}): group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio", load_average());
         let (mut fast_total, mut slow_total) = (0.0, 0.0);
         for g in GROUPS {
             let a = group(&store, t, &f, g).await;
@@ -208,20 +241,38 @@ async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usiz
 }
 
 fn main() {
-    let posts = env_usize("HARK_BENCH_POSTS", 1_000_000);
+    let sizes: Vec<usize> = match std::env::var("HARK_BENCH_SIZES") {
+        Ok(v) => v.split(',').filter_map(|s| s.trim().replace('_', "").parse().ok()).collect(),
+        Err(_) => vec![env_usize("HARK_BENCH_POSTS", 1_000_000)],
+    };
+    let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
     let reps = env_usize("HARK_BENCH_REPS", 20);
     let base_reps = env_usize("HARK_BENCH_BASE_REPS", 3);
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     rt.block_on(async {
-        let dir = tempfile::tempdir().expect("tempdir");
-        bench("sqlite", &format!("sqlite://{}", dir.path().join("dash.db").display()), posts, reps, base_reps).await;
-        if let Ok(admin) = std::env::var("HARK_BENCH_POSTGRES_URL") {
-            let name = format!("hark_dash_bench_{}", std::process::id());
-            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-            sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
-            let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-            bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps).await;
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+        for posts in sizes {
+            if backends.contains("sqlite") {
+                let dir = match std::env::var("HARK_BENCH_DIR") {
+                    Ok(d) => tempfile::tempdir_in(d),
+                    Err(_) => tempfile::tempdir(),
+                }
+                .expect("tempdir");
+                let keep = std::env::var("HARK_BENCH_KEEP").ok().map(std::path::PathBuf::from);
+                let reuse = std::env::var_os("HARK_BENCH_REUSE").is_some() && keep.as_ref().is_some_and(|k| k.exists());
+                let file = match keep {
+                    Some(path) if reuse || !path.exists() => path,
+                    _ => dir.path().join("dash.db"),
+                };
+                bench("sqlite", &format!("sqlite://{}", file.display()), posts, reps, base_reps, reuse.then_some(1)).await;
+            }
+            if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
+                let name = format!("hark_dash_bench_{}_{posts}", std::process::id());
+                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
+                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+                let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
+                bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps, None).await;
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+            }
         }
     });
 }

@@ -10,7 +10,7 @@ use hark_core::entities::Entities;
 use hark_core::post_type::post_type;
 use hark_core::Post;
 use hark_enrich::gender::{from_display_name, Gender};
-use hark_enrich::geo::{country_from_coordinates, country_from_location};
+use hark_enrich::geo::{country_from_coordinates, country_from_location, region_from_coordinates, region_from_location};
 use hark_enrich::language::detect;
 use hark_enrich::sentiment::{bucket, score, Bucket};
 use serde::Serialize;
@@ -30,6 +30,8 @@ pub struct Enrichment {
     pub domains: Vec<String>,
     /// ISO 3166-1 alpha-2, from the coordinates first, then the author's profile location.
     pub country: Option<String>,
+    /// ISO 3166-2 state or province within `country`, where the place resolves to one.
+    pub region: Option<String>,
     pub gender: Gender,
     /// `original`, `reply` or `retweet`.
     pub post_type: String,
@@ -55,6 +57,15 @@ pub fn lang_hint(hint: &str) -> Option<String> {
     (primary.len() == 2 && primary.bytes().all(|b| b.is_ascii_alphabetic())).then(|| primary.to_ascii_lowercase())
 }
 
+/// The state or province of the post's place within `country`: from the coordinates, else from
+/// the author's location.
+fn region_of(post: &Post, country: &str) -> Option<&'static str> {
+    post.coordinates
+        .and_then(|(lat, lon)| region_from_coordinates(lat, lon))
+        .filter(|r| r.starts_with(country))
+        .or_else(|| post.author.location.as_deref().and_then(|l| region_from_location(l, country)))
+}
+
 pub fn enrich(post: &Post) -> Enrichment {
     let text = body(post);
     let sentiment = score(text);
@@ -68,6 +79,7 @@ pub fn enrich(post: &Post) -> Enrichment {
         .and_then(|(lat, lon)| country_from_coordinates(lat, lon))
         .or_else(|| post.author.location.as_deref().and_then(country_from_location))
         .map(str::to_string);
+    let region = country.as_deref().and_then(|c| region_of(post, c)).map(str::to_string);
     Enrichment {
         sentiment,
         sentiment_bucket: bucket(sentiment),
@@ -78,6 +90,7 @@ pub fn enrich(post: &Post) -> Enrichment {
         links,
         domains,
         country,
+        region,
         gender: from_display_name(&post.author.name),
         post_type: post_type(post).as_str().to_string(),
         device: post.source.as_deref().and_then(device),

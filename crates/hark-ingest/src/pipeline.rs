@@ -69,6 +69,7 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         sentiment: e.sentiment,
         sentiment_bucket: e.sentiment_bucket.as_str(),
         country: e.country.clone(),
+        region: e.region.clone(),
         gender,
         source: post.source.clone(),
         device: e.device.clone(),

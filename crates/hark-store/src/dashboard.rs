@@ -21,6 +21,9 @@ use crate::{with_pool, Result, Store};
 pub const HOUR_MS: i64 = 3_600_000;
 pub const DAY_MS: i64 = 86_400_000;
 
+/// Above this many posts in the range, top posts walk the engagement index instead of sorting.
+const TOP_POSTS_SCAN: i64 = 20_000;
+
 /// The page filters as the dashboard queries take them.
 #[derive(Debug, Clone, Default)]
 pub struct DashboardFilter {
@@ -47,14 +50,14 @@ impl DashboardFilter {
         !self.rows_only && self.post_tags.is_empty() && self.influencer_tags.is_empty() && self.subtracker.is_none()
     }
 
-    fn platform_list(&self) -> Option<String> {
+    pub(crate) fn platform_list(&self) -> Option<String> {
         let v: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
         (!v.is_empty()).then(|| v.join(","))
     }
 
     /// Conditions on `tp` (tracker_posts) and `p` (posts) beyond tracker and time. Platform names
     /// come from a closed enum and tag ids are integers, so inlining them is safe.
-    fn row_conditions(&self, list: &str) -> String {
+    pub(crate) fn row_conditions(&self, list: &str) -> String {
         let mut c = format!(" AND tp.deleted_at IS NULL AND tp.platform IN ({list})");
         if let Some(i) = self.subtracker {
             c.push_str(&format!(" AND (tp.subtrackers & {}) <> 0", 1i64 << (i.clamp(1, 63) - 1)));
@@ -112,7 +115,7 @@ pub struct RangeSplit {
     pub edges: Vec<(i64, i64)>,
 }
 
-const FAR: i64 = i64::MAX / 4;
+pub(crate) const FAR: i64 = i64::MAX / 4;
 
 /// Splits an inclusive range into whole `unit`s (UTC-aligned) and the partial edges.
 pub fn split_range(start: Option<Millis>, end: Option<Millis>, unit: i64) -> RangeSplit {
@@ -205,7 +208,7 @@ const POST_FIELDS: &str = "p.id, p.platform, p.external_id, tp.created_at, p.aut
      p.author_avatar, p.author_followers, p.text, p.title, p.url, p.likes, p.shares, p.comments, p.views, p.dislikes, \
      p.engagement, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment";
 
-const AUTHOR_KEY: &str = "CASE WHEN p.author_username = '' THEN p.author_id ELSE p.author_username END";
+pub(crate) const AUTHOR_KEY: &str = "CASE WHEN p.author_username = '' THEN p.author_id ELSE p.author_username END";
 
 /// Term kinds held as JSON lists in `posts.terms`; the others are columns.
 fn json_kind(kind: &str) -> Option<fn(&PostTerms) -> &Vec<String>> {
@@ -223,6 +226,7 @@ fn json_kind(kind: &str) -> Option<fn(&PostTerms) -> &Vec<String>> {
 fn column_of(kind: &str) -> Option<&'static str> {
     match kind {
         "country" => Some("p.country"),
+        "region" => Some("p.region"),
         "source" => Some("p.device"),
         "post_type" => Some("p.post_type"),
         "sentiment" => Some("COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket)"),
@@ -232,7 +236,7 @@ fn column_of(kind: &str) -> Option<&'static str> {
     }
 }
 
-const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+pub(crate) const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
      WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at <= $3";
 
 impl Store {
@@ -276,6 +280,9 @@ impl Store {
     /// Distinct authors (platform and username) with posts in the range.
     pub async fn dash_users(&self, tracker_id: i64, f: &DashboardFilter) -> Result<i64> {
         let Some(list) = f.platform_list() else { return Ok(0) };
+        if f.rollups_apply() {
+            return self.users_from_rollups(tracker_id, f, &list).await;
+        }
         let (interior, edges) = self.row_pieces(f, DAY_MS);
         let cond = f.row_conditions(&list);
         let mut parts = Vec::new();
@@ -417,6 +424,10 @@ impl Store {
         limit: usize,
     ) -> Result<(Vec<AuthorStat>, Vec<AuthorStat>)> {
         let Some(list) = f.platform_list() else { return Ok((vec![], vec![])) };
+        if f.rollups_apply() {
+            let (e, p) = self.influencers_from_rollups(tracker_id, f, &list, limit).await?;
+            return Ok((self.with_display(tracker_id, e).await?, self.with_display(tracker_id, p).await?));
+        }
         let (interior, edges) = self.row_pieces(f, DAY_MS);
         let mut acc: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
         let mut add = |k: (String, String), posts: i64, eng: i64, fol: i64| {
@@ -468,28 +479,47 @@ impl Store {
         Ok(out)
     }
 
-    /// The name, avatar and verified flag of an author's latest post in the tracker.
-    async fn author_display(&self, tracker_id: i64, platform: &str, author: &str) -> Result<(String, Option<String>, bool)> {
-        let sql = "SELECT p.author_name, p.author_avatar, p.author_verified FROM posts p \
-                   WHERE p.platform = $1 AND (p.author_username = $2 OR (p.author_username = '' AND p.author_id = $2)) \
-                   AND EXISTS (SELECT 1 FROM tracker_posts tp WHERE tp.post_id = p.id AND tp.tracker_id = $3) \
-                   ORDER BY p.created_at DESC LIMIT 1";
-        let r: Option<(String, Option<String>, bool)> = with_pool!(self, |p| sqlx::query_as(sql)
-            .bind(platform)
-            .bind(author)
-            .bind(tracker_id)
-            .fetch_optional(p)
-            .await?);
-        Ok(r.unwrap_or_else(|| (author.to_string(), None, false)))
+    /// The name, avatar and verified flag of the author's most recently stored post in the
+    /// tracker (the freshest profile). The author key is the username, or the author id when the
+    /// username is empty: two lookups, each reading `posts_author_idx` (platform, username, and
+    /// the row id it ends with) backwards until a post of the tracker.
+    pub(crate) async fn author_display(&self, tracker_id: i64, platform: &str, author: &str) -> Result<(String, Option<String>, bool)> {
+        for (username, id_cond) in [(author, ""), ("", " AND p.author_id = $4")] {
+            let sql = format!(
+                "SELECT p.author_name, p.author_avatar, p.author_verified FROM posts p \
+                 WHERE p.platform = $1 AND p.author_username = $2{id_cond} \
+                 AND EXISTS (SELECT 1 FROM tracker_posts tp WHERE tp.post_id = p.id AND tp.tracker_id = $3) \
+                 ORDER BY p.id DESC LIMIT 1"
+            );
+            let r: Option<(String, Option<String>, bool)> = with_pool!(self, |p| {
+                let mut q = sqlx::query_as(&sql).bind(platform).bind(username).bind(tracker_id);
+                if !id_cond.is_empty() {
+                    q = q.bind(author);
+                }
+                q.fetch_optional(p).await?
+            });
+            if let Some(r) = r {
+                return Ok(r);
+            }
+        }
+        Ok((author.to_string(), None, false))
     }
 
-    /// The most engaging posts in the range.
+    /// The most engaging posts in the range. Over many posts they are read in the order of
+    /// `tracker_posts_engagement_idx` (stopping at `limit` posts of the range); a range with few
+    /// posts is read by time and sorted.
     pub async fn dash_top_posts(&self, tracker_id: i64, f: &DashboardFilter, limit: i64) -> Result<Vec<DashboardPost>> {
         let Some(list) = f.platform_list() else { return Ok(vec![]) };
         let cond = f.row_conditions(&list);
-        let sql = format!(
-            "SELECT {POST_FIELDS} {FROM_ROWS}{cond} ORDER BY p.engagement DESC, tp.created_at DESC, p.id LIMIT $4"
-        );
+        let by_engagement = f.rollups_apply() && self.dash_counts(tracker_id, f).await?.posts > TOP_POSTS_SCAN;
+        let from = if by_engagement && self.backend() == crate::Backend::Sqlite {
+            FROM_ROWS.replace("tracker_posts tp", "tracker_posts tp INDEXED BY tracker_posts_engagement_idx")
+        } else {
+            FROM_ROWS.to_string()
+        };
+        // The baseline sorts on the post rows themselves.
+        let order = if f.rows_only { "p.engagement DESC, tp.created_at DESC, p.id" } else { "tp.engagement DESC, tp.created_at DESC, tp.post_id" };
+        let sql = format!("SELECT {POST_FIELDS} {from}{cond} ORDER BY {order} LIMIT $4");
         Ok(with_pool!(self, |p| sqlx::query_as::<_, DashboardPost>(&sql)
             .bind(tracker_id)
             .bind(f.start.unwrap_or(-FAR))
@@ -571,16 +601,27 @@ impl Store {
         }
         let f = DashboardFilter { platforms: yt, ..f.clone() };
         let Some(list) = f.platform_list() else { return Ok((0, 0)) };
+        let (interior, edges) = self.row_pieces(&f, HOUR_MS);
+        let mut total = (0, 0);
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT CAST(COALESCE(SUM(likes), 0) AS BIGINT), CAST(COALESCE(SUM(dislikes), 0) AS BIGINT) FROM rollup_hourly \
+                 WHERE tracker_id = $1 AND hour >= $2 AND hour < $3 AND platform IN ({list})"
+            );
+            let r: (i64, i64) =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?);
+            total = (total.0 + r.0, total.1 + r.1);
+        }
         let cond = f.row_conditions(&list);
         let sql = format!(
             "SELECT CAST(COALESCE(SUM(p.likes), 0) AS BIGINT), CAST(COALESCE(SUM(p.dislikes), 0) AS BIGINT) {FROM_ROWS}{cond}"
         );
-        Ok(with_pool!(self, |p| sqlx::query_as(&sql)
-            .bind(tracker_id)
-            .bind(f.start.unwrap_or(-FAR))
-            .bind(f.end.unwrap_or(FAR))
-            .fetch_one(p)
-            .await?))
+        for (a, b) in edges {
+            let r: (i64, i64) =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?);
+            total = (total.0 + r.0, total.1 + r.1);
+        }
+        Ok(total)
     }
 
     /// Posts per subtracker (1..=n) in the range.
@@ -590,36 +631,57 @@ impl Store {
         if n == 0 {
             return Ok(vec![]);
         }
+        let mut out = vec![0i64; n as usize];
+        let (interior, edges) = self.row_pieces(f, HOUR_MS);
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT sub, CAST(SUM(posts) AS BIGINT) FROM rollup_subtrackers WHERE tracker_id = $1 AND hour >= $2 \
+                 AND hour < $3 AND platform IN ({list}) AND sub <= $4 GROUP BY sub"
+            );
+            let rows: Vec<(i64, i64)> = with_pool!(self, |p| sqlx::query_as(&sql)
+                .bind(tracker_id)
+                .bind(a)
+                .bind(b)
+                .bind(n as i64)
+                .fetch_all(p)
+                .await?);
+            for (sub, c) in rows {
+                if (1..=n as i64).contains(&sub) {
+                    out[sub as usize - 1] += c;
+                }
+            }
+        }
         let cond = f.row_conditions(&list);
         let cols: Vec<String> = (0..n)
             .map(|i| format!("CAST(COALESCE(SUM(CASE WHEN (tp.subtrackers & {}) <> 0 THEN 1 ELSE 0 END), 0) AS BIGINT)", 1i64 << i))
             .collect();
         let sql = format!("SELECT {} {FROM_ROWS}{cond}", cols.join(", "));
-        with_pool!(self, |p| {
-            use sqlx::Row;
-            let row = sqlx::query(&sql)
-                .bind(tracker_id)
-                .bind(f.start.unwrap_or(-FAR))
-                .bind(f.end.unwrap_or(FAR))
-                .fetch_one(p)
-                .await?;
-            let mut out = Vec::with_capacity(n as usize);
-            for i in 0..n as usize {
-                out.push(row.try_get::<i64, _>(i)?);
-            }
-            Ok(out)
-        })
+        for (a, b) in edges {
+            with_pool!(self, |p| {
+                use sqlx::Row;
+                let row = sqlx::query(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?;
+                for (i, v) in out.iter_mut().enumerate() {
+                    *v += row.try_get::<i64, _>(i)?;
+                }
+            });
+        }
+        Ok(out)
     }
 
-    /// The first and last post time of the tracker within the platforms (for All Time ranges).
+    /// The first and last post time of the tracker within the platforms (for All Time ranges):
+    /// the two ends of `tracker_posts_time_idx`.
     pub async fn dash_bounds(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Option<(i64, i64)>> {
         let Some(list) = f.platform_list() else { return Ok(None) };
-        let sql = format!(
-            "SELECT MIN(tp.created_at), MAX(tp.created_at) FROM tracker_posts tp WHERE tp.tracker_id = $1 \
-             AND tp.deleted_at IS NULL AND tp.platform IN ({list})"
-        );
-        let r: (Option<i64>, Option<i64>) = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).fetch_one(p).await?);
-        Ok(r.0.zip(r.1))
+        let mut ends = Vec::with_capacity(2);
+        for dir in ["ASC", "DESC"] {
+            let sql = format!(
+                "SELECT tp.created_at FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL \
+                 AND tp.platform IN ({list}) ORDER BY tp.created_at {dir} LIMIT 1"
+            );
+            let t: Option<i64> = with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).fetch_optional(p).await?);
+            ends.push(t);
+        }
+        Ok(ends[0].zip(ends[1]))
     }
 }
 

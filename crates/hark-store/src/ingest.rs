@@ -72,6 +72,8 @@ pub struct PostRecord {
     pub sentiment: f64,
     pub sentiment_bucket: &'static str,
     pub country: Option<String>,
+    /// State or province (ISO 3166-2, "US-TX") where the post's place resolves to one.
+    pub region: Option<String>,
     pub gender: Option<&'static str>,
     pub source: Option<String>,
     pub device: Option<String>,
@@ -107,6 +109,8 @@ pub(crate) struct HourAgg {
     pub(crate) engagement: i64,
     pub(crate) reach: i64,
     pub(crate) impressions: i64,
+    pub(crate) likes: i64,
+    pub(crate) dislikes: i64,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -122,13 +126,17 @@ pub(crate) struct Deltas<'a> {
     pub(crate) hours: HashMap<(i64, i64, &'a str), HourAgg>,
     pub(crate) terms: HashMap<(i64, &'static str, i64, &'a str, &'a str), i64>,
     pub(crate) authors: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
+    /// Author activity per hour (keys as `authors`, with the hour).
+    pub(crate) author_hours: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
+    /// Posts per (tracker, hour, platform, 1-based subtracker).
+    pub(crate) subs: HashMap<(i64, i64, &'a str, i64), i64>,
     pub(crate) tracker_posts: HashMap<i64, (i64, Millis)>,
 }
 
 impl<'a> Deltas<'a> {
     /// Adds (sign 1) or removes (sign -1) a post's whole contribution to a tracker, counting it
     /// under the sentiment bucket it has in that tracker.
-    pub(crate) fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sentiment: &'static str, sign: i64) {
+    pub(crate) fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sentiment: &'static str, subtrackers: i64, sign: i64) {
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
         let h = self.hours.entry((tracker, hour, p.platform)).or_default();
@@ -136,6 +144,13 @@ impl<'a> Deltas<'a> {
         h.engagement += sign * p.engagement;
         h.reach += sign * p.author_followers;
         h.impressions += sign * p.impressions;
+        h.likes += sign * p.likes;
+        h.dislikes += sign * p.dislikes;
+        for bit in 0..63 {
+            if subtrackers & (1i64 << bit) != 0 {
+                *self.subs.entry((tracker, hour, p.platform, bit + 1)).or_default() += sign;
+            }
+        }
         let mut term = |kind: &'static str, t: &'a str| {
             *self.terms.entry((tracker, kind, day, p.platform, t)).or_default() += sign;
         };
@@ -159,6 +174,9 @@ impl<'a> Deltas<'a> {
         if let Some(c) = &p.country {
             term("country", c);
         }
+        if let Some(r) = &p.region {
+            term("region", r);
+        }
         if let Some(d) = &p.device {
             term("source", d);
         }
@@ -169,6 +187,10 @@ impl<'a> Deltas<'a> {
             term("lang", l);
         }
         let a = self.authors.entry((tracker, day, p.platform, p.author_key())).or_default();
+        a.posts += sign;
+        a.engagement += sign * p.engagement;
+        a.followers = a.followers.max(p.author_followers);
+        let a = self.author_hours.entry((tracker, hour, p.platform, p.author_key())).or_default();
         a.posts += sign;
         a.engagement += sign * p.engagement;
         a.followers = a.followers.max(p.author_followers);
@@ -183,23 +205,30 @@ impl<'a> Deltas<'a> {
         *self.terms.entry((tracker, kind, day, p.platform, term)).or_default() += sign;
     }
 
-    /// A repeat of a post a tracker already has: only its engagement moved.
-    fn add_engagement(&mut self, tracker: i64, p: &'a PostRecord, delta: i64) {
-        if delta == 0 {
+    /// A repeat of a post a tracker already has: only its counts moved (engagement, likes,
+    /// dislikes: the differences).
+    fn add_engagement(&mut self, tracker: i64, p: &'a PostRecord, delta: i64, likes: i64, dislikes: i64) {
+        if delta == 0 && likes == 0 && dislikes == 0 {
             return;
         }
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
-        self.hours.entry((tracker, hour, p.platform)).or_default().engagement += delta;
-        self.authors.entry((tracker, day, p.platform, p.author_key())).or_default().engagement += delta;
+        let h = self.hours.entry((tracker, hour, p.platform)).or_default();
+        h.engagement += delta;
+        h.likes += likes;
+        h.dislikes += dislikes;
+        if delta != 0 {
+            self.authors.entry((tracker, day, p.platform, p.author_key())).or_default().engagement += delta;
+            self.author_hours.entry((tracker, hour, p.platform, p.author_key())).or_default().engagement += delta;
+        }
     }
 }
 
 const POST_COLUMNS: &str = "post_key, platform, external_id, created_at, collected_at, updated_at, author_id, \
      author_username, author_name, author_avatar, author_followers, author_verified, author_location, text, title, url, \
      lang, post_type, is_story, likes, shares, comments, views, dislikes, impressions, reach, engagement, \
-     engagement_rate, sentiment, sentiment_bucket, country, gender, source, device, media, data, terms";
-const POST_PARAMS: usize = 37;
+     engagement_rate, sentiment, sentiment_bucket, country, gender, source, device, media, data, terms, region";
+const POST_PARAMS: usize = 38;
 
 impl Store {
     /// Stores a batch of posts and their rollups in one transaction. Posts are keyed by
@@ -240,7 +269,8 @@ impl Store {
             // Upsert posts, collecting every id and, for posts stored before, their engagement then
             // (`prev_engagement` is set from the stored row by the update and is NULL on an insert).
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
-            let mut existing: HashMap<i64, i64> = HashMap::new();
+            // Stored before: id -> (engagement, likes, dislikes) then.
+            let mut existing: HashMap<i64, (i64, i64, i64)> = HashMap::new();
             for (chunk_no, chunk) in unique.chunks(posts_chunk).enumerate() {
                 let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
                 q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
@@ -280,20 +310,23 @@ impl Store {
                         .push_bind(p.device.as_deref())
                         .push_bind(p.media.as_deref())
                         .push_bind(p.data.as_str())
-                        .push_bind(terms_json[chunk_no * posts_chunk + i].as_str());
+                        .push_bind(terms_json[chunk_no * posts_chunk + i].as_str())
+                        .push_bind(p.region.as_deref());
                 });
                 q.push(
                     " ON CONFLICT (post_key) DO UPDATE SET likes = excluded.likes, shares = excluded.shares, \
                      comments = excluded.comments, views = excluded.views, dislikes = excluded.dislikes, \
                      impressions = excluded.impressions, reach = excluded.reach, engagement = excluded.engagement, \
                      engagement_rate = excluded.engagement_rate, author_followers = excluded.author_followers, \
-                     updated_at = excluded.updated_at, data = excluded.data, prev_engagement = posts.engagement \
-                     RETURNING post_key, id, prev_engagement",
+                     updated_at = excluded.updated_at, data = excluded.data, prev_engagement = posts.engagement, \
+                     prev_likes = posts.likes, prev_dislikes = posts.dislikes \
+                     RETURNING post_key, id, prev_engagement, prev_likes, prev_dislikes",
                 );
-                let rows: Vec<(String, i64, Option<i64>)> = q.build_query_as().fetch_all(&mut *tx).await?;
-                for (key, id, prev) in rows {
+                let rows: Vec<(String, i64, Option<i64>, Option<i64>, Option<i64>)> =
+                    q.build_query_as().fetch_all(&mut *tx).await?;
+                for (key, id, prev, likes, dislikes) in rows {
                     if let Some(prev) = prev {
-                        existing.insert(id, prev);
+                        existing.insert(id, (prev, likes.unwrap_or(0), dislikes.unwrap_or(0)));
                     }
                     ids.insert(key, id);
                 }
@@ -325,7 +358,7 @@ impl Store {
             let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
             for chunk in links.chunks(4000) {
                 let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule) ",
+                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, engagement) ",
                 );
                 q.push_values(chunk, |mut b, (t, id, p, l)| {
                     b.push_bind(*t)
@@ -334,7 +367,8 @@ impl Store {
                         .push_bind(now)
                         .push_bind(p.platform)
                         .push_bind(l.subtrackers)
-                        .push_bind(l.sentiment);
+                        .push_bind(l.sentiment)
+                        .push_bind(p.engagement);
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
@@ -359,12 +393,32 @@ impl Store {
             }
             lap("links");
             let mut deltas = Deltas::default();
+            let mut moved: Vec<i64> = Vec::new();
             for (t, id, p, l) in &links {
                 if new_links.contains(&(*t, *id)) {
-                    deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket), 1);
-                } else if let Some(old) = existing.get(id) {
-                    deltas.add_engagement(*t, p, p.engagement - old);
+                    deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket), l.subtrackers, 1);
+                } else if let Some((eng, likes, dislikes)) = existing.get(id) {
+                    deltas.add_engagement(*t, p, p.engagement - eng, p.likes - likes, p.dislikes - dislikes);
+                    if p.engagement != *eng {
+                        moved.push(*id);
+                    }
                 }
+            }
+            // The links of repeats carry the engagement they now have (the top posts order).
+            if !moved.is_empty() {
+                moved.sort_unstable();
+                moved.dedup();
+                let id_list = match self.backend() {
+                    Backend::Sqlite => "SELECT value FROM json_each($1)",
+                    Backend::Postgres => "SELECT jsonb_array_elements_text($1::jsonb)::bigint",
+                };
+                sqlx::query(&format!(
+                    "UPDATE tracker_posts SET engagement = (SELECT p.engagement FROM posts p WHERE p.id = tracker_posts.post_id) \
+                     WHERE post_id IN ({id_list})"
+                ))
+                .bind(serde_json::to_string(&moved).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *tx)
+                .await?;
             }
             lap("deltas");
             write_deltas!(tx, deltas, max_of, now);
@@ -410,15 +464,24 @@ macro_rules! write_deltas {
         let hours: Vec<_> = $deltas.hours.iter().collect();
         for chunk in hours.chunks(4000) {
             let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO rollup_hourly (tracker_id, hour, platform, posts, engagement, reach, impressions) ",
+                "INSERT INTO rollup_hourly (tracker_id, hour, platform, posts, engagement, reach, impressions, likes, dislikes) ",
             );
             q.push_values(chunk, |mut b, ((t, h, p), a)| {
-                b.push_bind(*t).push_bind(*h).push_bind(*p).push_bind(a.posts).push_bind(a.engagement).push_bind(a.reach).push_bind(a.impressions);
+                b.push_bind(*t)
+                    .push_bind(*h)
+                    .push_bind(*p)
+                    .push_bind(a.posts)
+                    .push_bind(a.engagement)
+                    .push_bind(a.reach)
+                    .push_bind(a.impressions)
+                    .push_bind(a.likes)
+                    .push_bind(a.dislikes);
             });
             q.push(
                 " ON CONFLICT (tracker_id, hour, platform) DO UPDATE SET posts = rollup_hourly.posts + excluded.posts, \
                  engagement = rollup_hourly.engagement + excluded.engagement, reach = rollup_hourly.reach + excluded.reach, \
-                 impressions = rollup_hourly.impressions + excluded.impressions",
+                 impressions = rollup_hourly.impressions + excluded.impressions, likes = rollup_hourly.likes + excluded.likes, \
+                 dislikes = rollup_hourly.dislikes + excluded.dislikes",
             );
             q.build().execute(&mut *$tx).await?;
         }
@@ -449,6 +512,7 @@ macro_rules! write_deltas {
             ));
             q.build().execute(&mut *$tx).await?;
         }
+        crate::ingest_rollups::write_more!($tx, $deltas, $max_of);
         for (t, (n, first)) in &$deltas.tracker_posts {
             sqlx::query(
                 "UPDATE trackers SET total_posts = total_posts + $1, last_cached = $2, \

@@ -8,9 +8,11 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 mod dashboard;
+mod dashboard_authors;
 mod collect;
 mod error;
 mod ingest;
+mod ingest_rollups;
 mod posts;
 mod post_actions;
 pub mod post_list;

@@ -66,6 +66,10 @@ struct ContributionRow {
     engagement: i64,
     author_followers: i64,
     impressions: i64,
+    likes: i64,
+    dislikes: i64,
+    subtrackers: i64,
+    region: Option<String>,
     post_type: String,
     sentiment_bucket: Option<String>,
     country: Option<String>,
@@ -89,6 +93,9 @@ impl ContributionRow {
             engagement: self.engagement,
             author_followers: self.author_followers,
             impressions: self.impressions,
+            likes: self.likes,
+            dislikes: self.dislikes,
+            region: self.region,
             post_type: known(&self.post_type, &["original", "reply", "retweet"]).unwrap_or("original"),
             sentiment_bucket: self
                 .sentiment_bucket
@@ -145,6 +152,7 @@ impl Store {
             // The sentiment counted is the one shown: a manual edit replaces the computed bucket.
             let select = format!(
                 "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
+                 p.likes, p.dislikes, tp.subtrackers, p.region, \
                  p.post_type, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
                  p.country, p.device, p.gender, p.lang, p.author_username, \
                  p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
@@ -162,15 +170,16 @@ impl Store {
             };
             let rows: Vec<ContributionRow> =
                 sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
-            let records: Vec<(i64, PostRecord)> = rows.into_iter().map(|r| (r.post_id, r.record())).collect();
+            let records: Vec<(i64, i64, PostRecord)> =
+                rows.into_iter().map(|r| (r.post_id, r.subtrackers, r.record())).collect();
             let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
             if !matches!(change, LinkChange::Remove) {
                 q = q.bind(now);
             }
             let changed = q.execute(&mut *tx).await?.rows_affected();
             let mut deltas = Deltas::default();
-            for (_, r) in &records {
-                deltas.add_post(tracker_id, r, r.sentiment_bucket, sign);
+            for (_, subtrackers, r) in &records {
+                deltas.add_post(tracker_id, r, r.sentiment_bucket, *subtrackers, sign);
             }
             crate::ingest::write_deltas!(tx, deltas, max_of, now);
             tx.commit().await?;
@@ -321,16 +330,57 @@ impl Store {
         Ok(())
     }
 
+    /// Stores the subtrackers (bit i = subtracker i+1) posts of a tracker now match, and moves
+    /// their counts in the share-of-voice rollup.
     pub async fn set_subtrackers(&self, tracker_id: i64, updates: &[(i64, i64)]) -> Result<()> {
         with_pool!(self, |p| {
             let mut tx = p.begin().await?;
+            let mut moves: std::collections::HashMap<(i64, String, i64), i64> = Default::default();
             for (post_id, mask) in updates {
+                let old: Option<(i64, i64, String, Option<Millis>)> = sqlx::query_as(
+                    "SELECT subtrackers, created_at, platform, deleted_at FROM tracker_posts WHERE tracker_id = $1 AND post_id = $2",
+                )
+                .bind(tracker_id)
+                .bind(*post_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let Some((old, created_at, platform, deleted_at)) = old else { continue };
+                if old == *mask {
+                    continue;
+                }
                 sqlx::query("UPDATE tracker_posts SET subtrackers = $1 WHERE tracker_id = $2 AND post_id = $3")
                     .bind(*mask)
                     .bind(tracker_id)
                     .bind(*post_id)
                     .execute(&mut *tx)
                     .await?;
+                // A deleted post counts nowhere; restoring it counts the mask it has then.
+                if deleted_at.is_some() {
+                    continue;
+                }
+                let hour = created_at.div_euclid(3_600_000) * 3_600_000;
+                for bit in 0..63 {
+                    let (was, is) = (old & (1i64 << bit) != 0, mask & (1i64 << bit) != 0);
+                    if was != is {
+                        *moves.entry((hour, platform.clone(), bit + 1)).or_default() += if is { 1 } else { -1 };
+                    }
+                }
+            }
+            for ((hour, platform, sub), n) in moves {
+                if n == 0 {
+                    continue;
+                }
+                sqlx::query(
+                    "INSERT INTO rollup_subtrackers (tracker_id, hour, platform, sub, posts) VALUES ($1, $2, $3, $4, $5) \
+                     ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts",
+                )
+                .bind(tracker_id)
+                .bind(hour)
+                .bind(&platform)
+                .bind(sub)
+                .bind(n)
+                .execute(&mut *tx)
+                .await?;
             }
             tx.commit().await?;
             Ok::<_, crate::StoreError>(())

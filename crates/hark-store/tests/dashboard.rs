@@ -55,6 +55,8 @@ fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
                 sentiment: 0.0,
                 sentiment_bucket: ["positive", "neutral", "negative"][r.below(3) as usize],
                 country: [None, Some("GB".to_string()), Some("US".to_string())][r.below(3) as usize].clone(),
+                region: [None, Some("US-TX".to_string()), Some("US-NY".to_string()), Some("CA-ON".to_string())][r.below(4) as usize]
+                    .clone(),
                 gender: [None, Some("male"), Some("female")][r.below(3) as usize],
                 device: (platform == "twitter").then(|| ["iPhone", "Android", "Web"][r.below(3) as usize].to_string()),
                 data: "{}".into(),
@@ -117,6 +119,19 @@ fn top_terms(m: HashMap<String, i64>) -> Vec<(String, i64)> {
 }
 
 async fn check(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<String, i64>, o: &Oracle<'_>) {
+    check_with(s, tracker, all, ids, o, true).await
+}
+
+/// `followers_exact`: after posts are removed, an author's largest follower count stays the
+/// largest ever seen (the rollups keep maxima), so it is compared only before.
+async fn check_with(
+    s: &Store,
+    tracker: i64,
+    all: &[PostRecord],
+    ids: &HashMap<String, i64>,
+    o: &Oracle<'_>,
+    followers_exact: bool,
+) {
     let f = o.f;
     let kept: Vec<&PostRecord> = all.iter().enumerate().filter(|(i, p)| o.keep(*i, p)).map(|(_, p)| p).collect();
     let ctx = format!("{f:?}");
@@ -141,7 +156,8 @@ async fn check(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<String
     assert_eq!(minutes, kept.len() as i64, "minute series {ctx}");
 
     type Getter = fn(&PostRecord) -> Vec<String>;
-    let kinds: [(&str, Getter); 7] = [
+    let kinds: [(&str, Getter); 8] = [
+        ("region", |p| p.region.iter().cloned().collect()),
         ("hashtag", |p| p.terms.hashtags.clone()),
         ("keyword", |p| p.terms.keywords.clone()),
         ("domain", |p| p.terms.domains.clone()),
@@ -178,9 +194,11 @@ async fn check(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<String
     let mut by_posts: Vec<_> = authors.iter().collect();
     by_posts.sort_by(|x, y| (y.1 .0, y.1 .1).cmp(&(x.1 .0, x.1 .1)).then_with(|| x.0.cmp(y.0)));
     let (e, p) = s.dash_influencers(tracker, f, 5).await.unwrap();
-    let as_tuple = |a: &hark_store::AuthorStat| ((a.platform.clone(), a.author.clone()), (a.posts, a.engagement, a.followers));
+    let fol = |f: i64| if followers_exact { f } else { 0 };
+    let as_tuple =
+        |a: &hark_store::AuthorStat| ((a.platform.clone(), a.author.clone()), (a.posts, a.engagement, fol(a.followers)));
     let want = |v: &[(&(String, String), &(i64, i64, i64))]| {
-        v.iter().take(5).map(|(k, v)| ((*k).clone(), **v)).collect::<Vec<_>>()
+        v.iter().take(5).map(|(k, v)| ((*k).clone(), (v.0, v.1, fol(v.2)))).collect::<Vec<_>>()
     };
     assert_eq!(e.iter().map(as_tuple).collect::<Vec<_>>(), want(&by_eng), "influencers by engagement {ctx}");
     assert_eq!(p.iter().map(as_tuple).collect::<Vec<_>>(), want(&by_posts), "influencers by posts {ctx}");
@@ -377,5 +395,66 @@ async fn dashboard_answers_match_a_direct_computation() {
             .collect();
         let o = Oracle { f: &f, post_tags: &left_tags, influencer_tags: &influencer_tags };
         check(&s, t.id, &left, &kept_ids, &o).await;
+
+        // Every rollup follows deletes, restores, repeats with new counts and subtracker changes.
+        let mut left = left;
+        let ranges_after = [
+            (None, None),
+            (Some(T0 + 5 * HOUR + 1234), Some(T0 + 6 * DAY)),
+            (Some(T0 + 26 * HOUR + 77), Some(T0 + 5 * DAY + 3 * HOUR + 5)),
+        ];
+        let check_all = |left: Vec<PostRecord>, tags: HashMap<usize, HashSet<i64>>| {
+            let s = &s;
+            let kept_ids = &kept_ids;
+            let influencer_tags = &influencer_tags;
+            async move {
+                for (start, end) in ranges_after {
+                    for platforms in [PlatformSet::all(), twt_yt] {
+                        let f = DashboardFilter { platforms, start, end, ..Default::default() };
+                        let o = Oracle { f: &f, post_tags: &tags, influencer_tags };
+                        check_with(s, t.id, &left, kept_ids, &o, false).await;
+                        let rows = DashboardFilter { rows_only: true, ..f.clone() };
+                        let o = Oracle { f: &rows, post_tags: &tags, influencer_tags };
+                        check_with(s, t.id, &left, kept_ids, &o, false).await;
+                    }
+                }
+            }
+        };
+        let no_tags = HashMap::new();
+        check_all(left.clone(), no_tags.clone()).await;
+        // Soft delete (undoable) of 40 posts spread over the days, then restore 15 of them.
+        let hidden: Vec<&PostRecord> = left.iter().step_by(13).take(40).collect();
+        let hidden_ids: Vec<i64> = hidden.iter().map(|p| kept_ids[&p.post_key]).collect();
+        let hidden_keys: HashSet<String> = hidden.iter().map(|p| p.post_key.clone()).collect();
+        assert_eq!(s.soft_delete_posts(t.id, &hidden_ids, T0).await.unwrap(), 40);
+        let visible: Vec<PostRecord> = left.iter().filter(|p| !hidden_keys.contains(&p.post_key)).cloned().collect();
+        check_all(visible, no_tags.clone()).await;
+        assert_eq!(s.restore_posts(t.id, &hidden_ids[..15], T0).await.unwrap(), 15);
+        let back: HashSet<i64> = hidden_ids[..15].iter().copied().collect();
+        let visible: Vec<PostRecord> = left
+            .iter()
+            .filter(|p| !hidden_keys.contains(&p.post_key) || back.contains(&kept_ids[&p.post_key]))
+            .cloned()
+            .collect();
+        check_all(visible.clone(), no_tags.clone()).await;
+        assert_eq!(s.restore_posts(t.id, &hidden_ids[15..], T0).await.unwrap(), 25);
+        // Repeats of stored posts with new counts (engagement, likes, dislikes).
+        for p in left.iter_mut().skip(3).step_by(7) {
+            p.engagement = p.engagement / 3 + 17;
+            p.likes += 11;
+            p.dislikes += 2;
+        }
+        let repeats: Vec<PostRecord> = left.iter().skip(3).step_by(7).cloned().collect();
+        let st = s.ingest_batch(&repeats, T0 + 1).await.unwrap();
+        assert_eq!((st.new_posts, st.updated_posts, st.new_links), (0, repeats.len() as u64, 0));
+        check_all(left.clone(), no_tags.clone()).await;
+        // Re-analysis moves subtrackers.
+        let mut updates = Vec::new();
+        for p in left.iter_mut().step_by(5) {
+            p.links[0].subtrackers = (p.links[0].subtrackers + 1) % 4;
+            updates.push((kept_ids[&p.post_key], p.links[0].subtrackers));
+        }
+        s.set_subtrackers(t.id, &updates).await.unwrap();
+        check_all(left.clone(), no_tags).await;
     }
 }

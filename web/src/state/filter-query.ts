@@ -29,6 +29,7 @@ export function filterQuery(
     q.influencerTags = s.influencerTags.join(',');
     q.influencerTagFilterMode = s.influencerTagFilterMode;
   }
+  if (s.subtracker !== null) q.subtracker = s.subtracker;
   const zone = tz ?? localTimeZone();
   if (zone) q.tz = zone;
   return q;

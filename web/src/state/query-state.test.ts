@@ -16,6 +16,7 @@ import {
   setPlatforms,
   setSearch,
   setSort,
+  setSubtracker,
   toggleSentiment,
 } from './query-state';
 
@@ -186,5 +187,19 @@ describe('updaters', () => {
     const s = parseQuery('search=x&page=3&view=card&platforms=twt&days=7&postTags=2&shareHash=h&demo=true&embed=1');
     expect(serializeQuery(keepOnNavigation(s), 'posts')).toBe('platforms=twt&days=7&postTags=2&shareHash=h&demo=true&embed=1');
     expect(serializeQuery(keepShareAndDemo(s), 'posts')).toBe('shareHash=h&demo=true&embed=1');
+  });
+});
+
+describe('subtracker', () => {
+  it('is read, kept on navigation and written back; out of range values are dropped', () => {
+    expect(parseQuery('subtracker=2').subtracker).toBe(2);
+    expect(parseQuery('subtracker=0').subtracker).toBeNull();
+    expect(parseQuery('subtracker=64').subtracker).toBeNull();
+    expect(parseQuery('subtracker=x').subtracker).toBeNull();
+    const s = setSubtracker(3)({ ...emptyState(), page: 4 });
+    expect(s.page).toBe(1);
+    expect(serializeQuery(s, 'dashboard')).toBe('subtracker=3');
+    expect(keepOnNavigation(s).subtracker).toBe(3);
+    expect(serializeQuery(setSubtracker(null)(s), 'dashboard')).toBe('');
   });
 });

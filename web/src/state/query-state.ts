@@ -78,6 +78,8 @@ export interface QueryState {
   postTagFilterMode: TagFilterMode;
   influencerTags: number[];
   influencerTagFilterMode: TagFilterMode;
+  /** 1-based subtracker the header narrows the pages to; null: all subtrackers. */
+  subtracker: number | null;
   shareHash: string | null;
   demo: boolean;
   embed: boolean;
@@ -124,6 +126,7 @@ export function emptyState(): QueryState {
     postTagFilterMode: DEFAULT_TAG_MODE,
     influencerTags: [],
     influencerTagFilterMode: DEFAULT_TAG_MODE,
+    subtracker: null,
     shareHash: null,
     demo: false,
     embed: false,
@@ -243,6 +246,7 @@ export function parseQuery(search: string | URLSearchParams): QueryState {
   s.postTagFilterMode = mode(p.get('postTagFilterMode'));
   s.influencerTags = idList(p.get('influencerTags'));
   s.influencerTagFilterMode = mode(p.get('influencerTagFilterMode'));
+  s.subtracker = posInt(p.get('subtracker'), 63);
 
   s.shareHash = p.get('shareHash') || null;
   s.demo = flag(p.get('demo'));
@@ -298,6 +302,7 @@ export function serializeQuery(s: QueryState, page: TrackerPage): string {
   if (s.postTagFilterMode !== DEFAULT_TAG_MODE) p.set('postTagFilterMode', s.postTagFilterMode);
   if (s.influencerTags.length) p.set('influencerTags', s.influencerTags.join(','));
   if (s.influencerTagFilterMode !== DEFAULT_TAG_MODE) p.set('influencerTagFilterMode', s.influencerTagFilterMode);
+  if (s.subtracker !== null) p.set('subtracker', String(s.subtracker));
 
   if (s.shareHash) p.set('shareHash', s.shareHash);
   if (s.demo) p.set('demo', 'true');
@@ -395,6 +400,11 @@ export const applyTagFilters =
   (f: Partial<TagFilters>): Updater =>
   (s) => ({ ...s, ...f, page: 1 });
 
+/** Narrows the pages to one subtracker (1-based), or back to all of them (null). */
+export const setSubtracker =
+  (sub: number | null): Updater =>
+  (s) => ({ ...s, subtracker: sub, page: 1 });
+
 export const clearTagFilters: Updater = (s) => ({
   ...s,
   postTags: [],
@@ -434,6 +444,7 @@ export function keepOnNavigation(s: QueryState): QueryState {
     postTagFilterMode: s.postTagFilterMode,
     influencerTags: s.influencerTags,
     influencerTagFilterMode: s.influencerTagFilterMode,
+    subtracker: s.subtracker,
     shareHash: s.shareHash,
     demo: s.demo,
     embed: s.embed,

@@ -300,8 +300,20 @@ pub async fn timeline(
 pub struct Locations {
     /// Countries with post counts, most first.
     countries: Vec<CountryCount>,
-    /// States or provinces where known (empty until enrichment records them).
-    states: Vec<TermCount>,
+    /// States and provinces where the posts' places resolve to one, most first.
+    states: Vec<StateCount>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StateCount {
+    /// ISO 3166-2 code ("US-TX").
+    state: String,
+    /// English name ("Texas"); the code when unknown.
+    name: String,
+    /// ISO 3166 alpha-2 code of its country.
+    country: String,
+    count: i64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -325,7 +337,9 @@ pub async fn locations(
 ) -> ApiResult<axum::Json<Locations>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let f = DashboardFilter { platforms: c.filter.platforms.iter().filter(|p| p.bears_location()).collect(), ..c.filter };
-    let mut countries = state.store.dash_terms(c.row.id, &f, "country").await?;
+    let (countries, regions) =
+        tokio::try_join!(state.store.dash_terms(c.row.id, &f, "country"), state.store.dash_terms(c.row.id, &f, "region"))?;
+    let mut countries = countries;
     // Hong Kong and Taiwan count as China.
     let merged: i64 = countries.iter().filter(|(t, _)| t == "HK" || t == "TW").map(|(_, n)| n).sum();
     if merged > 0 {
@@ -349,7 +363,17 @@ pub async fn locations(
             }
         })
         .collect();
-    Ok(axum::Json(Locations { countries, states: vec![] }))
+    let states = regions
+        .into_iter()
+        .take(300)
+        .map(|(code, count)| StateCount {
+            name: hark_enrich::geo::region_name(&code).map(str::to_string).unwrap_or_else(|| code.clone()),
+            country: code.split('-').next().unwrap_or_default().to_string(),
+            state: code,
+            count,
+        })
+        .collect();
+    Ok(axum::Json(Locations { countries, states }))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -31,6 +31,13 @@ export interface TimelineAnswer {
   logs: { action: string; createdAt: number }[];
 }
 
+/** A state or province (ISO 3166-2 code) with its country (alpha-2). */
+export interface StateCount {
+  state: string;
+  name: string;
+  country: string;
+  count: number;
+}
 export interface CountryCount {
   country: string;
   numeric: string | null;
@@ -74,7 +81,7 @@ export interface Influencer {
 export interface DashboardAnswers {
   topStats: KeyStatistics;
   timeline: TimelineAnswer;
-  locations: { countries: CountryCount[]; states: TermCount[] };
+  locations: { countries: CountryCount[]; states: StateCount[] };
   topPosts: { posts: DashboardPost[] };
   sentiments: { positive: number; neutral: number; negative: number; shareOfVoice: TermCount[] };
   devices: { items: TermCount[] };

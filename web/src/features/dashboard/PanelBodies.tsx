@@ -386,10 +386,12 @@ function Location({ data: raw }: { data: DashboardAnswers['locations'] }) {
         {data.states.length ? (
           <>
             <h3 className="mb-1 mt-3 text-xs font-semibold uppercase tracking-wide text-slate-500">States</h3>
-            <ol className="space-y-1 text-sm">
+            <ol className="space-y-1 text-sm" aria-label="States by posts">
               {data.states.slice(0, 10).map((s) => (
-                <li key={s.term} className="flex justify-between">
-                  <span>{s.term}</span>
+                <li key={s.state} className="flex justify-between gap-2">
+                  <span className="truncate text-slate-700">
+                    {s.name} <span className="text-xs text-slate-500">{countryName(s.country, s.country)}</span>
+                  </span>
                   <span className="tabular-nums text-slate-500">{formatMetric(s.count)}</span>
                 </li>
               ))}

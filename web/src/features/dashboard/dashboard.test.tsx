@@ -1,4 +1,4 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderRoute, type ApiCall } from '../../lib/test-utils';
 import { meFixture, trackerFixture } from '../trackers/fixtures';
@@ -85,6 +85,42 @@ describe('dashboard', () => {
     const inf = calls.find((c) => c.path.endsWith('/dashboard/influencers'))!;
     expect(inf.query.get('facebook')).toBe('0');
     expect(dashboardCalls(calls)).toEqual(expect.arrayContaining(['locations', 'devices', 'post-types']));
+  });
+
+  it('narrows every group to the subtracker chosen in the header, kept in the URL', async () => {
+    const tracker = trackerFixture({
+      subtrackers: [
+        { label: 'cargo', value: 'abc/cargo?subtracker=1' },
+        { label: 'ships', value: 'abc/cargo?subtracker=2' },
+      ],
+    });
+    const calls = open(tracker);
+    await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
+    expect(calls.filter((c) => c.path.includes('/dashboard/')).every((c) => !c.query.has('subtracker'))).toBe(true);
+    const before = calls.length;
+    fireEvent.change(screen.getByLabelText('Subtracker'), { target: { value: '2' } });
+    await waitFor(() => expect(calls.slice(before).some((c) => c.path.endsWith('/dashboard/top-stats'))).toBe(true));
+    const after = calls.slice(before).filter((c) => c.path.includes('/dashboard/'));
+    expect(after.length).toBeGreaterThan(5);
+    for (const c of after) expect(c.query.get('subtracker')).toBe('2');
+    expect(screen.getByTestId('location')).toHaveTextContent('subtracker=2');
+    expect((screen.getByLabelText('Subtracker') as HTMLSelectElement).value).toBe('2');
+  });
+
+  it('lists states under the countries of the Location panel', async () => {
+    open(trackerFixture(), {
+      locations: {
+        countries: [{ country: 'US', numeric: '840', name: 'United States', count: 40 }],
+        states: [
+          { state: 'US-TX', name: 'Texas', country: 'US', count: 12 },
+          { state: 'CA-ON', name: 'Ontario', country: 'CA', count: 3 },
+        ],
+      },
+    });
+    const states = await screen.findByRole('list', { name: 'States by posts' }, { timeout: 5000 });
+    expect(states).toHaveTextContent('Texas');
+    expect(states).toHaveTextContent('Ontario');
+    expect(within(states).getAllByRole('listitem')).toHaveLength(2);
   });
 
   it('shows the preview state while the first sample is collected', async () => {

@@ -6,7 +6,7 @@ import { useTags } from '../../api/queries/trackers';
 import { useHideAuthMetrics, useInfluencerTags } from '../../api/queries/shell';
 import { IconChevronDown, IconHistory, IconShare, IconSliders } from '../../components/icons';
 import { Tooltip } from '../../components/Tooltip';
-import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, tagFilters } from '../../state/query-state';
+import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, setSubtracker, tagFilters } from '../../state/query-state';
 import { defaultDays } from '../../state/query-state';
 import { editPath, showsSubHeader } from '../../state/routes';
 import { useShell } from './context';
@@ -139,27 +139,35 @@ function CreateOwnTracker() {
   );
 }
 
-/** Choosing a subtracker is a full page load to /hashtag-tracking/{page}/{subtracker value}. */
+/**
+ * Choosing a subtracker narrows the tracker pages to its posts: it sets the `subtracker` filter
+ * of the URL query (the option value `{hash}/{friendly}?subtracker=N` names the same state), which
+ * every dashboard request sends on.
+ */
 function SubtrackerSelect() {
-  const { tracker, page } = useShell();
+  const { tracker, query, update } = useShell();
   return (
     <select
       aria-label="Subtracker"
       style={{ width: SUBTRACKER_WIDTH }}
-      defaultValue=""
-      onChange={(e) => {
-        if (e.target.value) window.location.assign(`/hashtag-tracking/${page}/${e.target.value}`);
-      }}
+      value={query.subtracker === null ? '' : String(query.subtracker)}
+      onChange={(e) => update(setSubtracker(e.target.value ? Number(e.target.value) : null))}
       className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-700 shadow-sm focus-visible:outline-2 focus-visible:outline-brand-600"
     >
       <option value="">All Subtrackers</option>
-      {tracker.subtrackers.map((s) => (
-        <option key={s.value} value={s.value}>
+      {tracker.subtrackers.map((s, i) => (
+        <option key={s.value} value={String(subtrackerNumber(s.value) ?? i + 1)}>
           {s.label}
         </option>
       ))}
     </select>
   );
+}
+
+/** The subtracker number a dropdown value carries (`…?subtracker=N`). */
+export function subtrackerNumber(value: string): number | null {
+  const m = /[?&]subtracker=(\d+)/.exec(value);
+  return m ? Number(m[1]) : null;
 }
 
 function HeaderTagFilter({ disabled }: { disabled: boolean }) {

@@ -1,0 +1,350 @@
+//! Dashboard author reads on the rollup path: influencers and the users count.
+//!
+//! A range is cut into whole UTC days (`rollup_authors`, and the day bits of
+//! `rollup_author_days`), the whole hours of its partial first and last days
+//! (`rollup_authors_hourly`) and at most two partial hours read from post rows.
+//!
+//! Influencers: an author's activity in any range is at most its activity over the tracker's
+//! life (`rollup_author_totals`), so authors are read in that order, each measured exactly in the
+//! range, until the last of the top list beats the lifetime figure of every author not yet read.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::dashboard::{split_range, AuthorStat, DashboardFilter, AUTHOR_KEY, DAY_MS, FROM_ROWS, HOUR_MS};
+use crate::{with_pool, Backend, Result, Store};
+
+/// (platform, author key).
+pub(crate) type AuthorKey = (String, String);
+
+/// Posts, engagement and the largest follower count of an author.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Activity {
+    pub posts: i64,
+    pub engagement: i64,
+    pub followers: i64,
+}
+
+impl Activity {
+    fn add(&mut self, o: Activity) {
+        self.posts += o.posts;
+        self.engagement += o.engagement;
+        self.followers = self.followers.max(o.followers);
+    }
+}
+
+/// A range cut for the author rollups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Pieces {
+    /// Whole days, `[a, b)` (open ends stay at ±FAR).
+    pub days: Option<(i64, i64)>,
+    /// Whole hours inside the partial days, `[a, b)`.
+    pub hours: Vec<(i64, i64)>,
+    /// Partial hours, inclusive millisecond ranges.
+    pub rows: Vec<(i64, i64)>,
+}
+
+pub(crate) fn pieces(start: Option<i64>, end: Option<i64>) -> Pieces {
+    let d = split_range(start, end, DAY_MS);
+    let mut hours = Vec::new();
+    let mut rows = Vec::new();
+    for (a, b) in d.edges {
+        let h = split_range(Some(a), Some(b), HOUR_MS);
+        hours.extend(h.interior);
+        rows.extend(h.edges);
+    }
+    Pieces { days: d.interior, hours, rows }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rank {
+    Engagement,
+    Posts,
+}
+
+impl Rank {
+    fn column(self) -> &'static str {
+        match self {
+            Rank::Engagement => "engagement",
+            Rank::Posts => "posts",
+        }
+    }
+    fn key(self, a: &Activity) -> (i64, i64) {
+        match self {
+            Rank::Engagement => (a.engagement, a.posts),
+            Rank::Posts => (a.posts, a.engagement),
+        }
+    }
+}
+
+/// The top `limit` of `acts` by `rank` (ties by platform and author).
+fn ranked(acts: &HashMap<AuthorKey, Activity>, rank: Rank, limit: usize) -> Vec<(AuthorKey, Activity)> {
+    let mut v: Vec<(&AuthorKey, &Activity)> = acts.iter().filter(|(_, a)| a.posts > 0).collect();
+    v.sort_by(|x, y| rank.key(y.1).cmp(&rank.key(x.1)).then_with(|| x.0.cmp(y.0)));
+    v.into_iter().take(limit).map(|(k, a)| (k.clone(), *a)).collect()
+}
+
+/// Bits of a 64-day block at or after `bit`.
+fn bits_from(bit: i64) -> i64 {
+    -1i64 << bit
+}
+
+/// Bits of a 64-day block up to and including `bit`.
+fn bits_upto(bit: i64) -> i64 {
+    if bit >= 63 {
+        -1
+    } else {
+        (1i64 << (bit + 1)) - 1
+    }
+}
+
+/// Unit starts `a, a + unit, …` below `b`.
+fn units(a: i64, b: i64, unit: i64) -> Vec<i64> {
+    (0..).map(|i| a + i * unit).take_while(|t| *t < b).collect()
+}
+
+impl Store {
+    /// Activity per author in inclusive millisecond ranges, from post rows.
+    pub(crate) async fn author_rows(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        list: &str,
+        ranges: &[(i64, i64)],
+    ) -> Result<HashMap<AuthorKey, Activity>> {
+        let cond = f.row_conditions(list);
+        let sql = format!(
+            "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
+             CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
+        );
+        let mut acc: HashMap<AuthorKey, Activity> = HashMap::new();
+        for (a, b) in ranges {
+            let rows: Vec<(String, String, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(*a).bind(*b).fetch_all(p).await?);
+            for r in rows {
+                acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
+            }
+        }
+        Ok(acc)
+    }
+
+    /// Activity of the given authors summed over rollup rows of `table` (keyed by `unit_col`) at
+    /// the given unit starts: one primary-key probe per (unit, author).
+    async fn probe_authors(
+        &self,
+        tracker_id: i64,
+        table: &str,
+        unit_col: &str,
+        unit_starts: &[i64],
+        authors: &[AuthorKey],
+    ) -> Result<HashMap<AuthorKey, Activity>> {
+        let mut acc: HashMap<AuthorKey, Activity> = HashMap::new();
+        if unit_starts.is_empty() || authors.is_empty() {
+            return Ok(acc);
+        }
+        let sql = match self.backend() {
+            Backend::Sqlite => format!(
+                "SELECT r.platform, r.author, CAST(SUM(r.posts) AS BIGINT), CAST(SUM(r.engagement) AS BIGINT), \
+                 CAST(MAX(r.followers) AS BIGINT) FROM json_each($2) u CROSS JOIN json_each($3) c CROSS JOIN {table} r \
+                 WHERE r.tracker_id = $1 AND r.{unit_col} = u.value AND r.platform = c.value ->> 0 AND r.author = c.value ->> 1 \
+                 GROUP BY r.platform, r.author"
+            ),
+            Backend::Postgres => format!(
+                "SELECT r.platform, r.author, CAST(SUM(r.posts) AS BIGINT), CAST(SUM(r.engagement) AS BIGINT), \
+                 CAST(MAX(r.followers) AS BIGINT) FROM jsonb_array_elements_text($2::jsonb) u(v) \
+                 CROSS JOIN jsonb_array_elements($3::jsonb) c(v) \
+                 JOIN {table} r ON r.tracker_id = $1 AND r.{unit_col} = u.v::bigint AND r.platform = c.v ->> 0 \
+                 AND r.author = c.v ->> 1 GROUP BY r.platform, r.author"
+            ),
+        };
+        let units_json = serde_json::to_string(unit_starts).unwrap_or_else(|_| "[]".into());
+        for chunk in authors.chunks(512) {
+            let cands = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
+            let rows: Vec<(String, String, i64, i64, i64)> = with_pool!(self, |p| sqlx::query_as(&sql)
+                .bind(tracker_id)
+                .bind(&units_json)
+                .bind(&cands)
+                .fetch_all(p)
+                .await?);
+            for r in rows {
+                acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
+            }
+        }
+        Ok(acc)
+    }
+
+    /// Influencers on the rollup path (see the module comment): the top `limit` authors by
+    /// engagement and by posts, with their activity in the range.
+    pub(crate) async fn influencers_from_rollups(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        list: &str,
+        limit: usize,
+    ) -> Result<(Vec<(AuthorKey, Activity)>, Vec<(AuthorKey, Activity)>)> {
+        let open = f.start.is_none() && f.end.is_none();
+        let p = pieces(f.start, f.end);
+        // The whole days to probe: an open end is clamped to the tracker's posts.
+        let mut days = Vec::new();
+        if let (Some((a, b)), false) = (p.days, open) {
+            let Some((lo, hi)) = self.dash_bounds(tracker_id, f).await? else { return Ok((vec![], vec![])) };
+            let a = a.max(lo.div_euclid(DAY_MS) * DAY_MS);
+            let b = b.min((hi.div_euclid(DAY_MS) + 1) * DAY_MS);
+            days = units(a, b, DAY_MS);
+        }
+        let hours: Vec<i64> = p.hours.iter().flat_map(|(a, b)| units(*a, *b, HOUR_MS)).collect();
+        let edge = if open { HashMap::new() } else { self.author_rows(tracker_id, f, list, &p.rows).await? };
+
+        let mut known: HashMap<AuthorKey, Activity> = HashMap::new();
+        let mut out = (Vec::new(), Vec::new());
+        for rank in [Rank::Engagement, Rank::Posts] {
+            let col = rank.column();
+            // A total order (the index order read backwards), so pages neither skip nor repeat.
+            let sql = format!(
+                "SELECT platform, author, posts, engagement, followers FROM rollup_author_totals \
+                 WHERE tracker_id = $1 AND platform IN ({list}) AND posts > 0 \
+                 ORDER BY {col} DESC, platform DESC, author DESC LIMIT $2 OFFSET $3"
+            );
+            let mut offset = 0i64;
+            let mut chunk = (limit.max(8) * 4) as i64;
+            loop {
+                let rows: Vec<(String, String, i64, i64, i64)> = with_pool!(self, |pool| sqlx::query_as(&sql)
+                    .bind(tracker_id)
+                    .bind(chunk)
+                    .bind(offset)
+                    .fetch_all(pool)
+                    .await?);
+                let exhausted = (rows.len() as i64) < chunk;
+                let bound = rows.last().map(|r| if rank == Rank::Engagement { r.3 } else { r.2 });
+                let fresh: Vec<AuthorKey> = rows
+                    .iter()
+                    .map(|r| (r.0.clone(), r.1.clone()))
+                    .filter(|k| !known.contains_key(k))
+                    .collect();
+                if open {
+                    for r in rows {
+                        known.insert((r.0, r.1), Activity { posts: r.2, engagement: r.3, followers: r.4 });
+                    }
+                } else {
+                    let mut acts = self.probe_authors(tracker_id, "rollup_authors", "day", &days, &fresh).await?;
+                    for (k, a) in self.probe_authors(tracker_id, "rollup_authors_hourly", "hour", &hours, &fresh).await? {
+                        acts.entry(k).or_default().add(a);
+                    }
+                    for k in fresh {
+                        let mut a = acts.remove(&k).unwrap_or_default();
+                        if let Some(e) = edge.get(&k) {
+                            a.add(*e);
+                        }
+                        known.insert(k, a);
+                    }
+                }
+                let top = ranked(&known, rank, limit);
+                let beaten = match (top.get(limit.saturating_sub(1)), bound) {
+                    (Some((_, last)), Some(bound)) => rank.key(last).0 > bound,
+                    _ => false,
+                };
+                if exhausted || beaten || limit == 0 {
+                    match rank {
+                        Rank::Engagement => out.0 = top,
+                        Rank::Posts => out.1 = top,
+                    }
+                    break;
+                }
+                offset += chunk;
+                chunk *= 4;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Distinct authors in the range on the rollup path.
+    pub(crate) async fn users_from_rollups(&self, tracker_id: i64, f: &DashboardFilter, list: &str) -> Result<i64> {
+        let p = pieces(f.start, f.end);
+        let mut seen: HashSet<AuthorKey> = HashSet::new();
+        let edges = !p.hours.is_empty() || !p.rows.is_empty();
+        if let Some((a, b)) = p.days {
+            let (da, db) = (a.div_euclid(DAY_MS), (b - 1).div_euclid(DAY_MS));
+            let (lo, hi) = (da >> 6, db >> 6);
+            let (lo_mask, hi_mask) = (bits_from(da & 63), bits_upto(db & 63));
+            let from = format!(
+                "FROM rollup_author_days WHERE tracker_id = $1 AND block >= $2 AND block <= $3 AND platform IN ({list}) \
+                 AND (days & (CASE WHEN block = $2 THEN $4 ELSE -1 END) & (CASE WHEN block = $3 THEN $5 ELSE -1 END)) <> 0"
+            );
+            if !edges {
+                let sql = format!("SELECT COUNT(*) FROM (SELECT DISTINCT platform, author {from}) u");
+                return Ok(with_pool!(self, |pool| sqlx::query_scalar::<_, i64>(&sql)
+                    .bind(tracker_id)
+                    .bind(lo)
+                    .bind(hi)
+                    .bind(lo_mask)
+                    .bind(hi_mask)
+                    .fetch_one(pool)
+                    .await?));
+            }
+            let sql = format!("SELECT DISTINCT platform, author {from}");
+            let rows: Vec<(String, String)> = with_pool!(self, |pool| sqlx::query_as(&sql)
+                .bind(tracker_id)
+                .bind(lo)
+                .bind(hi)
+                .bind(lo_mask)
+                .bind(hi_mask)
+                .fetch_all(pool)
+                .await?);
+            seen.extend(rows);
+        }
+        let sql = format!(
+            "SELECT DISTINCT platform, author FROM rollup_authors_hourly WHERE tracker_id = $1 AND hour >= $2 \
+             AND hour < $3 AND posts > 0 AND platform IN ({list})"
+        );
+        for (a, b) in &p.hours {
+            let rows: Vec<(String, String)> =
+                with_pool!(self, |pool| sqlx::query_as(&sql).bind(tracker_id).bind(*a).bind(*b).fetch_all(pool).await?);
+            seen.extend(rows);
+        }
+        seen.extend(self.author_rows(tracker_id, f, list, &p.rows).await?.into_iter().filter(|(_, a)| a.posts > 0).map(|(k, _)| k));
+        Ok(seen.len() as i64)
+    }
+
+    /// Display fields of ranked authors.
+    pub(crate) async fn with_display(&self, tracker_id: i64, v: Vec<(AuthorKey, Activity)>) -> Result<Vec<AuthorStat>> {
+        let mut out = Vec::with_capacity(v.len());
+        for ((platform, author), a) in v {
+            let (name, avatar, verified) = self.author_display(tracker_id, &platform, &author).await?;
+            out.push(AuthorStat {
+                platform,
+                author,
+                name,
+                avatar,
+                verified,
+                posts: a.posts,
+                engagement: a.engagement,
+                followers: a.followers,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_cut_days_then_hours_then_rows() {
+        let (d, h) = (DAY_MS, HOUR_MS);
+        let p = pieces(Some(d + 5 * h + 7), Some(4 * d + 3 * h + 9));
+        assert_eq!(p.days, Some((2 * d, 4 * d)));
+        assert_eq!(p.hours, vec![(d + 6 * h, 2 * d), (4 * d, 4 * d + 3 * h)]);
+        assert_eq!(p.rows, vec![(d + 5 * h + 7, d + 6 * h - 1), (4 * d + 3 * h, 4 * d + 3 * h + 9)]);
+        let p = pieces(None, None);
+        assert!(p.days.is_some() && p.hours.is_empty() && p.rows.is_empty());
+    }
+
+    #[test]
+    fn block_masks() {
+        assert_eq!(bits_from(0), -1);
+        assert_eq!(bits_from(63), i64::MIN);
+        assert_eq!(bits_upto(63), -1);
+        assert_eq!(bits_upto(0), 1);
+        assert_eq!(bits_from(3) & bits_upto(5), 0b111000);
+    }
+}

@@ -1,0 +1,106 @@
+//! Rollups for dashboards of large trackers, written with every batch and every delete, restore
+//! or re-analysis (through `write_deltas!`): share of voice per subtracker and hour, author
+//! activity per hour, author totals over the tracker's life and the days each author posted on
+//! (bits of 64-day blocks; a bit is set exactly when the author's `rollup_authors` row of that
+//! day counts posts).
+
+pub(crate) const DAY_BLOCK_BITS: i64 = 6;
+
+/// (block, bit) of the day starting at `day` (ms).
+pub(crate) fn day_bit(day: i64) -> (i64, i64) {
+    let n = day.div_euclid(86_400_000);
+    (n >> DAY_BLOCK_BITS, n & 63)
+}
+
+/// Writes the rollups above from `$deltas` inside the transaction `$tx`.
+macro_rules! write_more {
+    ($tx:ident, $deltas:ident, $max_of:ident) => {{
+        let subs: Vec<_> = $deltas.subs.iter().filter(|(_, n)| **n != 0).collect();
+        for chunk in subs.chunks(5000) {
+            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_subtrackers (tracker_id, hour, platform, sub, posts) ");
+            q.push_values(chunk, |mut b, ((t, h, p, sub), n)| {
+                b.push_bind(*t).push_bind(*h).push_bind(*p).push_bind(*sub).push_bind(**n);
+            });
+            q.push(" ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts");
+            q.build().execute(&mut *$tx).await?;
+        }
+
+        let hours: Vec<_> = $deltas.author_hours.iter().collect();
+        for chunk in hours.chunks(4000) {
+            let mut q = sqlx::QueryBuilder::new(
+                "INSERT INTO rollup_authors_hourly (tracker_id, hour, platform, author, posts, engagement, followers) ",
+            );
+            q.push_values(chunk, |mut b, ((t, h, p, a), v)| {
+                b.push_bind(*t).push_bind(*h).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
+            });
+            q.push(format!(
+                " ON CONFLICT (tracker_id, hour, platform, author) DO UPDATE SET posts = rollup_authors_hourly.posts + excluded.posts, \
+                 engagement = rollup_authors_hourly.engagement + excluded.engagement, \
+                 followers = {}(rollup_authors_hourly.followers, excluded.followers)",
+                $max_of
+            ));
+            q.build().execute(&mut *$tx).await?;
+        }
+
+        let mut totals: std::collections::HashMap<(i64, &str, &str), $crate::ingest::AuthorAgg> = Default::default();
+        let mut set_bits: std::collections::HashMap<(i64, i64, &str, &str), i64> = Default::default();
+        let mut maybe_clear: Vec<(i64, i64, &str, &str)> = Vec::new();
+        for ((t, day, p, a), v) in &$deltas.authors {
+            let e = totals.entry((*t, *p, *a)).or_default();
+            e.posts += v.posts;
+            e.engagement += v.engagement;
+            e.followers = e.followers.max(v.followers);
+            let (block, bit) = $crate::ingest_rollups::day_bit(*day);
+            if v.posts > 0 {
+                *set_bits.entry((*t, block, *p, *a)).or_default() |= 1i64 << bit;
+            } else if v.posts < 0 {
+                maybe_clear.push((*t, *day, *p, *a));
+            }
+        }
+        let totals: Vec<_> = totals.into_iter().collect();
+        for chunk in totals.chunks(4000) {
+            let mut q = sqlx::QueryBuilder::new(
+                "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers) ",
+            );
+            q.push_values(chunk, |mut b, ((t, p, a), v)| {
+                b.push_bind(*t).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
+            });
+            q.push(format!(
+                " ON CONFLICT (tracker_id, platform, author) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
+                 engagement = rollup_author_totals.engagement + excluded.engagement, \
+                 followers = {}(rollup_author_totals.followers, excluded.followers)",
+                $max_of
+            ));
+            q.build().execute(&mut *$tx).await?;
+        }
+        let set_bits: Vec<_> = set_bits.into_iter().collect();
+        for chunk in set_bits.chunks(5000) {
+            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) ");
+            q.push_values(chunk, |mut b, ((t, block, p, a), bits)| {
+                b.push_bind(*t).push_bind(*block).push_bind(*p).push_bind(*a).push_bind(*bits);
+            });
+            q.push(
+                " ON CONFLICT (tracker_id, block, platform, author) DO UPDATE SET days = rollup_author_days.days | excluded.days",
+            );
+            q.build().execute(&mut *$tx).await?;
+        }
+        // Posts removed: a day of an author with no posts left loses its bit.
+        for (t, day, p, a) in maybe_clear {
+            let (block, bit) = $crate::ingest_rollups::day_bit(day);
+            sqlx::query(
+                "UPDATE rollup_author_days SET days = days & $1 WHERE tracker_id = $2 AND block = $3 AND platform = $4 \
+                 AND author = $5 AND NOT EXISTS (SELECT 1 FROM rollup_authors r WHERE r.tracker_id = $2 AND r.day = $6 \
+                 AND r.platform = $4 AND r.author = $5 AND r.posts > 0)",
+            )
+            .bind(!(1i64 << bit))
+            .bind(t)
+            .bind(block)
+            .bind(p)
+            .bind(a)
+            .bind(day)
+            .execute(&mut *$tx)
+            .await?;
+        }
+    }};
+}
+pub(crate) use write_more;

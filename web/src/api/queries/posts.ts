@@ -84,13 +84,27 @@ export const postsKeys = {
 
 const base = (hash: string) => `/trackers/${encodeURIComponent(hash)}`;
 
-export function usePosts(hash: string, query: Query, enabled = true) {
+/** The posts list refreshes this often while the tracker runs and the range includes today. */
+export const POSTS_REFRESH_MS = 60_000;
+
+/**
+ * One page of posts. The first fetch of a view is a visit (the owner's last visit moves); every
+ * later fetch of it (the 60 s refresh, a refetch after a change) is sent as `background=1`.
+ */
+export function usePosts(hash: string, query: Query, enabled = true, refresh = false) {
+  const qc = useQueryClient();
   const key = JSON.stringify(query);
+  const queryKey = postsKeys.list(hash, key);
   return useQuery({
-    queryKey: postsKeys.list(hash, key),
-    queryFn: () => get<PostsPage>(`${base(hash)}/posts`, query),
+    queryKey,
+    queryFn: () => {
+      const seen = qc.getQueryState(queryKey)?.data !== undefined;
+      return get<PostsPage>(`${base(hash)}/posts`, seen ? { ...query, background: 1 } : query);
+    },
     enabled,
     placeholderData: keepPreviousData,
+    refetchInterval: refresh ? POSTS_REFRESH_MS : false,
+    refetchIntervalInBackground: false,
     retry: false,
   });
 }

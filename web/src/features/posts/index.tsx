@@ -37,6 +37,7 @@ import {
   toggleSentiment,
   type SentimentBucket,
 } from '../../state/query-state';
+import { includesToday } from '../../state/date-range';
 import { useShell } from '../shell/context';
 import {
   authorKey,
@@ -85,7 +86,7 @@ export const SORT_OPTIONS: { value: string; label: string }[] = [
 let noticeSeq = 0;
 
 export default function PostsPage() {
-  const { tracker, query, update, platforms, access, filters, now } = useShell();
+  const { tracker, query, update, platforms, access, filters, now, range } = useShell();
   const locked = tracker.isPreviewMode;
   const onlyYoutube = platforms.length === 1 && platforms[0] === 'yt';
   const sort = query.sort ? `${query.sort.type};${query.sort.direction}` : 'created_at;desc';
@@ -102,7 +103,9 @@ export default function PostsPage() {
     }),
     [filters, query.page, sort, query.search, query.sentiment, query.excludeRT, query.igStoryOnly, platforms],
   );
-  const posts = usePosts(tracker.hash, apiQuery, !locked);
+  // The list refreshes in place every 60 s while new posts can arrive in the range.
+  const live = tracker.status === 'running' && includesToday(range, now);
+  const posts = usePosts(tracker.hash, apiQuery, !locked, live);
   const data = posts.data;
   const canManage = !!data?.canManage && !access.embed && !access.demo;
   const canExport = !!data?.canExport && !access.embed;
@@ -443,7 +446,8 @@ export default function PostsPage() {
           ) : items.length === 0 ? (
             <EmptyState graphic="BullhornHashtagSpeechBubble" />
           ) : (
-            <div aria-busy={posts.isFetching} className={posts.isFetching ? 'opacity-70 transition-opacity' : ''}>
+            // Dimmed only while another view loads; the 60 s refresh swaps rows in place.
+            <div aria-busy={posts.isPlaceholderData} className={posts.isPlaceholderData ? 'opacity-70 transition-opacity' : ''}>
               <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2 text-sm text-slate-600">
                 <span data-testid="posts-total">{total.toLocaleString('en-US')} posts</span>
               </div>

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { launchBrowser, setupInBrowser, shot, startServer, waitUntil } from './harness.mjs';
 
 const ACCOUNT = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const TOKEN = 'e2e-bearer-token';
@@ -102,12 +102,7 @@ test('connector set up in the browser collects a new tracker’s posts', async (
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
 
-  await page.goto(server.url + '/setup');
-  await page.getByLabel('Name').fill(ACCOUNT.name);
-  await page.getByLabel('Email').fill(ACCOUNT.email);
-  await page.getByLabel('Password').fill(ACCOUNT.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((u) => new URL(u).pathname === '/mytracks/hashtag');
+  await setupInBrowser(page, server.url, ACCOUNT);
 
   // Connectors, from the account menu.
   await page.getByRole('button', { name: /Account menu/ }).click();

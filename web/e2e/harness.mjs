@@ -129,6 +129,41 @@ export async function launchBrowser() {
   });
 }
 
+/**
+ * A JSON API call (`/api/v1` + path) with the context's cookies and CSRF token; `raw` sends an
+ * NDJSON body instead of `body`. Answers `{status, body}` with the body parsed.
+ */
+export async function api(ctx, baseUrl, method, path, body, raw) {
+  let token = (await ctx.cookies(baseUrl)).find((c) => c.name === 'hark_csrf')?.value;
+  if (!token) {
+    await ctx.request.get(`${baseUrl}/api/v1/me`);
+    token = (await ctx.cookies(baseUrl)).find((c) => c.name === 'hark_csrf')?.value;
+  }
+  const res = await ctx.request.fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'X-CSRF-Token': token ?? '', ...(raw ? { 'Content-Type': 'application/x-ndjson' } : {}) },
+    data: raw ?? body,
+  });
+  const text = await res.text();
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status(), body: parsed };
+}
+
+/** Creates the first account on the setup page and waits for the tracker list. */
+export async function setupInBrowser(page, baseUrl, { name, email, password }) {
+  await page.goto(baseUrl + '/setup');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL((u) => new URL(u).pathname === '/mytracks/hashtag');
+}
+
 /** Saves a full-page screenshot under e2e/screenshots/NAME.png. */
 export async function shot(page, name, { fullPage = true } = {}) {
   mkdirSync(screenshotDir, { recursive: true });

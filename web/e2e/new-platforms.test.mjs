@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
-import { launchBrowser, screenshotDir, shot, startServer, waitUntil } from './harness.mjs';
+import { launchBrowser, screenshotDir, setupInBrowser, shot, startServer, waitUntil } from './harness.mjs';
 
 const ACCOUNT = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const STATUSES = 12;
@@ -77,12 +77,7 @@ test('Bluesky and Mastodon: connectors, tracker form and collected posts', async
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
 
-  await page.goto(server.url + '/setup');
-  await page.getByLabel('Name').fill(ACCOUNT.name);
-  await page.getByLabel('Email').fill(ACCOUNT.email);
-  await page.getByLabel('Password').fill(ACCOUNT.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((u) => new URL(u).pathname === '/mytracks/hashtag');
+  await setupInBrowser(page, server.url, ACCOUNT);
 
   await page.goto(server.url + '/settings/connectors');
   const bsky = page.getByRole('region', { name: 'Bluesky (Jetstream)' });

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
 
 const TOKEN = 'e2e-lookup-token';
 let server;
@@ -55,20 +55,8 @@ after(async () => {
   fake?.close();
 });
 
-async function api(ctx, method, path, body, raw) {
-  let token = (await ctx.cookies(server.url)).find((c) => c.name === 'hark_csrf')?.value;
-  if (!token) {
-    await ctx.request.get(`${server.url}/api/v1/me`);
-    token = (await ctx.cookies(server.url)).find((c) => c.name === 'hark_csrf')?.value;
-  }
-  const res = await ctx.request.fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { 'X-CSRF-Token': token ?? '', ...(raw ? { 'Content-Type': 'application/x-ndjson' } : {}) },
-    data: raw ?? body,
-  });
-  const text = await res.text();
-  return { status: res.status(), body: text ? JSON.parse(text) : null };
-}
+/** JSON API calls with the context's cookies and CSRF token. */
+const api = (ctx, ...call) => apiAt(ctx, server.url, ...call);
 
 test('a post added by address is fetched from X; facebook anonymisation hides authors', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -22,21 +22,7 @@ after(async () => {
 });
 
 /** JSON API calls with the context's cookies and CSRF token. */
-async function api(ctx, method, path, body, raw) {
-  const cookies = await ctx.cookies(server.url);
-  let token = cookies.find((c) => c.name === 'hark_csrf')?.value;
-  if (!token) {
-    await ctx.request.get(`${server.url}/api/v1/me`);
-    token = (await ctx.cookies(server.url)).find((c) => c.name === 'hark_csrf')?.value;
-  }
-  const res = await ctx.request.fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { 'X-CSRF-Token': token ?? '', ...(raw ? { 'Content-Type': 'application/x-ndjson' } : {}) },
-    data: raw ?? (body === undefined ? undefined : body),
-  });
-  const text = await res.text();
-  return { status: res.status(), body: text ? JSON.parse(text) : null };
-}
+const api = (ctx, ...call) => apiAt(ctx, server.url, ...call);
 
 function posts(now) {
   const out = [];

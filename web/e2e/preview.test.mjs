@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, setupInBrowser, shot, startServer, waitUntil } from './harness.mjs';
 
 const ACCOUNT = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
 const TOKEN = 'e2e-bearer-token';
@@ -78,16 +78,8 @@ const expected = (word) => Array.from({ length: TWEETS }, (_, i) => `${i % 2 ? '
 
 let context;
 let page;
-let csrf;
 
-async function api(method, path, body) {
-  const r = await page.request.fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
-    data: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: r.status(), body: await r.json().catch(() => null) };
-}
+const api = (method, path, body) => apiAt(context, server.url, method, path, body);
 
 async function totalPosts(hash) {
   return (await api('GET', `/trackers/${hash}/total-posts?days=14`)).body?.count?.posts ?? -1;
@@ -110,14 +102,8 @@ before(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  await page.goto(server.url + '/setup');
-  await page.getByLabel('Name').fill(ACCOUNT.name);
-  await page.getByLabel('Email').fill(ACCOUNT.email);
-  await page.getByLabel('Password').fill(ACCOUNT.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL((u) => new URL(u).pathname === '/mytracks/hashtag');
-  csrf = (await context.cookies()).find((c) => c.name === 'hark_csrf')?.value;
-  assert.ok(csrf, 'hark_csrf cookie');
+  await setupInBrowser(page, server.url, ACCOUNT);
+  assert.ok((await context.cookies()).some((c) => c.name === 'hark_csrf'), 'hark_csrf cookie');
   const r = await api('PUT', '/admin/connectors/twitter', { enabled: true, baseUrl: fakeUrl, values: { bearer_token: TOKEN } });
   assert.equal(r.status, 200, JSON.stringify(r.body));
 });

@@ -72,6 +72,18 @@ impl Twitter {
     }
 }
 
+/// The fields and expansions every tweet request asks for (search, lookup, filtered stream), so
+/// all of them map to posts alike.
+pub(crate) fn field_params() -> [(&'static str, String); 5] {
+    [
+        ("tweet.fields", TWEET_FIELDS.into()),
+        ("user.fields", USER_FIELDS.into()),
+        ("expansions", EXPANSIONS.into()),
+        ("media.fields", MEDIA_FIELDS.into()),
+        ("place.fields", PLACE_FIELDS.into()),
+    ]
+}
+
 /// The message of an X API problem document.
 fn problem(body: &Value) -> String {
     let first = body.get("errors").and_then(|e| e.get(0)).and_then(|e| e.get("message")).and_then(Value::as_str);
@@ -143,15 +155,8 @@ impl Connector for Twitter {
     fn fetch<'a>(&'a self, q: &'a TrackerQuery, cursor: &'a Value) -> BoxFuture<'a, Result<Page, CollectError>> {
         Box::pin(async move {
             let mut c: Cursor = read_cursor(cursor);
-            let mut params = vec![
-                ("query", build_query(q)),
-                ("max_results", PAGE_SIZE.to_string()),
-                ("tweet.fields", TWEET_FIELDS.into()),
-                ("user.fields", USER_FIELDS.into()),
-                ("expansions", EXPANSIONS.into()),
-                ("media.fields", MEDIA_FIELDS.into()),
-                ("place.fields", PLACE_FIELDS.into()),
-            ];
+            let mut params = vec![("query", build_query(q)), ("max_results", PAGE_SIZE.to_string())];
+            params.extend(field_params());
             match q.range {
                 Some((start, end)) => {
                     params.push(("start_time", rfc3339(start)));
@@ -222,14 +227,8 @@ impl Connector for Twitter {
             if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
                 return Ok(None);
             }
-            let params = [
-                ("ids", id.to_string()),
-                ("tweet.fields", TWEET_FIELDS.into()),
-                ("user.fields", USER_FIELDS.into()),
-                ("expansions", EXPANSIONS.into()),
-                ("media.fields", MEDIA_FIELDS.into()),
-                ("place.fields", PLACE_FIELDS.into()),
-            ];
+            let mut params = vec![("ids", id.to_string())];
+            params.extend(field_params());
             let body = self.get("", &params).await?;
             Ok(posts_of(body)?.into_iter().find(|p| p.id == id))
         })

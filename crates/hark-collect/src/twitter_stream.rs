@@ -29,12 +29,6 @@ use crate::{read_cursor, write_cursor, BoxFuture, CollectError, ConnectorConfig,
 pub const STALL: Duration = Duration::from_secs(30);
 pub const TAG_PREFIX: &str = "hark tracker ";
 
-const TWEET_FIELDS: &str = "created_at,author_id,lang,public_metrics,referenced_tweets,attachments,geo,source,entities,note_tweet";
-const USER_FIELDS: &str = "name,username,verified,profile_image_url,location,description,public_metrics";
-const EXPANSIONS: &str = "author_id,attachments.media_keys,referenced_tweets.id,geo.place_id";
-const MEDIA_FIELDS: &str = "type,url,preview_image_url,variants";
-const PLACE_FIELDS: &str = "full_name,country_code,geo";
-
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Cursor {
@@ -124,13 +118,7 @@ impl TwitterStream {
 
     async fn open(&self) -> Result<reqwest::Response, CollectError> {
         let url = format!("{}/2/tweets/search/stream", self.base());
-        let params = [
-            ("tweet.fields", TWEET_FIELDS),
-            ("user.fields", USER_FIELDS),
-            ("expansions", EXPANSIONS),
-            ("media.fields", MEDIA_FIELDS),
-            ("place.fields", PLACE_FIELDS),
-        ];
+        let params = crate::twitter::field_params();
         let resp = self
             .stream_client
             .get(&url)

@@ -1,8 +1,8 @@
 //! Dashboard author reads on the rollup path: influencers and the users count.
 //!
 //! A range is cut into whole UTC days (`rollup_authors`, and the day bits of
-//! `rollup_author_days`), the whole hours of its partial first and last days
-//! (`rollup_authors_hourly`) and at most two partial hours read from post rows.
+//! `rollup_author_days`) and at most two partial days read from post rows (an hourly author
+//! rollup would have cost nearly a row per post at ingest).
 //!
 //! Influencers: an author's activity in any range is at most its activity over the tracker's
 //! life (`rollup_author_totals`), so authors are read in that order, each measured exactly in the
@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::dashboard::{split_range, AuthorStat, DashboardFilter, AUTHOR_KEY, DAY_MS, FROM_ROWS, HOUR_MS};
+use crate::dashboard::{split_range, AuthorStat, DashboardFilter, AUTHOR_KEY, DAY_MS, FROM_ROWS};
 use crate::{with_pool, Backend, Result, Store};
 
 /// (platform, author key).
@@ -37,22 +37,13 @@ impl Activity {
 pub(crate) struct Pieces {
     /// Whole days, `[a, b)` (open ends stay at ±FAR).
     pub days: Option<(i64, i64)>,
-    /// Whole hours inside the partial days, `[a, b)`.
-    pub hours: Vec<(i64, i64)>,
-    /// Partial hours, inclusive millisecond ranges.
+    /// Partial days, inclusive millisecond ranges.
     pub rows: Vec<(i64, i64)>,
 }
 
 pub(crate) fn pieces(start: Option<i64>, end: Option<i64>) -> Pieces {
     let d = split_range(start, end, DAY_MS);
-    let mut hours = Vec::new();
-    let mut rows = Vec::new();
-    for (a, b) in d.edges {
-        let h = split_range(Some(a), Some(b), HOUR_MS);
-        hours.extend(h.interior);
-        rows.extend(h.edges);
-    }
-    Pieces { days: d.interior, hours, rows }
+    Pieces { days: d.interior, rows: d.edges }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -191,7 +182,6 @@ impl Store {
             let b = b.min((hi.div_euclid(DAY_MS) + 1) * DAY_MS);
             days = units(a, b, DAY_MS);
         }
-        let hours: Vec<i64> = p.hours.iter().flat_map(|(a, b)| units(*a, *b, HOUR_MS)).collect();
         let edge = if open { HashMap::new() } else { self.author_rows(tracker_id, f, list, &p.rows).await? };
 
         let mut known: HashMap<AuthorKey, Activity> = HashMap::new();
@@ -226,9 +216,6 @@ impl Store {
                     }
                 } else {
                     let mut acts = self.probe_authors(tracker_id, "rollup_authors", "day", &days, &fresh).await?;
-                    for (k, a) in self.probe_authors(tracker_id, "rollup_authors_hourly", "hour", &hours, &fresh).await? {
-                        acts.entry(k).or_default().add(a);
-                    }
                     for k in fresh {
                         let mut a = acts.remove(&k).unwrap_or_default();
                         if let Some(e) = edge.get(&k) {
@@ -260,7 +247,7 @@ impl Store {
     pub(crate) async fn users_from_rollups(&self, tracker_id: i64, f: &DashboardFilter, list: &str) -> Result<i64> {
         let p = pieces(f.start, f.end);
         let mut seen: HashSet<AuthorKey> = HashSet::new();
-        let edges = !p.hours.is_empty() || !p.rows.is_empty();
+        let edges = !p.rows.is_empty();
         if let Some((a, b)) = p.days {
             let (da, db) = (a.div_euclid(DAY_MS), (b - 1).div_euclid(DAY_MS));
             let (lo, hi) = (da >> 6, db >> 6);
@@ -291,15 +278,6 @@ impl Store {
                 .await?);
             seen.extend(rows);
         }
-        let sql = format!(
-            "SELECT DISTINCT platform, author FROM rollup_authors_hourly WHERE tracker_id = $1 AND hour >= $2 \
-             AND hour < $3 AND posts > 0 AND platform IN ({list})"
-        );
-        for (a, b) in &p.hours {
-            let rows: Vec<(String, String)> =
-                with_pool!(self, |pool| sqlx::query_as(&sql).bind(tracker_id).bind(*a).bind(*b).fetch_all(pool).await?);
-            seen.extend(rows);
-        }
         seen.extend(self.author_rows(tracker_id, f, list, &p.rows).await?.into_iter().filter(|(_, a)| a.posts > 0).map(|(k, _)| k));
         Ok(seen.len() as i64)
     }
@@ -327,16 +305,16 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dashboard::HOUR_MS;
 
     #[test]
-    fn pieces_cut_days_then_hours_then_rows() {
+    fn pieces_cut_whole_days_and_partial_days() {
         let (d, h) = (DAY_MS, HOUR_MS);
         let p = pieces(Some(d + 5 * h + 7), Some(4 * d + 3 * h + 9));
         assert_eq!(p.days, Some((2 * d, 4 * d)));
-        assert_eq!(p.hours, vec![(d + 6 * h, 2 * d), (4 * d, 4 * d + 3 * h)]);
-        assert_eq!(p.rows, vec![(d + 5 * h + 7, d + 6 * h - 1), (4 * d + 3 * h, 4 * d + 3 * h + 9)]);
+        assert_eq!(p.rows, vec![(d + 5 * h + 7, 2 * d - 1), (4 * d, 4 * d + 3 * h + 9)]);
         let p = pieces(None, None);
-        assert!(p.days.is_some() && p.hours.is_empty() && p.rows.is_empty());
+        assert!(p.days.is_some() && p.rows.is_empty());
     }
 
     #[test]

@@ -126,8 +126,6 @@ pub(crate) struct Deltas<'a> {
     pub(crate) hours: HashMap<(i64, i64, &'a str), HourAgg>,
     pub(crate) terms: HashMap<(i64, &'static str, i64, &'a str, &'a str), i64>,
     pub(crate) authors: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
-    /// Author activity per hour (keys as `authors`, with the hour).
-    pub(crate) author_hours: HashMap<(i64, i64, &'a str, &'a str), AuthorAgg>,
     /// Posts per (tracker, hour, platform, 1-based subtracker).
     pub(crate) subs: HashMap<(i64, i64, &'a str, i64), i64>,
     pub(crate) tracker_posts: HashMap<i64, (i64, Millis)>,
@@ -190,10 +188,6 @@ impl<'a> Deltas<'a> {
         a.posts += sign;
         a.engagement += sign * p.engagement;
         a.followers = a.followers.max(p.author_followers);
-        let a = self.author_hours.entry((tracker, hour, p.platform, p.author_key())).or_default();
-        a.posts += sign;
-        a.engagement += sign * p.engagement;
-        a.followers = a.followers.max(p.author_followers);
         let t = self.tracker_posts.entry(tracker).or_insert((0, i64::MAX));
         t.0 += sign;
         t.1 = t.1.min(p.created_at);
@@ -219,7 +213,6 @@ impl<'a> Deltas<'a> {
         h.dislikes += dislikes;
         if delta != 0 {
             self.authors.entry((tracker, day, p.platform, p.author_key())).or_default().engagement += delta;
-            self.author_hours.entry((tracker, hour, p.platform, p.author_key())).or_default().engagement += delta;
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Rollups for dashboards of large trackers, written with every batch and every delete, restore
 //! or re-analysis (through `write_deltas!`): share of voice per subtracker and hour, author
-//! activity per hour, author totals over the tracker's life and the days each author posted on
+//! totals over the tracker's life and the days each author posted on
 //! (bits of 64-day blocks; a bit is set exactly when the author's `rollup_authors` row of that
 //! day counts posts).
 
@@ -22,23 +22,6 @@ macro_rules! write_more {
                 b.push_bind(*t).push_bind(*h).push_bind(*p).push_bind(*sub).push_bind(**n);
             });
             q.push(" ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts");
-            q.build().execute(&mut *$tx).await?;
-        }
-
-        let hours: Vec<_> = $deltas.author_hours.iter().collect();
-        for chunk in hours.chunks(4000) {
-            let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO rollup_authors_hourly (tracker_id, hour, platform, author, posts, engagement, followers) ",
-            );
-            q.push_values(chunk, |mut b, ((t, h, p, a), v)| {
-                b.push_bind(*t).push_bind(*h).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
-            });
-            q.push(format!(
-                " ON CONFLICT (tracker_id, hour, platform, author) DO UPDATE SET posts = rollup_authors_hourly.posts + excluded.posts, \
-                 engagement = rollup_authors_hourly.engagement + excluded.engagement, \
-                 followers = {}(rollup_authors_hourly.followers, excluded.followers)",
-                $max_of
-            ));
             q.build().execute(&mut *$tx).await?;
         }
 

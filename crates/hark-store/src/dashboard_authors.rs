@@ -5,7 +5,8 @@
 //! rollup would have cost nearly a row per post at ingest).
 //!
 //! Influencers: an author's activity in any range is at most its activity over the tracker's
-//! life (`rollup_author_totals`), so authors are read in that order, each measured exactly in the
+//! life (`rollup_author_totals`, indexed by an upper bound of it), so authors are read in the order
+//! of that bound, each measured exactly in the
 //! range, until the last of the top list beats the lifetime figure of every author not yet read.
 
 use std::collections::{HashMap, HashSet};
@@ -53,10 +54,11 @@ enum Rank {
 }
 
 impl Rank {
-    fn column(self) -> &'static str {
+    /// The indexed upper bound of the lifetime figure.
+    fn bound_column(self) -> &'static str {
         match self {
-            Rank::Engagement => "engagement",
-            Rank::Posts => "posts",
+            Rank::Engagement => "engagement_bound",
+            Rank::Posts => "posts_bound",
         }
     }
     fn key(self, a: &Activity) -> (i64, i64) {
@@ -187,24 +189,25 @@ impl Store {
         let mut known: HashMap<AuthorKey, Activity> = HashMap::new();
         let mut out = (Vec::new(), Vec::new());
         for rank in [Rank::Engagement, Rank::Posts] {
-            let col = rank.column();
+            let col = rank.bound_column();
             // A total order (the index order read backwards), so pages neither skip nor repeat.
             let sql = format!(
-                "SELECT platform, author, posts, engagement, followers FROM rollup_author_totals \
+                "SELECT platform, author, posts, engagement, followers, {col} FROM rollup_author_totals \
                  WHERE tracker_id = $1 AND platform IN ({list}) AND posts > 0 \
                  ORDER BY {col} DESC, platform DESC, author DESC LIMIT $2 OFFSET $3"
             );
             let mut offset = 0i64;
             let mut chunk = (limit.max(8) * 4) as i64;
             loop {
-                let rows: Vec<(String, String, i64, i64, i64)> = with_pool!(self, |pool| sqlx::query_as(&sql)
+                let rows: Vec<(String, String, i64, i64, i64, i64)> = with_pool!(self, |pool| sqlx::query_as(&sql)
                     .bind(tracker_id)
                     .bind(chunk)
                     .bind(offset)
                     .fetch_all(pool)
                     .await?);
                 let exhausted = (rows.len() as i64) < chunk;
-                let bound = rows.last().map(|r| if rank == Rank::Engagement { r.3 } else { r.2 });
+                // No author not yet read has a lifetime figure above the last bound read.
+                let bound = rows.last().map(|r| r.5);
                 let fresh: Vec<AuthorKey> = rows
                     .iter()
                     .map(|r| (r.0.clone(), r.1.clone()))
@@ -280,6 +283,18 @@ impl Store {
         }
         seen.extend(self.author_rows(tracker_id, f, list, &p.rows).await?.into_iter().filter(|(_, a)| a.posts > 0).map(|(k, _)| k));
         Ok(seen.len() as i64)
+    }
+
+    /// Authors of a tracker whose indexed bound lies below their lifetime figure (a check: it must
+    /// be 0, or influencers could stop reading too early).
+    pub async fn author_bounds_below(&self, tracker_id: i64) -> Result<i64> {
+        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM rollup_author_totals WHERE tracker_id = $1 \
+             AND (engagement > engagement_bound OR posts > posts_bound)"
+        )
+        .bind(tracker_id)
+        .fetch_one(p)
+        .await?))
     }
 
     /// Display fields of ranked authors.

@@ -451,9 +451,25 @@ impl Store {
     }
 }
 
+/// Time spent per rollup table, printed when `HARK_INGEST_TIMING` is set.
+pub(crate) struct Laps(Option<std::time::Instant>);
+
+impl Laps {
+    pub(crate) fn new() -> Self {
+        Laps(std::env::var_os("HARK_INGEST_TIMING").map(|_| std::time::Instant::now()))
+    }
+    pub(crate) fn lap(&mut self, what: &str) {
+        if let Some(t) = self.0.as_mut() {
+            eprintln!("ingest {what}: {:.1} ms", t.elapsed().as_secs_f64() * 1000.0);
+            *t = std::time::Instant::now();
+        }
+    }
+}
+
 /// Writes summed rollup increments inside the transaction `$tx`.
 macro_rules! write_deltas {
     ($tx:ident, $deltas:ident, $max_of:ident, $now:ident) => {{
+        let mut laps = $crate::ingest::Laps::new();
         let hours: Vec<_> = $deltas.hours.iter().collect();
         for chunk in hours.chunks(4000) {
             let mut q = sqlx::QueryBuilder::new(
@@ -478,6 +494,7 @@ macro_rules! write_deltas {
             );
             q.build().execute(&mut *$tx).await?;
         }
+        laps.lap("r.hourly");
         let terms: Vec<_> = $deltas.terms.iter().filter(|(_, n)| **n != 0).collect();
         for chunk in terms.chunks(5000) {
             let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ");
@@ -489,6 +506,7 @@ macro_rules! write_deltas {
             );
             q.build().execute(&mut *$tx).await?;
         }
+        laps.lap("r.terms");
         let authors: Vec<_> = $deltas.authors.iter().collect();
         for chunk in authors.chunks(4000) {
             let mut q = sqlx::QueryBuilder::new(
@@ -505,7 +523,8 @@ macro_rules! write_deltas {
             ));
             q.build().execute(&mut *$tx).await?;
         }
-        crate::ingest_rollups::write_more!($tx, $deltas, $max_of);
+        laps.lap("r.authors");
+        crate::ingest_rollups::write_more!($tx, $deltas, $max_of, laps);
         for (t, (n, first)) in &$deltas.tracker_posts {
             sqlx::query(
                 "UPDATE trackers SET total_posts = total_posts + $1, last_cached = $2, \

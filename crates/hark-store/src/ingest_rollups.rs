@@ -6,6 +6,15 @@
 
 pub(crate) const DAY_BLOCK_BITS: i64 = 6;
 
+/// The bound an author's lifetime figure is indexed under once it passes its old bound: the
+/// next power of two above it, so a growing figure moves its index entry about log2 times.
+pub(crate) fn bound_above(v: i64) -> i64 {
+    if v < 0 {
+        return 0;
+    }
+    (v as u64).saturating_add(1).checked_next_power_of_two().map_or(i64::MAX, |b| i64::try_from(b).unwrap_or(i64::MAX))
+}
+
 /// (block, bit) of the day starting at `day` (ms).
 pub(crate) fn day_bit(day: i64) -> (i64, i64) {
     let n = day.div_euclid(86_400_000);
@@ -14,7 +23,7 @@ pub(crate) fn day_bit(day: i64) -> (i64, i64) {
 
 /// Writes the rollups above from `$deltas` inside the transaction `$tx`.
 macro_rules! write_more {
-    ($tx:ident, $deltas:ident, $max_of:ident) => {{
+    ($tx:ident, $deltas:ident, $max_of:ident, $laps:ident) => {{
         let subs: Vec<_> = $deltas.subs.iter().filter(|(_, n)| **n != 0).collect();
         for chunk in subs.chunks(5000) {
             let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_subtrackers (tracker_id, hour, platform, sub, posts) ");
@@ -24,6 +33,7 @@ macro_rules! write_more {
             q.push(" ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts");
             q.build().execute(&mut *$tx).await?;
         }
+        $laps.lap("r.subs");
 
         let mut totals: std::collections::HashMap<(i64, &str, &str), $crate::ingest::AuthorAgg> = Default::default();
         let mut set_bits: std::collections::HashMap<(i64, i64, &str, &str), i64> = Default::default();
@@ -41,21 +51,59 @@ macro_rules! write_more {
             }
         }
         let totals: Vec<_> = totals.into_iter().collect();
+        // Bounds to raise: (tracker, platform, author, engagement bound, posts bound).
+        let mut raise: Vec<(i64, String, String, i64, i64)> = Vec::new();
         for chunk in totals.chunks(4000) {
             let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers) ",
+                "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
+                 engagement_bound, posts_bound) ",
             );
             q.push_values(chunk, |mut b, ((t, p, a), v)| {
-                b.push_bind(*t).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
+                b.push_bind(*t)
+                    .push_bind(*p)
+                    .push_bind(*a)
+                    .push_bind(v.posts)
+                    .push_bind(v.engagement)
+                    .push_bind(v.followers)
+                    .push_bind($crate::ingest_rollups::bound_above(v.engagement))
+                    .push_bind($crate::ingest_rollups::bound_above(v.posts));
             });
+            // The bounds are not assigned here, so an update that stays under them leaves the
+            // two bound indexes untouched.
             q.push(format!(
                 " ON CONFLICT (tracker_id, platform, author) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
                  engagement = rollup_author_totals.engagement + excluded.engagement, \
-                 followers = {}(rollup_author_totals.followers, excluded.followers)",
+                 followers = {}(rollup_author_totals.followers, excluded.followers) \
+                 RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound",
                 $max_of
             ));
+            let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = q.build_query_as().fetch_all(&mut *$tx).await?;
+            for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
+                if eng > eng_bound || posts > posts_bound {
+                    raise.push((
+                        t,
+                        p,
+                        a,
+                        eng_bound.max($crate::ingest_rollups::bound_above(eng)),
+                        posts_bound.max($crate::ingest_rollups::bound_above(posts)),
+                    ));
+                }
+            }
+        }
+        for chunk in raise.chunks(4000) {
+            let mut q = sqlx::QueryBuilder::new(
+                "UPDATE rollup_author_totals SET engagement_bound = v.column4, posts_bound = v.column5 FROM (",
+            );
+            q.push_values(chunk, |mut b, (t, p, a, e, n)| {
+                b.push_bind(*t).push_bind(p.as_str()).push_bind(a.as_str()).push_bind(*e).push_bind(*n);
+            });
+            q.push(
+                ") AS v WHERE rollup_author_totals.tracker_id = v.column1 AND rollup_author_totals.platform = v.column2 \
+                 AND rollup_author_totals.author = v.column3",
+            );
             q.build().execute(&mut *$tx).await?;
         }
+        $laps.lap("r.author_totals");
         let set_bits: Vec<_> = set_bits.into_iter().collect();
         for chunk in set_bits.chunks(5000) {
             let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) ");
@@ -67,6 +115,7 @@ macro_rules! write_more {
             );
             q.build().execute(&mut *$tx).await?;
         }
+        $laps.lap("r.author_days");
         // Posts removed: a day of an author with no posts left loses its bit.
         for (t, day, p, a) in maybe_clear {
             let (block, bit) = $crate::ingest_rollups::day_bit(day);
@@ -87,3 +136,21 @@ macro_rules! write_more {
     }};
 }
 pub(crate) use write_more;
+
+#[cfg(test)]
+mod tests {
+    use super::bound_above;
+
+    #[test]
+    fn bounds_lie_above_and_move_rarely() {
+        assert_eq!(bound_above(0), 1);
+        assert_eq!(bound_above(1), 2);
+        assert_eq!(bound_above(5), 8);
+        assert_eq!(bound_above(8), 16);
+        assert_eq!(bound_above(-3), 0);
+        assert_eq!(bound_above(i64::MAX), i64::MAX);
+        for v in [0i64, 1, 7, 1000, 123_456_789] {
+            assert!(bound_above(v) > v);
+        }
+    }
+}

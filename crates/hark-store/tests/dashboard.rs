@@ -439,14 +439,16 @@ async fn dashboard_answers_match_a_direct_computation() {
         check_all(visible.clone(), no_tags.clone()).await;
         assert_eq!(s.restore_posts(t.id, &hidden_ids[15..], T0).await.unwrap(), 25);
         // Repeats of stored posts with new counts (engagement, likes, dislikes).
-        for p in left.iter_mut().skip(3).step_by(7) {
-            p.engagement = p.engagement / 3 + 17;
+        for (i, p) in left.iter_mut().skip(3).step_by(7).enumerate() {
+            // Some fall, some grow past their author's indexed bound.
+            p.engagement = if i % 2 == 0 { p.engagement / 3 + 17 } else { p.engagement * 5 + 1000 };
             p.likes += 11;
             p.dislikes += 2;
         }
         let repeats: Vec<PostRecord> = left.iter().skip(3).step_by(7).cloned().collect();
         let st = s.ingest_batch(&repeats, T0 + 1).await.unwrap();
         assert_eq!((st.new_posts, st.updated_posts, st.new_links), (0, repeats.len() as u64, 0));
+        assert_eq!(s.author_bounds_below(t.id).await.unwrap(), 0, "lifetime figures above their bounds");
         check_all(left.clone(), no_tags.clone()).await;
         // Re-analysis moves subtrackers.
         let mut updates = Vec::new();

@@ -156,14 +156,17 @@ async fn group(store: &Store, t: i64, f: &DashboardFilter, g: &str) -> String {
             format!("{:?} {:?}", e.iter().map(|a| (&a.author, a.engagement)).collect::<Vec<_>>(), p.iter().map(|a| (&a.author, a.posts)).collect::<Vec<_>>())
         }
         "topics" => {
-            let h = store.dash_terms(t, f, "hashtag").await.unwrap();
-            let k = store.dash_terms(t, f, "keyword").await.unwrap();
+            let all = hark_core::PlatformSet::all();
+            let mut v = store.dash_terms_many(t, f, &[("hashtag", all), ("keyword", all)]).await.unwrap().into_iter();
+            let (h, k) = (v.next().unwrap(), v.next().unwrap());
             format!("{:?} {:?}", &h[..h.len().min(20)], &k[..k.len().min(20)])
         }
         "topPages" => {
-            let w = store.dash_terms(t, &only(&[News, Blogs, Forums]), "domain").await.unwrap();
-            let d = store.dash_terms(t, &only(&[Twitter, Youtube, Facebook]), "domain").await.unwrap();
-            let l = store.dash_terms(t, &only(&[Twitter, Youtube, Facebook]), "link").await.unwrap();
+            let web = only(&[News, Blogs, Forums]).platforms;
+            let social = only(&[Twitter, Youtube, Facebook]).platforms;
+            let mut v =
+                store.dash_terms_many(t, f, &[("domain", web), ("domain", social), ("link", social)]).await.unwrap().into_iter();
+            let (w, d, l) = (v.next().unwrap(), v.next().unwrap(), v.next().unwrap());
             format!("{:?} {:?} {:?}", &w[..w.len().min(10)], &d[..d.len().min(10)], &l[..l.len().min(10)])
         }
         _ => unreachable!(),

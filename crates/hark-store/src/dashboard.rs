@@ -236,6 +236,13 @@ fn column_of(kind: &str) -> Option<&'static str> {
     }
 }
 
+/// Terms with a positive count, most frequent first (ties by term).
+fn sorted_terms(acc: HashMap<String, i64>) -> Vec<(String, i64)> {
+    let mut v: Vec<(String, i64)> = acc.into_iter().filter(|(_, c)| *c > 0).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
 pub(crate) const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
      WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at <= $3";
 
@@ -368,27 +375,18 @@ impl Store {
 
     /// Every term of `kind` with its count in the range, most frequent first (ties by term).
     pub async fn dash_terms(&self, tracker_id: i64, f: &DashboardFilter, kind: &str) -> Result<Vec<(String, i64)>> {
+        if json_kind(kind).is_some() {
+            let mut v = self.dash_terms_many(tracker_id, f, &[(kind, PlatformSet::all())]).await?;
+            return Ok(v.pop().unwrap_or_default());
+        }
         let Some(list) = f.platform_list() else { return Ok(vec![]) };
         let (interior, edges) = self.row_pieces(f, DAY_MS);
         let mut acc: HashMap<String, i64> = HashMap::new();
         if let Some((a, b)) = interior {
-            let sql = format!(
-                "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
-                 AND day >= $3 AND day < $4 AND platform IN ({list}) GROUP BY term"
-            );
-            let rows: Vec<(String, i64)> = with_pool!(self, |p| sqlx::query_as(&sql)
-                .bind(tracker_id)
-                .bind(kind)
-                .bind(a)
-                .bind(b)
-                .fetch_all(p)
-                .await?);
-            for (t, c) in rows {
-                *acc.entry(t).or_default() += c;
-            }
+            self.interior_terms(tracker_id, &list, kind, (a, b), &mut acc).await?;
         }
-        let cond = f.row_conditions(&list);
         if let Some(col) = column_of(kind) {
+            let cond = f.row_conditions(&list);
             let sql = format!("SELECT {col} AS t, COUNT(*) {FROM_ROWS}{cond} AND {col} IS NOT NULL GROUP BY {col}");
             for (a, b) in edges {
                 let rows: Vec<(String, i64)> =
@@ -397,22 +395,86 @@ impl Store {
                     *acc.entry(t).or_default() += c;
                 }
             }
-        } else if let Some(get) = json_kind(kind) {
-            let sql = format!("SELECT p.terms {FROM_ROWS}{cond}");
+        }
+        Ok(sorted_terms(acc))
+    }
+
+    /// Term counts of the rollups' whole days `[a, b)` added to `acc`.
+    async fn interior_terms(
+        &self,
+        tracker_id: i64,
+        list: &str,
+        kind: &str,
+        (a, b): (i64, i64),
+        acc: &mut HashMap<String, i64>,
+    ) -> Result<()> {
+        let sql = format!(
+            "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
+             AND day >= $3 AND day < $4 AND platform IN ({list}) GROUP BY term"
+        );
+        let rows: Vec<(String, i64)> =
+            with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(kind).bind(a).bind(b).fetch_all(p).await?);
+        for (t, c) in rows {
+            *acc.entry(t).or_default() += c;
+        }
+        Ok(())
+    }
+
+    /// Several term lists of kinds kept in `posts.terms` (hashtag, keyword, domain, link…), each
+    /// for the filter's platforms among its own: the partial first and last days are read from
+    /// the post rows once for all of them.
+    pub async fn dash_terms_many(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        wants: &[(&str, PlatformSet)],
+    ) -> Result<Vec<Vec<(String, i64)>>> {
+        let mut out = Vec::with_capacity(wants.len());
+        let subs: Vec<DashboardFilter> = wants
+            .iter()
+            .map(|(_, keep)| DashboardFilter { platforms: f.platforms.intersect(*keep), ..f.clone() })
+            .collect();
+        let mut accs: Vec<HashMap<String, i64>> = vec![HashMap::new(); wants.len()];
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let mut union = PlatformSet::default();
+        let mut getters = Vec::with_capacity(wants.len());
+        for (i, (kind, _)) in wants.iter().enumerate() {
+            let Some(get) = json_kind(kind) else {
+                return Err(crate::StoreError::Config(format!("not a listed term kind: {kind}")));
+            };
+            getters.push(get);
+            let Some(list) = subs[i].platform_list() else { continue };
+            for p in subs[i].platforms.iter() {
+                union.insert(p);
+            }
+            if let Some((a, b)) = interior {
+                self.interior_terms(tracker_id, &list, kind, (a, b), &mut accs[i]).await?;
+            }
+        }
+        let u = DashboardFilter { platforms: union, ..f.clone() };
+        if let Some(list) = u.platform_list() {
+            let cond = u.row_conditions(&list);
+            let sql = format!("SELECT tp.platform, p.terms {FROM_ROWS}{cond}");
             for (a, b) in edges {
-                let rows: Vec<String> =
-                    with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
-                for json in rows {
+                let rows: Vec<(String, String)> =
+                    with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+                for (platform, json) in rows {
+                    let Ok(platform) = hark_core::Platform::parse(&platform) else { continue };
                     let terms: PostTerms = serde_json::from_str(&json).unwrap_or_default();
-                    for t in get(&terms) {
-                        *acc.entry(t.clone()).or_default() += 1;
+                    for (i, sub) in subs.iter().enumerate() {
+                        if sub.platforms.contains(platform) {
+                            for t in getters[i](&terms) {
+                                *accs[i].entry(t.clone()).or_default() += 1;
+                            }
+                        }
                     }
                 }
             }
         }
-        let mut v: Vec<(String, i64)> = acc.into_iter().filter(|(_, c)| *c > 0).collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        Ok(v)
+        for acc in accs {
+            out.push(sorted_terms(acc));
+        }
+        Ok(out)
     }
 
     /// Authors with their posts, engagement and largest follower count in the range; the top

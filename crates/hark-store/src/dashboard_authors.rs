@@ -9,7 +9,7 @@
 //! of that bound, each measured exactly in the
 //! range, until the last of the top list beats the lifetime figure of every author not yet read.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::dashboard::{split_range, AuthorStat, DashboardFilter, AUTHOR_KEY, DAY_MS, FROM_ROWS};
 use crate::{with_pool, Backend, Result, Store};
@@ -249,40 +249,45 @@ impl Store {
     /// Distinct authors in the range on the rollup path.
     pub(crate) async fn users_from_rollups(&self, tracker_id: i64, f: &DashboardFilter, list: &str) -> Result<i64> {
         let p = pieces(f.start, f.end);
-        let mut seen: HashSet<AuthorKey> = HashSet::new();
-        let edges = !p.rows.is_empty();
+        // One statement: the database makes the union, so no author list travels.
+        let mut parts = Vec::new();
+        let mut binds: Vec<i64> = Vec::new();
         if let Some((a, b)) = p.days {
             let (da, db) = (a.div_euclid(DAY_MS), (b - 1).div_euclid(DAY_MS));
             let (lo, hi) = (da >> 6, db >> 6);
             let (lo_mask, hi_mask) = (bits_from(da & 63), bits_upto(db & 63));
-            let from = format!(
-                "FROM rollup_author_days WHERE tracker_id = $1 AND block >= $2 AND block <= $3 AND platform IN ({list}) \
+            parts.push(format!(
+                "SELECT platform, author FROM rollup_author_days WHERE tracker_id = $1 AND block >= $2 AND block <= $3 \
+                 AND platform IN ({list}) \
                  AND (days & (CASE WHEN block = $2 THEN $4 ELSE -1 END) & (CASE WHEN block = $3 THEN $5 ELSE -1 END)) <> 0"
-            );
-            if !edges {
-                let sql = format!("SELECT COUNT(*) FROM (SELECT DISTINCT platform, author {from}) u");
-                return Ok(with_pool!(self, |pool| sqlx::query_scalar::<_, i64>(&sql)
-                    .bind(tracker_id)
-                    .bind(lo)
-                    .bind(hi)
-                    .bind(lo_mask)
-                    .bind(hi_mask)
-                    .fetch_one(pool)
-                    .await?));
-            }
-            let sql = format!("SELECT DISTINCT platform, author {from}");
-            let rows: Vec<(String, String)> = with_pool!(self, |pool| sqlx::query_as(&sql)
-                .bind(tracker_id)
-                .bind(lo)
-                .bind(hi)
-                .bind(lo_mask)
-                .bind(hi_mask)
-                .fetch_all(pool)
-                .await?);
-            seen.extend(rows);
+            ));
+            binds.extend([lo, hi, lo_mask, hi_mask]);
         }
-        seen.extend(self.author_rows(tracker_id, f, list, &p.rows).await?.into_iter().filter(|(_, a)| a.posts > 0).map(|(k, _)| k));
-        Ok(seen.len() as i64)
+        let cond = f.row_conditions(list);
+        for (a, b) in &p.rows {
+            let n = binds.len() + 2;
+            parts.push(format!(
+                "SELECT tp.platform, {AUTHOR_KEY} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+                 WHERE tp.tracker_id = $1 AND tp.created_at >= ${n} AND tp.created_at <= ${}{cond}",
+                n + 1
+            ));
+            binds.extend([*a, *b]);
+        }
+        if parts.is_empty() {
+            return Ok(0);
+        }
+        let sql = if parts.len() == 1 {
+            format!("SELECT COUNT(*) FROM (SELECT DISTINCT * FROM ({}) d) u", parts[0])
+        } else {
+            format!("SELECT COUNT(*) FROM ({}) u", parts.join(" UNION "))
+        };
+        with_pool!(self, |pool| {
+            let mut q = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id);
+            for v in &binds {
+                q = q.bind(*v);
+            }
+            Ok(q.fetch_one(pool).await?)
+        })
     }
 
     /// Authors of a tracker whose indexed bound lies below their lifetime figure (a check: it must

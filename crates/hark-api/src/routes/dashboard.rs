@@ -554,8 +554,10 @@ pub async fn topics(
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<Topics>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
-    let hashtags = terms(state.store.dash_terms(c.row.id, &c.filter, "hashtag").await?, 20);
-    let keywords = terms(state.store.dash_terms(c.row.id, &c.filter, "keyword").await?, 20);
+    let all = PlatformSet::all();
+    let mut lists = state.store.dash_terms_many(c.row.id, &c.filter, &[("hashtag", all), ("keyword", all)]).await?.into_iter();
+    let hashtags = terms(lists.next().unwrap_or_default(), 20);
+    let keywords = terms(lists.next().unwrap_or_default(), 20);
     Ok(axum::Json(Topics { hashtags, keywords }))
 }
 
@@ -578,12 +580,18 @@ pub async fn top_pages(
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<TopPages>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
-    let web = only(&c.filter, &[Platform::News, Platform::Blogs, Platform::Forums]);
-    let social = only(&c.filter, &[Platform::Twitter, Platform::Youtube, Platform::Facebook, Platform::Bluesky, Platform::Mastodon]);
+    let web: PlatformSet = [Platform::News, Platform::Blogs, Platform::Forums].into_iter().collect();
+    let social: PlatformSet =
+        [Platform::Twitter, Platform::Youtube, Platform::Facebook, Platform::Bluesky, Platform::Mastodon].into_iter().collect();
+    let mut lists = state
+        .store
+        .dash_terms_many(c.row.id, &c.filter, &[("domain", web), ("domain", social), ("link", social)])
+        .await?
+        .into_iter();
     Ok(axum::Json(TopPages {
-        top_websites: terms(state.store.dash_terms(c.row.id, &web, "domain").await?, TOP),
-        top_domains: terms(state.store.dash_terms(c.row.id, &social, "domain").await?, TOP),
-        top_links: terms(state.store.dash_terms(c.row.id, &social, "link").await?, TOP),
+        top_websites: terms(lists.next().unwrap_or_default(), TOP),
+        top_domains: terms(lists.next().unwrap_or_default(), TOP),
+        top_links: terms(lists.next().unwrap_or_default(), TOP),
     }))
 }
 

@@ -14,6 +14,8 @@
 //! that `web/e2e-bench/dashboard-load.mjs` can open its dashboard in a browser; with
 //! `HARK_BENCH_REUSE=1` a kept database that exists is timed again without loading (its first
 //! tracker; `HARK_BENCH_NOW` gives the end of its 90 days, which the first run printed).
+//! `HARK_BENCH_PG_KEEP` names a PostgreSQL database to keep, timed again without loading when it
+//! exists.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -99,6 +101,11 @@ async fn load(store: &Store, posts: usize) -> i64 {
     }
     println!("  loaded {posts} generated posts in {:.0}s", start.elapsed().as_secs_f64());
     store.set_demo(t.id, true).await.expect("demo");
+    // Table statistics, as PostgreSQL's autovacuum gathers within a minute of a bulk load (SQLite
+    // runs without them, as Hark does).
+    if store.backend() == hark_store::Backend::Postgres {
+        store.analyze().await.expect("analyze");
+    }
     println!("  tracker /hashtag-tracking/dashboard/{}/{} (HARK_BENCH_NOW={})", t.hash, t.friendly, now());
     t.id
 }
@@ -269,12 +276,25 @@ fn main() {
                 bench("sqlite", &format!("sqlite://{}", file.display()), posts, reps, base_reps, reuse.then_some(1)).await;
             }
             if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
-                let name = format!("hark_dash_bench_{}_{posts}", std::process::id());
+                // HARK_BENCH_PG_KEEP names a database that is kept (and, when it already holds the
+                // tracker, timed again without loading, like HARK_BENCH_REUSE for SQLite).
+                let kept = std::env::var("HARK_BENCH_PG_KEEP").ok().filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+                let name = kept.clone().unwrap_or_else(|| format!("hark_dash_bench_{}_{posts}", std::process::id()));
                 let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+                let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                    .bind(&name)
+                    .fetch_one(&mut c)
+                    .await
+                    .expect("pg_database");
+                if !exists {
+                    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+                }
                 let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-                bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps, None).await;
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+                let reuse = (exists && kept.is_some()).then_some(1);
+                bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps, reuse).await;
+                if kept.is_none() {
+                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+                }
             }
         }
     });

@@ -418,11 +418,13 @@ impl Store {
             lap("rollups");
             tx.commit().await?;
             lap("commit");
-            Ok(IngestStats {
+            let stats = IngestStats {
                 new_posts: (unique.len() - existing.len()) as u64,
                 updated_posts: existing.len() as u64,
                 new_links: new_links.len() as u64,
-            })
+            };
+            self.note_writes(stats.new_posts + stats.new_links);
+            Ok(stats)
         })
     }
 

@@ -2,6 +2,8 @@
 //! is written once and run on whichever pool the store holds.
 
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -60,7 +62,22 @@ pub(crate) enum Db {
 #[derive(Clone, Debug)]
 pub struct Store {
     pub(crate) db: Db,
+    /// Rows written since PostgreSQL's planner statistics were last refreshed.
+    pub(crate) stats: Arc<Staleness>,
 }
+
+/// Hark refreshes PostgreSQL's planner statistics itself after large writes instead of relying
+/// on autovacuum (which may be off): stale statistics turn index probes into table scans.
+#[derive(Debug, Default)]
+pub(crate) struct Staleness {
+    since: AtomicU64,
+    at_last: AtomicU64,
+    running: AtomicBool,
+}
+
+/// Writes before the first refresh; after it, a refresh when the writes since the last one reach
+/// the total written before it (statistics are refreshed about log2 times while a store grows).
+const ANALYZE_AFTER: u64 = 20_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -81,7 +98,7 @@ impl Store {
                 .acquire_timeout(Duration::from_secs(10))
                 .connect(url)
                 .await?;
-            Ok(Self { db: Db::Postgres(pool) })
+            Ok(Self { db: Db::Postgres(pool), stats: Arc::default() })
         } else if url.starts_with("sqlite:") {
             let opts = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
@@ -93,7 +110,7 @@ impl Store {
                 .pragma("cache_size", "-65536")
                 .pragma("temp_store", "memory");
             let pool = SqlitePoolOptions::new().max_connections(8).connect_with(opts).await?;
-            Ok(Self { db: Db::Sqlite(pool) })
+            Ok(Self { db: Db::Sqlite(pool), stats: Arc::default() })
         } else {
             Err(StoreError::Config(format!(
                 "database URL must start with sqlite: or postgres:// (got '{}')",
@@ -125,7 +142,85 @@ impl Store {
         Ok(())
     }
 
+    /// Counts rows written; on PostgreSQL, refreshes the planner statistics of the large tables in
+    /// the background once enough have changed (see [`Staleness`]).
+    pub fn note_writes(&self, rows: u64) {
+        let Db::Postgres(pool) = &self.db else { return };
+        let s = &self.stats;
+        let since = s.since.fetch_add(rows, Ordering::Relaxed) + rows;
+        let at_last = s.at_last.load(Ordering::Relaxed);
+        if since < ANALYZE_AFTER.max(at_last) || s.running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        s.since.store(0, Ordering::Relaxed);
+        s.at_last.store(at_last + since, Ordering::Relaxed);
+        let (pool, stats) = (pool.clone(), self.stats.clone());
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                let r = sqlx::query(
+                    "ANALYZE posts, tracker_posts, rollup_hourly, rollup_terms, rollup_authors, rollup_author_totals, \
+                     rollup_author_days, rollup_subtrackers",
+                )
+                .execute(&pool)
+                .await;
+                if let Err(e) = r {
+                    tracing::warn!(error = %e, "refreshing planner statistics failed");
+                }
+                stats.running.store(false, Ordering::Release);
+            });
+        } else {
+            s.running.store(false, Ordering::Release);
+        }
+    }
+
     pub async fn close(&self) {
         with_pool!(self, |p| p.close().await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After enough writes, PostgreSQL's statistics of the post tables are refreshed by Hark.
+    #[tokio::test]
+    async fn large_writes_refresh_planner_statistics() {
+        let Some(admin) = std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
+            eprintln!("HARK_TEST_POSTGRES_URL not set: skipped");
+            return;
+        };
+        let name = format!("hark_test_stats_{}", std::process::id());
+        let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("admin");
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}")).execute(&mut c).await.expect("drop");
+        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create");
+        let base = admin.rsplit_once('/').map_or(admin.clone(), |(b, _)| b.to_string());
+        let store = Store::connect(&format!("{base}/{name}")).await.expect("connect");
+        store.migrate().await.expect("migrate");
+        let Db::Postgres(pool) = &store.db else { unreachable!() };
+        let analyzed = || async {
+            sqlx::query_scalar::<_, bool>(
+                "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'tracker_posts'",
+            )
+            .fetch_one(pool)
+            .await
+            .expect("pg_stat_user_tables")
+        };
+        store.note_writes(ANALYZE_AFTER - 1);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!analyzed().await, "refreshed too early");
+        store.note_writes(1);
+        let mut done = false;
+        for _ in 0..100 {
+            if analyzed().await {
+                done = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(done, "statistics not refreshed after {ANALYZE_AFTER} writes");
+        // The next refresh waits for as many writes again.
+        assert_eq!(store.stats.at_last.load(Ordering::Relaxed), ANALYZE_AFTER);
+        store.close().await;
+        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
     }
 }

@@ -141,12 +141,14 @@ impl Store {
                  WHERE r.tracker_id = $1 AND r.{unit_col} = u.value AND r.platform = c.value ->> 0 AND r.author = c.value ->> 1 \
                  GROUP BY r.platform, r.author"
             ),
+            // One index probe per author and unit (a LATERAL subquery: a join lets the planner
+            // scan the whole table instead).
             Backend::Postgres => format!(
-                "SELECT r.platform, r.author, CAST(SUM(r.posts) AS BIGINT), CAST(SUM(r.engagement) AS BIGINT), \
-                 CAST(MAX(r.followers) AS BIGINT) FROM jsonb_array_elements_text($2::jsonb) u(v) \
-                 CROSS JOIN jsonb_array_elements($3::jsonb) c(v) \
-                 JOIN {table} r ON r.tracker_id = $1 AND r.{unit_col} = u.v::bigint AND r.platform = c.v ->> 0 \
-                 AND r.author = c.v ->> 1 GROUP BY r.platform, r.author"
+                "SELECT c.v ->> 0, c.v ->> 1, s.posts, s.engagement, s.followers FROM jsonb_array_elements($3::jsonb) c(v) \
+                 CROSS JOIN LATERAL (SELECT CAST(SUM(r.posts) AS BIGINT) AS posts, CAST(SUM(r.engagement) AS BIGINT) AS engagement, \
+                 CAST(MAX(r.followers) AS BIGINT) AS followers FROM {table} r WHERE r.tracker_id = $1 \
+                 AND r.{unit_col} = ANY(ARRAY(SELECT jsonb_array_elements_text($2::jsonb)::bigint)) \
+                 AND r.platform = c.v ->> 0 AND r.author = c.v ->> 1) s WHERE s.posts IS NOT NULL"
             ),
         };
         let units_json = serde_json::to_string(unit_starts).unwrap_or_else(|_| "[]".into());

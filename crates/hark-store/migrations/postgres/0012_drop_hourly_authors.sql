@@ -13,3 +13,9 @@ DROP INDEX rollup_author_totals_engagement_idx;
 DROP INDEX rollup_author_totals_posts_idx;
 CREATE INDEX rollup_author_totals_engagement_idx ON rollup_author_totals(tracker_id, engagement_bound);
 CREATE INDEX rollup_author_totals_posts_idx ON rollup_author_totals(tracker_id, posts_bound);
+
+-- An author's latest post (display name and avatar) is the last entry of the author's run in
+-- this index; without the id PostgreSQL walks the whole table backwards for a rare author.
+-- (SQLite's index ends with the row id already.)
+DROP INDEX posts_author_idx;
+CREATE INDEX posts_author_idx ON posts(platform, author_username, id);

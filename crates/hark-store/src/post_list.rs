@@ -23,7 +23,24 @@ pub const TOTAL_CAP: i64 = 10_000;
 /// The same for searches.
 pub const SEARCH_TOTAL_CAP: i64 = 1_000;
 /// A search with at most this many matches (over all posts) is driven from its matches.
-const RARE_SEARCH: i64 = 2_000;
+pub const RARE_SEARCH: i64 = 20_000;
+
+/// The caps and the rare-search limit in force (tests lower them to reach every plan with little
+/// data): total cap, search total cap, rare search.
+static LIMITS: [std::sync::atomic::AtomicI64; 3] =
+    [std::sync::atomic::AtomicI64::new(TOTAL_CAP), std::sync::atomic::AtomicI64::new(SEARCH_TOTAL_CAP), std::sync::atomic::AtomicI64::new(RARE_SEARCH)];
+
+fn limit(i: usize) -> i64 {
+    LIMITS[i].load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets the total caps and the rare-search limit (for tests).
+#[doc(hidden)]
+pub fn set_limits(total_cap: i64, search_cap: i64, rare_search: i64) {
+    for (i, v) in [total_cap, search_cap, rare_search].into_iter().enumerate() {
+        LIMITS[i].store(v, std::sync::atomic::Ordering::Relaxed);
+    }
+}
 /// Pages deeper than this many posts use the plain sorted query.
 const TOP_K_MAX: i64 = 1_000;
 
@@ -212,10 +229,16 @@ impl PostQuery {
     /// The WHERE clause (parameters: $1 tracker, $2 start, $3 end, $4 search) and whether it
     /// reads `posts p`.
     fn where_clause(&self, backend: Backend, plan: SearchPlan) -> Option<(String, bool)> {
+        self.where_with(backend, plan, false, None)
+    }
+
+    /// `unindexed`: the range is not read from the time index (the caller gives the rows some
+    /// other way). `ids`: on SQLite, a search's matches are read in this post id range only.
+    fn where_with(&self, backend: Backend, plan: SearchPlan, unindexed: bool, ids: Option<(i64, i64)>) -> Option<(String, bool)> {
         let platforms = self.platform_list()?;
         // Driven from a small set of post ids (tags, a rare search): on SQLite the time index is
         // kept out of the plan (`+`), so the (tracker, post) key is used for each id.
-        let driven = plan == SearchPlan::Ids || !self.post_tags.is_empty();
+        let driven = unindexed || plan == SearchPlan::Ids || !self.post_tags.is_empty();
         let time = if driven && backend == Backend::Sqlite { "+tp.created_at" } else { "tp.created_at" };
         // Inlined values come from closed sets (platform names, buckets) or are integers.
         let mut w = format!(
@@ -226,6 +249,12 @@ impl PostQuery {
             match (backend, plan) {
                 (Backend::Sqlite, SearchPlan::Ids) => {
                     w.push_str(" AND tp.post_id IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $4)")
+                }
+                (Backend::Sqlite, _) if ids.is_some() => {
+                    let (lo, hi) = ids.unwrap_or_default();
+                    w.push_str(&format!(
+                        " AND tp.post_id IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $4 AND rowid >= {lo} AND rowid <= {hi})"
+                    ))
                 }
                 (Backend::Sqlite, _) => {
                     w.push_str(" AND EXISTS (SELECT 1 FROM posts_fts WHERE posts_fts MATCH $4 AND posts_fts.rowid = tp.post_id)")
@@ -351,14 +380,14 @@ impl Store {
         }
         let m = q.match_expr(self.backend());
         let sql = match self.backend() {
-            Backend::Sqlite => format!("SELECT COUNT(*) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})", RARE_SEARCH + 1),
+            Backend::Sqlite => format!("SELECT COUNT(*) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})", limit(2) + 1),
             Backend::Postgres => format!(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM posts WHERE fts @@ to_tsquery('simple', $1) LIMIT {}) x",
-                RARE_SEARCH + 1
+                limit(2) + 1
             ),
         };
         let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(&m).fetch_one(p).await?);
-        Ok(if n <= RARE_SEARCH { SearchPlan::Ids } else { SearchPlan::Probe })
+        Ok(if n <= limit(2) { SearchPlan::Ids } else { SearchPlan::Probe })
     }
 
     /// The exact number of posts matching the filters (counted over the post rows).
@@ -431,19 +460,48 @@ impl Store {
         let cap = if !q.post_tags.is_empty() || plan == SearchPlan::Ids {
             None
         } else if plan == SearchPlan::Probe {
-            Some(SEARCH_TOTAL_CAP)
+            Some(limit(1))
         } else {
-            Some(TOTAL_CAP)
+            Some(limit(0))
         };
-        let n = self.count_rows(tracker_id, q, plan, start, end, cap).await?;
+        let n = if plan == SearchPlan::Probe && self.backend() == Backend::Sqlite {
+            self.count_common_word_sqlite(tracker_id, q, start, end, cap.unwrap_or(0)).await?
+        } else {
+            self.count_rows(tracker_id, q, plan, start, end, cap).await?
+        };
         Ok(match cap {
             Some(c) if n > c => PostTotal { total: c, capped: true },
             _ => PostTotal { total: n, capped: false },
         })
     }
 
+    /// Up to `cap` + 1 posts matching a common word and the filters, read from the word's
+    /// matches newest post id first (recent posts have the highest ids, and ranges are mostly
+    /// recent), each checked against its link.
+    async fn count_common_word_sqlite(&self, tracker_id: i64, q: &PostQuery, start: i64, end: i64, cap: i64) -> Result<i64> {
+        let Some((w, needs_posts)) = q.where_with(self.backend(), SearchPlan::None, true, None) else { return Ok(0) };
+        let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
+        let sql = format!(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM posts_fts f CROSS JOIN tracker_posts tp ON tp.tracker_id = $1 AND tp.post_id = f.rowid{join} \
+             WHERE posts_fts MATCH $4 AND {w} ORDER BY f.rowid DESC LIMIT {}) x",
+            cap + 1
+        );
+        let m = q.match_expr(self.backend());
+        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(start).bind(end).bind(&m).fetch_one(p).await?))
+    }
+
     /// Posts of one page, in the query's order, with their tags.
     pub async fn query_post_page(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
+        self.post_page(tracker_id, q, true).await
+    }
+
+    /// The same page by the plain plan (every matching post sorted), to check the others against.
+    #[doc(hidden)]
+    pub async fn query_post_page_plain(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
+        self.post_page(tracker_id, q, false).await
+    }
+
+    async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool) -> Result<Vec<PostRow>> {
         let backend = self.backend();
         let plan = self.search_plan(q).await?;
         let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
@@ -458,13 +516,15 @@ impl Store {
         );
         let m = q.match_expr(backend);
         // A numeric sort over many posts: the page's ids from the hours that can hold them.
-        let top_k = q.sort.bound().is_some()
+        let common_word_by_date = q.sort == PostSort::Date && plan == SearchPlan::Probe && backend == Backend::Sqlite;
+        let top_k = fast
+            && (q.sort.bound().is_some() || common_word_by_date)
             && q.post_tags.is_empty()
             && plan != SearchPlan::Ids
             && offset.saturating_add(per_page) <= TOP_K_MAX;
         let mut ordered_ids: Option<Vec<i64>> = None;
         if top_k {
-            ordered_ids = Some(self.top_k_ids(tracker_id, q, &w, &m, offset, per_page).await?);
+            ordered_ids = Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?);
         }
         let sql = if let Some(ids) = &ordered_ids {
             format!(
@@ -532,25 +592,34 @@ impl Store {
         Ok(out)
     }
 
-    /// Ids of the posts of a page in a numeric sort, in order (key, then post id, both in the
-    /// sort's direction). The window's hours are read best bound first, in rounds that double,
-    /// each round keeping the best `offset + per_page` posts of its hours; it stops when the
-    /// last post needed strictly beats the bound of every hour not read (a post there can
-    /// neither be better nor tie and come first).
-    async fn top_k_ids(&self, tracker_id: i64, q: &PostQuery, w: &str, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
+    /// Ids of the posts of a page in a numeric sort (or in date order for a common word on
+    /// SQLite), in order (key, then post id, both in the sort's direction). The window's hours
+    /// are read best bound first (for date order: newest or oldest first), in rounds that double,
+    /// each round keeping the best `offset + per_page` posts of its hours; it stops when the last
+    /// post needed strictly beats the bound of every hour not read (a post there can neither be
+    /// better nor tie and come first).
+    async fn top_k_ids(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
         let backend = self.backend();
-        let (Some(key), Some(platforms)) = (q.sort.bound(), q.platform_list()) else { return Ok(Vec::new()) };
+        let Some(platforms) = q.platform_list() else { return Ok(Vec::new()) };
         let desc = !q.ascending;
         let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
         let real = match backend {
             Backend::Sqlite => "REAL",
             Backend::Postgres => "DOUBLE PRECISION",
         };
+        let bound_expr = match q.sort.bound() {
+            Some(key) => format!(
+                "CAST({agg}({col}_{key}) AS {real})",
+                agg = if desc { "MAX" } else { "MIN" },
+                col = if desc { "max" } else { "min" },
+            ),
+            // Date order: the hour itself bounds its posts' times.
+            None => format!("CAST(hour + {} AS {real})", if desc { HOUR_MS - 1 } else { 0 }),
+        };
+        let group = " GROUP BY hour";
         let bound_sql = format!(
-            "SELECT hour, CAST({agg}({col}_{key}) AS {real}) FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour <= $3 \
-             AND platform IN ({platforms}) AND posts > 0 GROUP BY hour",
-            agg = if desc { "MAX" } else { "MIN" },
-            col = if desc { "max" } else { "min" },
+            "SELECT hour, {bound_expr} FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour <= $3 \
+             AND platform IN ({platforms}) AND posts > 0{group}"
         );
         let mut hours: Vec<(i64, Option<f64>)> = with_pool!(self, |p| sqlx::query_as::<_, (i64, Option<f64>)>(&bound_sql)
             .bind(tracker_id)
@@ -571,14 +640,14 @@ impl Store {
         });
         let need = offset + per_page;
         let dir = if desc { "DESC" } else { "ASC" };
-        let sql_head = format!(
-            "SELECT tp.post_id, CAST({} AS {real}) AS k FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} AND (",
-            q.sort.column()
-        );
+        let column = if q.sort == PostSort::Date { "tp.created_at" } else { q.sort.column() };
         let order = |a: &(f64, i64), b: &(f64, i64)| {
             let o = a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
             if desc { o.reverse() } else { o }
         };
+        // A common word on SQLite: each round reads the word's matches within the post ids of
+        // its hours (one range scan of the full-text index instead of a lookup per post).
+        let id_ranges = backend == Backend::Sqlite && plan == SearchPlan::Probe;
         let mut best: Vec<(f64, i64)> = Vec::new();
         let mut done = 0usize;
         let mut round = (need as usize + 8).max(16);
@@ -586,6 +655,8 @@ impl Store {
             let until = (done + round).min(hours.len());
             let mut chosen: Vec<i64> = hours[done..until].iter().map(|h| h.0).collect();
             chosen.sort_unstable();
+            done = until;
+            round *= 2;
             // Adjacent hours as one time range.
             let mut ranges: Vec<(i64, i64)> = Vec::new();
             for h in chosen {
@@ -594,9 +665,29 @@ impl Store {
                     _ => ranges.push((h, h.saturating_add(HOUR_MS))),
                 }
             }
-            let cond: Vec<String> =
-                ranges.iter().map(|(a, b)| format!("(tp.created_at >= {a} AND tp.created_at < {b})")).collect();
-            let sql = format!("{sql_head}{}) ORDER BY k {dir}, tp.post_id {dir} LIMIT {need}", cond.join(" OR "));
+            let values = format!(
+                "(VALUES {}) r",
+                ranges.iter().map(|(a, b)| format!("({a}, {b})")).collect::<Vec<_>>().join(", ")
+            );
+            let in_ranges = "tp.created_at >= r.column1 AND tp.created_at < r.column2";
+            let mut ids = None;
+            if id_ranges {
+                let sql = format!(
+                    "SELECT MIN(tp.post_id), MAX(tp.post_id) FROM {values} CROSS JOIN tracker_posts tp \
+                     WHERE tp.tracker_id = $1 AND {in_ranges}"
+                );
+                let (lo, hi): (Option<i64>, Option<i64>) =
+                    with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).fetch_one(p).await?);
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => ids = Some((lo, hi)),
+                    _ => continue,
+                }
+            }
+            let Some((w, _)) = q.where_with(backend, plan, true, ids) else { return Ok(Vec::new()) };
+            let sql = format!(
+                "SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {values} CROSS JOIN tracker_posts tp \
+                 JOIN posts p ON p.id = tp.post_id WHERE {w} AND {in_ranges} ORDER BY k {dir}, tp.post_id {dir} LIMIT {need}"
+            );
             let rows: Vec<(i64, Option<f64>)> = with_pool!(self, |p| {
                 let mut query = sqlx::query_as::<_, (i64, Option<f64>)>(&sql).bind(tracker_id).bind(start).bind(end);
                 if !m.is_empty() {
@@ -607,8 +698,6 @@ impl Store {
             best.extend(rows.into_iter().map(|(id, k)| (k.unwrap_or(0.0), id)));
             best.sort_by(order);
             best.truncate(need as usize);
-            done = until;
-            round *= 2;
             if best.len() as i64 == need {
                 if let (Some(last), Some((_, Some(next)))) = (best.last(), hours.get(done)) {
                     if better(last.0, *next) {

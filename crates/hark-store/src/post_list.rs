@@ -684,8 +684,17 @@ impl Store {
                 }
             }
             let Some((w, _)) = q.where_with(backend, plan, true, ids) else { return Ok(Vec::new()) };
+            // Each range read from the time index: SQLite keeps the join order of CROSS JOIN;
+            // PostgreSQL is given one index scan per range (a lateral subquery kept apart by
+            // OFFSET 0), as it would otherwise scan the whole window.
+            let links = match backend {
+                Backend::Sqlite => format!("{values} CROSS JOIN tracker_posts tp"),
+                Backend::Postgres => format!(
+                    "{values} CROSS JOIN LATERAL (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {in_ranges} OFFSET 0) tp"
+                ),
+            };
             let sql = format!(
-                "SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {values} CROSS JOIN tracker_posts tp \
+                "SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {links} \
                  JOIN posts p ON p.id = tp.post_id WHERE {w} AND {in_ranges} ORDER BY k {dir}, tp.post_id {dir} LIMIT {need}"
             );
             let rows: Vec<(i64, Option<f64>)> = with_pool!(self, |p| {

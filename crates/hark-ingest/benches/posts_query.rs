@@ -8,7 +8,8 @@
 //! `HARK_BENCH_RUNS` the runs per query (default 10). To measure again without loading again:
 //! `HARK_BENCH_SQLITE_DB=/path/bench.db` keeps the SQLite database there (loaded when missing,
 //! reused when present) and `HARK_BENCH_PG_DB=name` does the same with a PostgreSQL database of
-//! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend.
+//! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend;
+//! `HARK_BENCH_CASES=search,page 2` only the queries whose label contains one of the words.
 
 use std::time::Instant;
 
@@ -220,6 +221,11 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
             q.sort = sort;
             cases.push((format!("page {page} / {sname} desc"), q));
         }
+    }
+    // `HARK_BENCH_CASES=search,page` keeps the cases whose label contains one of the words.
+    if let Ok(only) = std::env::var("HARK_BENCH_CASES") {
+        let words: Vec<&str> = only.split(',').filter(|w| !w.is_empty()).collect();
+        cases.retain(|(label, _)| words.iter().any(|w| label.contains(w)));
     }
     let mut slow = Vec::new();
     for (label, q) in &cases {

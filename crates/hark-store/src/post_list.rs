@@ -560,8 +560,13 @@ impl Store {
                  AND tp.post_id IN ({})",
                 ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
             )
-        } else if q.sort == PostSort::Date && plan == SearchPlan::Probe && backend == Backend::Postgres {
-            // A common word: the range newest (or oldest) first, each post tested, to the page.
+        } else if q.sort == PostSort::Date
+            && backend == Backend::Postgres
+            && q.post_tags.is_empty()
+            && (plan == SearchPlan::Probe || (plan == SearchPlan::None && needs_posts))
+        {
+            // A common word, or filters on the post: the range newest (or oldest) first, each
+            // post tested, to the page (PostgreSQL would otherwise sort every match).
             format!(
                 "SELECT {columns} FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL \
                  AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at {dir}, tp.post_id {dir} OFFSET 0) tp \

@@ -5,7 +5,11 @@
 //!
 //! `cargo bench -p hark-ingest --bench posts_query` — `HARK_BENCH_POSTS` sets the number of
 //! generated posts (default 1,150,000, of which the demo search keeps about 1,000,000);
-//! `HARK_BENCH_RUNS` the runs per query (default 10).
+//! `HARK_BENCH_RUNS` the runs per query (default 10). To measure again without loading again:
+//! `HARK_BENCH_SQLITE_DB=/path/bench.db` keeps the SQLite database there (loaded when missing,
+//! reused when present) and `HARK_BENCH_PG_DB=name` does the same with a PostgreSQL database of
+//! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend;
+//! `HARK_BENCH_CASES=search,page 2` only the queries whose label contains one of the words.
 
 use std::time::Instant;
 
@@ -93,35 +97,51 @@ fn pct(mut v: Vec<f64>, p: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * p).round() as usize]
 }
 
-/// p50 and p95 in ms of `runs` runs of the page with its total, and of the page alone.
-async fn time_query(store: &Store, t: i64, name: &str, q: &PostQuery, runs: usize) {
+/// p50 and p95 in ms of `runs` runs of the page with its total, and of the page alone. A query
+/// slower than a second is run three times only.
+async fn time_query(store: &Store, t: i64, name: &str, q: &PostQuery, runs: usize) -> f64 {
     let (mut both, mut page) = (Vec::new(), Vec::new());
-    let mut total = 0;
-    for _ in 0..runs {
+    let mut total = hark_store::PostTotal::default();
+    for i in 0..runs {
         let s = Instant::now();
         let rows = store.query_post_page(t, q).await.expect("page");
         page.push(s.elapsed().as_secs_f64() * 1000.0);
-        total = store.count_posts(t, q).await.expect("count");
+        total = store.post_total(t, q).await.expect("count");
         both.push(s.elapsed().as_secs_f64() * 1000.0);
         assert!(rows.len() <= 25);
+        if i >= 2 && both.iter().sum::<f64>() / both.len() as f64 > 1000.0 {
+            break;
+        }
     }
+    let p95 = pct(both.clone(), 0.95);
     println!(
-        "  {name:<34} page p50 {:>7.1} ms  p95 {:>7.1} ms | with total p50 {:>7.1} ms  p95 {:>7.1} ms  (total {total})",
+        "  {name:<44} page p50 {:>7.1} p95 {:>7.1} | + total p50 {:>7.1} p95 {:>7.1} ms  {} (total {}{})",
         pct(page.clone(), 0.5),
         pct(page, 0.95),
-        pct(both.clone(), 0.5),
-        pct(both, 0.95)
+        pct(both, 0.5),
+        p95,
+        if p95 <= if q.search.is_empty() { 30.0 } else { 50.0 } { "ok  " } else { "SLOW" },
+        total.total,
+        if total.capped { "+" } else { "" }
     );
+    p95
 }
 
-async fn bench(name: &str, url: &str, posts: usize, runs: usize) {
+async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
     println!("{name}");
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
-    let t = fill(&store, posts).await;
+    // A reused database was filled by this benchmark: tracker 1, tags 1 (A) and 2 (B).
+    let (t, a, b) = if reuse {
+        println!("  reusing the loaded database");
+        (1, 1, 2)
+    } else {
+        let t = fill(&store, posts).await;
+        let a = store.create_tag(t, "A", "#c0392b", 0).await.expect("tag").id;
+        let b = store.create_tag(t, "B", "#2980b9", 0).await.expect("tag").id;
+        (t, a, b)
+    };
     println!("  tracker posts: {}", store.count_links(t).await.expect("count"));
-    let a = store.create_tag(t, "A", "#c0392b", 0).await.expect("tag").id;
-    let b = store.create_tag(t, "B", "#2980b9", 0).await.expect("tag").id;
     // Tag 1,000 recent posts with A (timed) and 500 of them with B.
     let recent: Vec<i64> = store
         .query_post_page(t, &PostQuery { per_page: 1000, ..base() })
@@ -130,52 +150,91 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize) {
         .iter()
         .map(|r| r.post_id)
         .collect();
+    store.set_post_tags(t, &recent, &[], &[a, b]).await.expect("untag");
     let s = Instant::now();
     store.set_post_tags(t, &recent, &[a], &[]).await.expect("tag");
     println!("  tag 1,000 posts in one request: {:.1} ms", s.elapsed().as_secs_f64() * 1000.0);
     store.set_post_tags(t, &recent[..500], &[b], &[]).await.expect("tag");
 
-    let mut cases: Vec<(&str, PostQuery)> = vec![("default (date desc)", base())];
-    let mut q = base();
-    q.sentiment = vec!["negative"];
-    cases.push(("sentiment negative", q));
+    let mut filters: Vec<(String, PostQuery)> = vec![("no filter".into(), base())];
+    for level in ["positive", "slight_positive", "neutral", "slight_negative", "negative"] {
+        let mut q = base();
+        q.sentiment = vec![level];
+        filters.push((format!("sentiment {level}"), q));
+    }
     let mut q = base();
     q.exclude_retweets = true;
-    cases.push(("exclude retweets", q));
+    filters.push(("exclude retweets".into(), q));
     let mut q = base();
     q.stories_only = true;
-    cases.push(("instagram stories", q));
+    filters.push(("instagram stories".into(), q));
     let mut q = base();
     q.platforms = [hark_core::Platform::Youtube].into_iter().collect();
-    cases.push(("platform youtube", q));
+    filters.push(("platform youtube".into(), q));
     let mut q = base();
     q.post_tags = vec![a, b];
-    cases.push(("tags ANY", q));
+    filters.push(("tags ANY".into(), q));
     let mut q = base();
     q.post_tags = vec![a, b];
     q.post_tags_all = true;
-    cases.push(("tags ALL", q));
-    for (label, sort) in [
-        ("sort engagement desc", PostSort::Engagement),
-        ("sort reach desc", PostSort::Reach),
-        ("sort engagement rate desc", PostSort::EngagementRate),
-        ("sort sentiment desc", PostSort::Sentiment),
-    ] {
-        let mut q = base();
-        q.sort = sort;
-        cases.push((label, q));
-    }
+    filters.push(("tags ALL".into(), q));
     let mut q = base();
-    q.page = 200;
-    cases.push(("page 200 (date desc)", q));
-    for (label, words) in [("search 'kestrel' (in most)", "kestrel"), ("search 'prices'", "prices"), ("search two words", "kestrel coffee")] {
+    q.subtracker = Some(1);
+    filters.push(("subtracker 1".into(), q));
+    let sorts = [
+        ("date", PostSort::Date),
+        ("engagement", PostSort::Engagement),
+        ("reach", PostSort::Reach),
+        ("engagement rate", PostSort::EngagementRate),
+        ("impressions", PostSort::Impressions),
+        ("sentiment", PostSort::Sentiment),
+        ("likes", PostSort::Likes),
+    ];
+    let mut cases: Vec<(String, PostQuery)> = Vec::new();
+    for (fname, fq) in &filters {
+        for (sname, sort) in sorts {
+            let mut q = fq.clone();
+            q.sort = sort;
+            cases.push((format!("{fname} / {sname} desc"), q));
+        }
+    }
+    // Ascending: every sort without a filter, and with two filters.
+    for (fname, fq) in filters.iter().filter(|(n, _)| n == "no filter" || n == "sentiment negative" || n == "platform youtube") {
+        for (sname, sort) in sorts {
+            let mut q = fq.clone();
+            q.sort = sort;
+            q.ascending = true;
+            cases.push((format!("{fname} / {sname} asc"), q));
+        }
+    }
+    for (label, words) in [("search rare 'prices'", "prices"), ("search common 'kestrel'", "kestrel"), ("search two words", "kestrel coffee")] {
         let mut q = base();
         q.search = words.into();
-        cases.push((label, q));
+        cases.push((format!("{label} / date desc"), q.clone()));
+        q.sort = PostSort::Engagement;
+        cases.push((format!("{label} / engagement desc"), q));
     }
+    for page in [2, 10, 200] {
+        for (sname, sort) in [("date", PostSort::Date), ("engagement", PostSort::Engagement)] {
+            let mut q = base();
+            q.page = page;
+            q.sort = sort;
+            cases.push((format!("page {page} / {sname} desc"), q));
+        }
+    }
+    // `HARK_BENCH_CASES=search,page` keeps the cases whose label contains one of the words.
+    if let Ok(only) = std::env::var("HARK_BENCH_CASES") {
+        let words: Vec<&str> = only.split(',').filter(|w| !w.is_empty()).collect();
+        cases.retain(|(label, _)| words.iter().any(|w| label.contains(w)));
+    }
+    let mut slow = Vec::new();
     for (label, q) in &cases {
-        time_query(&store, t, label, q, runs).await;
+        let p95 = time_query(&store, t, label, q, runs).await;
+        if p95 > if q.search.is_empty() { 30.0 } else { 50.0 } {
+            slow.push(label.clone());
+        }
     }
+    println!("  {} of {} cases over target: {}", slow.len(), cases.len(), slow.join("; "));
 
     // Bulk delete of 10,000 posts with their rollups, and the undo.
     let ten: Vec<i64> = store
@@ -212,16 +271,33 @@ fn main() {
     let posts = env_usize("HARK_BENCH_POSTS", 1_150_000);
     let runs = env_usize("HARK_BENCH_RUNS", 10);
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let only = std::env::var("HARK_BENCH_ONLY").unwrap_or_default();
     rt.block_on(async {
-        let dir = tempfile::tempdir().expect("tempdir");
-        bench("sqlite", &format!("sqlite://{}", dir.path().join("bench.db").display()), posts, runs).await;
-        if let Ok(admin) = std::env::var("HARK_BENCH_POSTGRES_URL") {
-            let name = format!("hark_bench_posts_{}", std::process::id());
+        if only != "postgres" {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let path = std::env::var("HARK_BENCH_SQLITE_DB")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|_| dir.path().join("bench.db"));
+            let reuse = path.exists();
+            bench("sqlite", &format!("sqlite://{}", path.display()), posts, runs, reuse).await;
+        }
+        if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), only != "sqlite") {
+            let kept = std::env::var("HARK_BENCH_PG_DB").ok();
+            let name = kept.clone().unwrap_or_else(|| format!("hark_bench_posts_{}", std::process::id()));
             let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-            sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+            let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+                .bind(&name)
+                .fetch_optional(&mut c)
+                .await
+                .expect("pg_database");
+            if exists.is_none() {
+                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+            }
             let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-            bench("postgres", &format!("{base}/{name}"), posts, runs).await;
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+            bench("postgres", &format!("{base}/{name}"), posts, runs, exists.is_some()).await;
+            if kept.is_none() {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+            }
         }
     });
 }

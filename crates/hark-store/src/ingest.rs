@@ -111,6 +111,57 @@ pub(crate) struct HourAgg {
     pub(crate) impressions: i64,
     pub(crate) likes: i64,
     pub(crate) dislikes: i64,
+    /// Posts by shown sentiment bucket, in the order of [`SENTIMENT_COLUMNS`].
+    pub(crate) buckets: [i64; 5],
+    pub(crate) retweets: i64,
+    pub(crate) stories: i64,
+    /// Widened sort bounds (None: nothing to widen), in the order of [`INT_BOUNDS`] / [`REAL_BOUNDS`].
+    pub(crate) int_max: [Option<i64>; 7],
+    pub(crate) int_min: [Option<i64>; 7],
+    pub(crate) real_max: [Option<f64>; 2],
+    pub(crate) real_min: [Option<f64>; 2],
+}
+
+/// Sentiment buckets and their per-hour count columns of `rollup_hourly`.
+pub(crate) const SENTIMENT_COLUMNS: [(&str, &str); 5] = [
+    ("positive", "s_positive"),
+    ("slight_positive", "s_slight_positive"),
+    ("neutral", "s_neutral"),
+    ("slight_negative", "s_slight_negative"),
+    ("negative", "s_negative"),
+];
+
+/// The count column of a shown bucket (an unknown bucket counts as neutral).
+pub(crate) fn bucket_index(bucket: &str) -> usize {
+    SENTIMENT_COLUMNS.iter().position(|(b, _)| *b == bucket).unwrap_or(2)
+}
+
+/// Integer sort keys bounded per hour: `rollup_hourly.max_<name>` / `min_<name>`.
+pub(crate) const INT_BOUNDS: [&str; 7] = ["engagement", "followers", "impressions", "likes", "comments", "shares", "views"];
+/// Real sort keys bounded per hour (NULL counts as 0, as the posts page sorts).
+pub(crate) const REAL_BOUNDS: [&str; 2] = ["rate", "sentiment"];
+
+fn wider<T: Copy + PartialOrd>(slot: &mut Option<T>, v: T, max: bool) {
+    *slot = Some(match *slot {
+        Some(o) if (max && o >= v) || (!max && o <= v) => o,
+        _ => v,
+    });
+}
+
+impl HourAgg {
+    /// Widens the sort bounds of the hour to include the post's current values.
+    fn widen(&mut self, p: &PostRecord) {
+        let ints = [p.engagement, p.author_followers, p.impressions, p.likes, p.comments, p.shares, p.views];
+        for (i, v) in ints.into_iter().enumerate() {
+            wider(&mut self.int_max[i], v, true);
+            wider(&mut self.int_min[i], v, false);
+        }
+        let reals = [p.engagement_rate.unwrap_or(0.0), p.sentiment];
+        for (i, v) in reals.into_iter().enumerate() {
+            wider(&mut self.real_max[i], v, true);
+            wider(&mut self.real_min[i], v, false);
+        }
+    }
 }
 
 #[derive(Default, Clone, Copy)]
@@ -144,6 +195,13 @@ impl<'a> Deltas<'a> {
         h.impressions += sign * p.impressions;
         h.likes += sign * p.likes;
         h.dislikes += sign * p.dislikes;
+        h.buckets[bucket_index(sentiment)] += sign;
+        if p.platform == "twitter" && p.post_type == "retweet" {
+            h.retweets += sign;
+        }
+        if p.platform == "instagram" && p.is_story {
+            h.stories += sign;
+        }
         for bit in 0..63 {
             if subtrackers & (1i64 << bit) != 0 {
                 *self.subs.entry((tracker, hour, p.platform, bit + 1)).or_default() += sign;
@@ -197,6 +255,17 @@ impl<'a> Deltas<'a> {
     pub(crate) fn add_term(&mut self, tracker: i64, p: &'a PostRecord, kind: &'static str, term: &'a str, sign: i64) {
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
         *self.terms.entry((tracker, kind, day, p.platform, term)).or_default() += sign;
+        if kind == "sentiment" {
+            let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
+            self.hours.entry((tracker, hour, p.platform)).or_default().buckets[bucket_index(term)] += sign;
+        }
+    }
+
+    /// Widens the sort bounds of the post's hour in a tracker to its current values (a new link,
+    /// or a repeat whose counts may have grown).
+    pub(crate) fn widen(&mut self, tracker: i64, p: &'a PostRecord) {
+        let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
+        self.hours.entry((tracker, hour, p.platform)).or_default().widen(p);
     }
 
     /// A repeat of a post a tracker already has: only its counts moved (engagement, likes,
@@ -390,7 +459,10 @@ impl Store {
             for (t, id, p, l) in &links {
                 if new_links.contains(&(*t, *id)) {
                     deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket), l.subtrackers, 1);
+                    deltas.widen(*t, p);
                 } else if let Some((eng, likes, dislikes)) = existing.get(id) {
+                    // The stored post now has these counts: the posts page's bounds must hold them.
+                    deltas.widen(*t, p);
                     deltas.add_engagement(*t, p, p.engagement - eng, p.likes - likes, p.dislikes - dislikes);
                     if p.engagement != *eng {
                         moved.push(*id);
@@ -468,15 +540,48 @@ impl Laps {
     }
 }
 
+/// The head and the conflict clause of the `rollup_hourly` upsert (columns in the order
+/// `write_deltas!` binds them). Counts add up; bounds only widen (a NULL leaves the other side).
+pub(crate) fn hourly_upsert() -> (String, String) {
+    let mut cols: Vec<String> =
+        ["tracker_id", "hour", "platform", "posts", "engagement", "reach", "impressions", "likes", "dislikes"].map(String::from).to_vec();
+    let mut sums: Vec<String> = ["posts", "engagement", "reach", "impressions", "likes", "dislikes"].map(String::from).to_vec();
+    for (_, c) in SENTIMENT_COLUMNS {
+        sums.push(c.to_string());
+    }
+    sums.push("retweets".into());
+    sums.push("stories".into());
+    cols.extend(sums[6..].iter().cloned());
+    let mut bounds = Vec::new();
+    for k in INT_BOUNDS.iter().chain(REAL_BOUNDS.iter()) {
+        bounds.push((format!("max_{k}"), "MAX"));
+        bounds.push((format!("min_{k}"), "MIN"));
+    }
+    cols.extend(bounds.iter().map(|(c, _)| c.clone()));
+    let mut set: Vec<String> = sums.iter().map(|c| format!("{c} = rollup_hourly.{c} + excluded.{c}")).collect();
+    // Multi-argument MAX/MIN on SQLite, GREATEST/LEAST on PostgreSQL: spelled here as CASE so
+    // that one text serves both.
+    for (c, f) in &bounds {
+        let op = if *f == "MAX" { ">" } else { "<" };
+        set.push(format!(
+            "{c} = CASE WHEN excluded.{c} IS NULL THEN rollup_hourly.{c} WHEN rollup_hourly.{c} IS NULL OR excluded.{c} {op} rollup_hourly.{c} \
+             THEN excluded.{c} ELSE rollup_hourly.{c} END"
+        ));
+    }
+    (
+        format!("INSERT INTO rollup_hourly ({}) ", cols.join(", ")),
+        format!(" ON CONFLICT (tracker_id, hour, platform) DO UPDATE SET {}", set.join(", ")),
+    )
+}
+
 /// Writes summed rollup increments inside the transaction `$tx`.
 macro_rules! write_deltas {
     ($tx:ident, $deltas:ident, $max_of:ident, $now:ident) => {{
         let mut laps = $crate::ingest::Laps::new();
         let hours: Vec<_> = $deltas.hours.iter().collect();
-        for chunk in hours.chunks(4000) {
-            let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO rollup_hourly (tracker_id, hour, platform, posts, engagement, reach, impressions, likes, dislikes) ",
-            );
+        let hour_sql = crate::ingest::hourly_upsert();
+        for chunk in hours.chunks(900) {
+            let mut q = sqlx::QueryBuilder::new(&hour_sql.0);
             q.push_values(chunk, |mut b, ((t, h, p), a)| {
                 b.push_bind(*t)
                     .push_bind(*h)
@@ -487,13 +592,18 @@ macro_rules! write_deltas {
                     .push_bind(a.impressions)
                     .push_bind(a.likes)
                     .push_bind(a.dislikes);
+                for n in a.buckets {
+                    b.push_bind(n);
+                }
+                b.push_bind(a.retweets).push_bind(a.stories);
+                for i in 0..7 {
+                    b.push_bind(a.int_max[i]).push_bind(a.int_min[i]);
+                }
+                for i in 0..2 {
+                    b.push_bind(a.real_max[i]).push_bind(a.real_min[i]);
+                }
             });
-            q.push(
-                " ON CONFLICT (tracker_id, hour, platform) DO UPDATE SET posts = rollup_hourly.posts + excluded.posts, \
-                 engagement = rollup_hourly.engagement + excluded.engagement, reach = rollup_hourly.reach + excluded.reach, \
-                 impressions = rollup_hourly.impressions + excluded.impressions, likes = rollup_hourly.likes + excluded.likes, \
-                 dislikes = rollup_hourly.dislikes + excluded.dislikes",
-            );
+            q.push(&hour_sql.1);
             q.build().execute(&mut *$tx).await?;
         }
         laps.lap("r.hourly");

@@ -32,7 +32,7 @@ pub use error::StoreError;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::PostCountFilter;
 pub use post_actions::SentimentEdit;
-pub use post_list::{PostQuery, PostRow, PostSort};
+pub use post_list::{PostQuery, PostRow, PostSort, PostTotal};
 pub use reanalysis::{Reanalysis, StoredPost};
 pub use streams::StreamRow;
 pub use stored::{encode_extras, DecodeError, StoredRow, POST_ROW_COLUMNS};

@@ -2,6 +2,7 @@
 
 use hark_core::Millis;
 
+use crate::ingest::{bucket_index, SENTIMENT_COLUMNS};
 use crate::post_list::{id_set, json_ids};
 use crate::{with_pool, Result, Store};
 
@@ -115,6 +116,22 @@ impl Store {
                     .bind(&platform)
                     .bind(term)
                     .bind(n)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                // The posts page's totals by sentiment count per hour.
+                let hour = created_at.div_euclid(3_600_000) * 3_600_000;
+                let (from, to) = (
+                    SENTIMENT_COLUMNS[bucket_index(&old)].1,
+                    SENTIMENT_COLUMNS[bucket_index(bucket)].1,
+                );
+                if from != to {
+                    sqlx::query(&format!(
+                        "UPDATE rollup_hourly SET {from} = {from} - 1, {to} = {to} + 1 WHERE tracker_id = $1 AND hour = $2 AND platform = $3"
+                    ))
+                    .bind(tracker_id)
+                    .bind(hour)
+                    .bind(&platform)
                     .execute(&mut *tx)
                     .await?;
                 }

@@ -1,15 +1,71 @@
 //! The posts page query: a tracker's posts filtered, searched, sorted and paged, with the total.
-//! Search uses the full-text index (SQLite FTS5 `posts_fts`; a GIN expression index on
-//! PostgreSQL) over text, title, author names and location.
+//! Search uses the full-text index (SQLite FTS5 `posts_fts`; on PostgreSQL the stored `posts.fts`
+//! tsvector and its GIN index) over text, title, author names and location.
+//!
+//! Plans, at a million posts per tracker:
+//! - date order reads the (tracker, time) index;
+//! - a numeric sort reads the window's hours in the order of their per-hour bound of the key
+//!   (`rollup_hourly.max_<key>` / `min_<key>`), a few hours at a time, until no hour left can hold
+//!   a post of the page (the page's last key strictly beats the next hour's bound);
+//! - post tags and rare searches are driven from the tagged posts / the search's matches;
+//! - the total comes from the hourly rollups when only platforms, the range and one of
+//!   sentiment, retweets, stories or subtracker filter; otherwise it is counted, exactly for tags
+//!   and rare searches, and up to a cap (flagged) for the rest.
 
 use hark_core::{Millis, PlatformSet, Post};
 
 use crate::{with_pool, Backend, Result, Store, POST_ROW_COLUMNS};
 
 
-/// The document PostgreSQL indexes (must equal the expression of `posts_fts_idx`).
-const PG_FTS_DOC: &str = "to_tsvector('simple'::regconfig, p.text || ' ' || COALESCE(p.title, '') || ' ' || \
-    p.author_name || ' ' || p.author_username || ' ' || COALESCE(p.author_location, ''))";
+const HOUR_MS: i64 = 3_600_000;
+/// Totals above this are reported as "more than" (capped) when they would have to be counted.
+pub const TOTAL_CAP: i64 = 10_000;
+/// The same for searches.
+pub const SEARCH_TOTAL_CAP: i64 = 1_000;
+/// A search with at most this many matches (over all posts) is driven from its matches.
+pub const RARE_SEARCH: i64 = 20_000;
+
+/// The caps and the rare-search limit in force (tests lower them to reach every plan with little
+/// data): total cap, search total cap, rare search.
+static LIMITS: [std::sync::atomic::AtomicI64; 3] =
+    [std::sync::atomic::AtomicI64::new(TOTAL_CAP), std::sync::atomic::AtomicI64::new(SEARCH_TOTAL_CAP), std::sync::atomic::AtomicI64::new(RARE_SEARCH)];
+
+fn limit(i: usize) -> i64 {
+    LIMITS[i].load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets the total caps and the rare-search limit (for tests).
+#[doc(hidden)]
+pub fn set_limits(total_cap: i64, search_cap: i64, rare_search: i64) {
+    for (i, v) in [total_cap, search_cap, rare_search].into_iter().enumerate() {
+        LIMITS[i].store(v, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+/// Pages deeper than this many posts use the plain sorted query.
+const TOP_K_MAX: i64 = 1_000;
+
+/// The total number of posts matching a query; `capped`: there are more than `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PostTotal {
+    pub total: i64,
+    pub capped: bool,
+}
+
+impl PartialEq<i64> for PostTotal {
+    fn eq(&self, other: &i64) -> bool {
+        !self.capped && self.total == *other
+    }
+}
+
+/// How a search is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SearchPlan {
+    None,
+    /// Few matches: the query is driven from them.
+    Ids,
+    /// Many matches: candidates from the time order (or the sort's hours) are each tested.
+    Probe,
+}
 
 pub const SENTIMENT_BUCKETS: [&str; 5] = ["positive", "slight_positive", "neutral", "slight_negative", "negative"];
 
@@ -62,6 +118,22 @@ impl PostSort {
             Self::Shares => "p.shares",
             Self::Views => "p.views",
         }
+    }
+
+    /// The per-hour bound columns (`rollup_hourly.max_<name>` / `min_<name>`) of a numeric sort.
+    fn bound(self) -> Option<&'static str> {
+        Some(match self {
+            Self::Engagement => "engagement",
+            Self::Reach => "followers",
+            Self::EngagementRate => "rate",
+            Self::Impressions => "impressions",
+            Self::Sentiment => "sentiment",
+            Self::Likes => "likes",
+            Self::Comments => "comments",
+            Self::Shares => "shares",
+            Self::Views => "views",
+            Self::Date | Self::User => return None,
+        })
     }
 }
 
@@ -149,26 +221,47 @@ fn int_list(ids: &[i64]) -> String {
 }
 
 impl PostQuery {
+    fn platform_list(&self) -> Option<String> {
+        let platforms: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
+        (!platforms.is_empty()).then(|| platforms.join(","))
+    }
+
     /// The WHERE clause (parameters: $1 tracker, $2 start, $3 end, $4 search) and whether it
     /// reads `posts p`.
-    fn where_clause(&self, backend: Backend) -> Option<(String, bool)> {
-        let platforms: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
-        if platforms.is_empty() {
-            return None;
-        }
+    fn where_clause(&self, backend: Backend, plan: SearchPlan) -> Option<(String, bool)> {
+        self.where_with(backend, plan, false, None)
+    }
+
+    /// `unindexed`: the range is not read from the time index (the caller gives the rows some
+    /// other way). `ids`: on SQLite, a search's matches are read in this post id range only.
+    fn where_with(&self, backend: Backend, plan: SearchPlan, unindexed: bool, ids: Option<(i64, i64)>) -> Option<(String, bool)> {
+        let platforms = self.platform_list()?;
+        // Driven from a small set of post ids (tags, a rare search): on SQLite the time index is
+        // kept out of the plan (`+`), so the (tracker, post) key is used for each id.
+        let driven = unindexed || plan == SearchPlan::Ids || !self.post_tags.is_empty();
+        let time = if driven && backend == Backend::Sqlite { "+tp.created_at" } else { "tp.created_at" };
         // Inlined values come from closed sets (platform names, buckets) or are integers.
         let mut w = format!(
-            "tp.tracker_id = $1 AND tp.deleted_at IS NULL AND tp.created_at >= $2 AND tp.created_at <= $3 \
-             AND tp.platform IN ({})",
-            platforms.join(",")
+            "tp.tracker_id = $1 AND tp.deleted_at IS NULL AND {time} >= $2 AND {time} <= $3 AND tp.platform IN ({platforms})"
         );
         let mut needs_posts = false;
-        if !search_words(&self.search).is_empty() {
-            match backend {
-                Backend::Sqlite => w.push_str(" AND tp.post_id IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $4)"),
-                Backend::Postgres => {
+        if plan != SearchPlan::None {
+            match (backend, plan) {
+                (Backend::Sqlite, SearchPlan::Ids) => {
+                    w.push_str(" AND tp.post_id IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $4)")
+                }
+                (Backend::Sqlite, _) if ids.is_some() => {
+                    let (lo, hi) = ids.unwrap_or_default();
+                    w.push_str(&format!(
+                        " AND tp.post_id IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $4 AND rowid >= {lo} AND rowid <= {hi})"
+                    ))
+                }
+                (Backend::Sqlite, _) => {
+                    w.push_str(" AND EXISTS (SELECT 1 FROM posts_fts WHERE posts_fts MATCH $4 AND posts_fts.rowid = tp.post_id)")
+                }
+                (Backend::Postgres, _) => {
                     needs_posts = true;
-                    w.push_str(&format!(" AND {PG_FTS_DOC} @@ to_tsquery('simple', $4)"));
+                    w.push_str(" AND p.fts @@ to_tsquery('simple', $4)");
                 }
             }
         }
@@ -232,25 +325,118 @@ impl PostQuery {
     }
 }
 
+/// `x` rounded down to its hour, without overflow at the ends of the range.
+fn hour_floor(x: i64) -> i64 {
+    let h = (x as i128).div_euclid(HOUR_MS as i128) * HOUR_MS as i128;
+    h.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+/// What the total can be summed from in the hourly rollups, if anything.
+enum RollupTotal {
+    /// `rollup_hourly`, this expression summed.
+    Hourly(String),
+    /// `rollup_subtrackers` of this subtracker.
+    Sub(u32),
+}
+
+impl PostQuery {
+    fn rollup_total(&self) -> Option<RollupTotal> {
+        if !search_words(&self.search).is_empty() || !self.post_tags.is_empty() || !self.influencer_tags.is_empty() {
+            return None;
+        }
+        let sentiment = !self.sentiment.is_empty() && self.sentiment.len() < SENTIMENT_BUCKETS.len();
+        let sub = self.subtracker.filter(|n| (1..=62).contains(n));
+        let filters = [sentiment, self.exclude_retweets, self.stories_only, sub.is_some()];
+        match filters.iter().filter(|f| **f).count() {
+            0 => Some(RollupTotal::Hourly("posts".into())),
+            1 if sentiment => {
+                let mut cols: Vec<&str> =
+                    self.sentiment.iter().map(|b| crate::ingest::SENTIMENT_COLUMNS[crate::ingest::bucket_index(b)].1).collect();
+                cols.sort_unstable();
+                cols.dedup();
+                Some(RollupTotal::Hourly(cols.join(" + ")))
+            }
+            1 if self.exclude_retweets => Some(RollupTotal::Hourly("posts - retweets".into())),
+            1 if self.stories_only => Some(RollupTotal::Hourly("stories".into())),
+            1 => sub.map(RollupTotal::Sub),
+            _ => None,
+        }
+    }
+}
+
 impl Store {
     /// A page of a tracker's posts and the number of posts matching the filters.
-    pub async fn query_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<(Vec<PostRow>, i64)> {
+    pub async fn query_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<(Vec<PostRow>, PostTotal)> {
         let rows = self.query_post_page(tracker_id, q).await?;
-        let total = self.count_posts(tracker_id, q).await?;
+        let total = self.post_total(tracker_id, q).await?;
         Ok((rows, total))
     }
 
+    /// How a query's search is run: a probe of the full-text index with a limit tells a rare
+    /// word (its matches drive the query) from a common one (candidates are tested instead).
+    async fn search_plan(&self, tracker_id: i64, q: &PostQuery) -> Result<SearchPlan> {
+        if search_words(&q.search).is_empty() {
+            return Ok(SearchPlan::None);
+        }
+        let m = q.match_expr(self.backend());
+        match self.backend() {
+            Backend::Sqlite => {
+                let sql = format!(
+                    "SELECT COUNT(*) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})",
+                    limit(2) + 1
+                );
+                let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(&m).fetch_one(p).await?);
+                Ok(if n <= limit(2) { SearchPlan::Ids } else { SearchPlan::Probe })
+            }
+            // Counting a common word's matches in the GIN index costs as much as the query, so
+            // the range's 2,000 newest posts are sampled instead: in date order a word in 1 % or
+            // more of them is common (the range is walked and each post tested).
+            Backend::Postgres => {
+                let sql = "SELECT COUNT(*) FROM (SELECT tp.post_id FROM tracker_posts tp WHERE tp.tracker_id = $2 \
+                     AND tp.deleted_at IS NULL AND tp.created_at >= $3 AND tp.created_at <= $4 ORDER BY tp.created_at DESC LIMIT 2000) tp \
+                     JOIN posts p ON p.id = tp.post_id WHERE p.fts @@ to_tsquery('simple', $1)";
+                let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(sql)
+                    .bind(&m)
+                    .bind(tracker_id)
+                    .bind(q.start.unwrap_or(i64::MIN))
+                    .bind(q.end.unwrap_or(i64::MAX))
+                    .fetch_one(p)
+                    .await?);
+                // Another order reads the best hours first, where a word in few posts leaves
+                // most hours to read: it needs a word in 10 % of the posts.
+                let common = if q.sort == PostSort::Date { limit(2) / 1000 } else { limit(2) / 100 };
+                Ok(if n >= common { SearchPlan::Probe } else { SearchPlan::Ids })
+            }
+        }
+    }
+
+    /// The exact number of posts matching the filters (counted over the post rows).
     pub async fn count_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<i64> {
+        let plan = self.search_plan(tracker_id, q).await?;
+        self.count_rows(tracker_id, q, plan, q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX), None).await
+    }
+
+    /// Posts matching the filters whose time is in `[start, end]`, counted over the rows, up to
+    /// `cap` + 1 when a cap is given.
+    async fn count_rows(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, start: i64, end: i64, cap: Option<i64>) -> Result<i64> {
         let backend = self.backend();
-        let Some((w, needs_posts)) = q.where_clause(backend) else { return Ok(0) };
+        let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(0) };
         let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
-        let sql = format!("SELECT COUNT(*) FROM tracker_posts tp{join} WHERE {w}");
+        let sql = match cap {
+            // PostgreSQL would gather every match of a common word (or of the other filters)
+            // before the limit; the range is walked newest first instead, stopping at the cap.
+            Some(c) if backend == Backend::Postgres => format!(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 \
+                 AND tp.deleted_at IS NULL AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at DESC OFFSET 0) tp\
+                 {join} WHERE {w} LIMIT {}) x",
+                c + 1
+            ),
+            Some(c) => format!("SELECT COUNT(*) FROM (SELECT 1 FROM tracker_posts tp{join} WHERE {w} LIMIT {}) x", c + 1),
+            None => format!("SELECT COUNT(*) FROM tracker_posts tp{join} WHERE {w}"),
+        };
         let m = q.match_expr(backend);
         Ok(with_pool!(self, |p| {
-            let mut query = sqlx::query_scalar::<_, i64>(&sql)
-                .bind(tracker_id)
-                .bind(q.start.unwrap_or(i64::MIN))
-                .bind(q.end.unwrap_or(i64::MAX));
+            let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(start).bind(end);
             // $4 exists only with a search.
             if !m.is_empty() {
                 query = query.bind(m);
@@ -259,10 +445,94 @@ impl Store {
         }))
     }
 
+    /// The total that comes with a page: exact from the hourly rollups (and the posts of the
+    /// range's partial first and last hours) when the filters allow; exact over the rows for
+    /// tags and rare searches; otherwise counted up to [`TOTAL_CAP`] ([`SEARCH_TOTAL_CAP`] for a
+    /// search) and flagged as capped above it.
+    pub async fn post_total(&self, tracker_id: i64, q: &PostQuery) -> Result<PostTotal> {
+        let Some(platforms) = q.platform_list() else { return Ok(PostTotal::default()) };
+        let plan = self.search_plan(tracker_id, q).await?;
+        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        if end < start {
+            return Ok(PostTotal::default());
+        }
+        if let Some(source) = q.rollup_total() {
+            // Whole hours [hs, he); the rest of the range is read from the rows.
+            let hs = if start == i64::MIN || hour_floor(start) == start { start } else { hour_floor(start).saturating_add(HOUR_MS) };
+            let he = if end == i64::MAX { end } else { hour_floor(end.saturating_add(1)) };
+            if hs < he {
+                let sql = match &source {
+                    RollupTotal::Hourly(expr) => format!(
+                        "SELECT CAST(COALESCE(SUM({expr}), 0) AS BIGINT) FROM rollup_hourly WHERE tracker_id = $1 \
+                         AND hour >= $2 AND hour < $3 AND platform IN ({platforms})"
+                    ),
+                    RollupTotal::Sub(n) => format!(
+                        "SELECT CAST(COALESCE(SUM(posts), 0) AS BIGINT) FROM rollup_subtrackers WHERE tracker_id = $1 \
+                         AND hour >= $2 AND hour < $3 AND platform IN ({platforms}) AND sub = {n}"
+                    ),
+                };
+                let mut total: i64 =
+                    with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(hs).bind(he).fetch_one(p).await?);
+                if start < hs {
+                    total += self.count_rows(tracker_id, q, plan, start, hs - 1, None).await?;
+                }
+                if he <= end && end != i64::MAX {
+                    total += self.count_rows(tracker_id, q, plan, he, end, None).await?;
+                }
+                return Ok(PostTotal { total, capped: false });
+            }
+            let total = self.count_rows(tracker_id, q, plan, start, end, None).await?;
+            return Ok(PostTotal { total, capped: false });
+        }
+        // Tags are small sets, and a rare search has few matches: counted exactly.
+        let cap = if !q.post_tags.is_empty() || plan == SearchPlan::Ids {
+            None
+        } else if plan == SearchPlan::Probe {
+            Some(limit(1))
+        } else {
+            Some(limit(0))
+        };
+        let n = if plan == SearchPlan::Probe && self.backend() == Backend::Sqlite {
+            self.count_common_word_sqlite(tracker_id, q, start, end, cap.unwrap_or(0)).await?
+        } else {
+            self.count_rows(tracker_id, q, plan, start, end, cap).await?
+        };
+        Ok(match cap {
+            Some(c) if n > c => PostTotal { total: c, capped: true },
+            _ => PostTotal { total: n, capped: false },
+        })
+    }
+
+    /// Up to `cap` + 1 posts matching a common word and the filters, read from the word's
+    /// matches newest post id first (recent posts have the highest ids, and ranges are mostly
+    /// recent), each checked against its link.
+    async fn count_common_word_sqlite(&self, tracker_id: i64, q: &PostQuery, start: i64, end: i64, cap: i64) -> Result<i64> {
+        let Some((w, needs_posts)) = q.where_with(self.backend(), SearchPlan::None, true, None) else { return Ok(0) };
+        let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
+        let sql = format!(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM posts_fts f CROSS JOIN tracker_posts tp ON tp.tracker_id = $1 AND tp.post_id = f.rowid{join} \
+             WHERE posts_fts MATCH $4 AND {w} ORDER BY f.rowid DESC LIMIT {}) x",
+            cap + 1
+        );
+        let m = q.match_expr(self.backend());
+        Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(start).bind(end).bind(&m).fetch_one(p).await?))
+    }
+
     /// Posts of one page, in the query's order, with their tags.
     pub async fn query_post_page(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
+        self.post_page(tracker_id, q, true).await
+    }
+
+    /// The same page by the plain plan (every matching post sorted), to check the others against.
+    #[doc(hidden)]
+    pub async fn query_post_page_plain(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
+        self.post_page(tracker_id, q, false).await
+    }
+
+    async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool) -> Result<Vec<PostRow>> {
         let backend = self.backend();
-        let Some((w, needs_posts)) = q.where_clause(backend) else { return Ok(Vec::new()) };
+        let plan = self.search_plan(tracker_id, q).await?;
+        let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };
         let per_page = q.per_page.clamp(1, 1000);
         let offset = (q.page.max(1) - 1).saturating_mul(per_page);
@@ -272,7 +542,37 @@ impl Store {
              tp.sentiment_override AS edited, p.engagement, p.engagement_rate, p.author_followers, p.impressions, p.country, \
              p.post_type, tp.matched_at"
         );
-        let sql = if !needs_posts && q.sort == PostSort::Date {
+        let m = q.match_expr(backend);
+        // A numeric sort over many posts: the page's ids from the hours that can hold them.
+        let common_word_by_date = q.sort == PostSort::Date && plan == SearchPlan::Probe && backend == Backend::Sqlite;
+        let top_k = fast
+            && (q.sort.bound().is_some() || common_word_by_date)
+            && q.post_tags.is_empty()
+            && plan != SearchPlan::Ids
+            && offset.saturating_add(per_page) <= TOP_K_MAX;
+        let mut ordered_ids: Option<Vec<i64>> = None;
+        if top_k {
+            ordered_ids = Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?);
+        }
+        let sql = if let Some(ids) = &ordered_ids {
+            format!(
+                "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 \
+                 AND tp.post_id IN ({})",
+                ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            )
+        } else if q.sort == PostSort::Date
+            && backend == Backend::Postgres
+            && q.post_tags.is_empty()
+            && (plan == SearchPlan::Probe || (plan == SearchPlan::None && needs_posts))
+        {
+            // A common word, or filters on the post: the range newest (or oldest) first, each
+            // post tested, to the page (PostgreSQL would otherwise sort every match).
+            format!(
+                "SELECT {columns} FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL \
+                 AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at {dir}, tp.post_id {dir} OFFSET 0) tp \
+                 JOIN posts p ON p.id = tp.post_id WHERE {w} ORDER BY tp.created_at {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}"
+            )
+        } else if !needs_posts && q.sort == PostSort::Date {
             // The page's links first, in the (tracker, time) index order; then only their posts.
             format!(
                 "SELECT {columns} FROM (SELECT tp.post_id, tp.created_at, tp.sentiment_override, tp.sentiment_rule, tp.matched_at \
@@ -286,17 +586,25 @@ impl Store {
                 q.sort.column()
             )
         };
-        let m = q.match_expr(backend);
-        let raw: Vec<RawRow> = with_pool!(self, |p| {
-            let mut query = sqlx::query_as::<_, RawRow>(&sql)
-                .bind(tracker_id)
-                .bind(q.start.unwrap_or(i64::MIN))
-                .bind(q.end.unwrap_or(i64::MAX));
-            if !m.is_empty() {
-                query = query.bind(m);
+        let raw: Vec<RawRow> = match &ordered_ids {
+            Some(ids) if ids.is_empty() => Vec::new(),
+            Some(ids) => {
+                let mut rows: Vec<RawRow> = with_pool!(self, |p| sqlx::query_as::<_, RawRow>(&sql).bind(tracker_id).fetch_all(p).await?);
+                let pos: std::collections::HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+                rows.sort_by_key(|r| pos.get(&r.post_id).copied().unwrap_or(usize::MAX));
+                rows
             }
-            query.fetch_all(p).await?
-        });
+            None => with_pool!(self, |p| {
+                let mut query = sqlx::query_as::<_, RawRow>(&sql)
+                    .bind(tracker_id)
+                    .bind(q.start.unwrap_or(i64::MIN))
+                    .bind(q.end.unwrap_or(i64::MAX));
+                if !m.is_empty() {
+                    query = query.bind(m.clone());
+                }
+                query.fetch_all(p).await?
+            }),
+        };
         let ids: Vec<i64> = raw.iter().map(|r| r.post_id).collect();
         let tags = self.tags_of_posts(tracker_id, &ids).await?;
         let mut out = Vec::with_capacity(raw.len());
@@ -322,6 +630,132 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    /// Ids of the posts of a page in a numeric sort (or in date order for a common word on
+    /// SQLite), in order (key, then post id, both in the sort's direction). The window's hours
+    /// are read best bound first (for date order: newest or oldest first), in rounds that double,
+    /// each round keeping the best `offset + per_page` posts of its hours; it stops when the last
+    /// post needed strictly beats the bound of every hour not read (a post there can neither be
+    /// better nor tie and come first).
+    async fn top_k_ids(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
+        let backend = self.backend();
+        let Some(platforms) = q.platform_list() else { return Ok(Vec::new()) };
+        let desc = !q.ascending;
+        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        let real = match backend {
+            Backend::Sqlite => "REAL",
+            Backend::Postgres => "DOUBLE PRECISION",
+        };
+        let bound_expr = match q.sort.bound() {
+            Some(key) => format!(
+                "CAST({agg}({col}_{key}) AS {real})",
+                agg = if desc { "MAX" } else { "MIN" },
+                col = if desc { "max" } else { "min" },
+            ),
+            // Date order: the hour itself bounds its posts' times.
+            None => format!("CAST(hour + {} AS {real})", if desc { HOUR_MS - 1 } else { 0 }),
+        };
+        let group = " GROUP BY hour";
+        let bound_sql = format!(
+            "SELECT hour, {bound_expr} FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour <= $3 \
+             AND platform IN ({platforms}) AND posts > 0{group}"
+        );
+        let mut hours: Vec<(i64, Option<f64>)> = with_pool!(self, |p| sqlx::query_as::<_, (i64, Option<f64>)>(&bound_sql)
+            .bind(tracker_id)
+            .bind(hour_floor(start))
+            .bind(end)
+            .fetch_all(p)
+            .await?);
+        // Best bound first; an hour without a bound could hold anything, so it comes first.
+        let better = |a: f64, b: f64| if desc { a > b } else { a < b };
+        hours.sort_by(|a, b| match (a.1, b.1) {
+            (None, None) => b.0.cmp(&a.0),
+            (None, _) => std::cmp::Ordering::Less,
+            (_, None) => std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let o = x.total_cmp(&y);
+                (if desc { o.reverse() } else { o }).then(b.0.cmp(&a.0))
+            }
+        });
+        let need = offset + per_page;
+        let dir = if desc { "DESC" } else { "ASC" };
+        let column = if q.sort == PostSort::Date { "tp.created_at" } else { q.sort.column() };
+        let order = |a: &(f64, i64), b: &(f64, i64)| {
+            let o = a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+            if desc { o.reverse() } else { o }
+        };
+        // A common word on SQLite: each round reads the word's matches within the post ids of
+        // its hours (one range scan of the full-text index instead of a lookup per post).
+        let id_ranges = backend == Backend::Sqlite && plan == SearchPlan::Probe;
+        let mut best: Vec<(f64, i64)> = Vec::new();
+        let mut done = 0usize;
+        let mut round = (need as usize + 8).max(16);
+        while done < hours.len() {
+            let until = (done + round).min(hours.len());
+            let mut chosen: Vec<i64> = hours[done..until].iter().map(|h| h.0).collect();
+            chosen.sort_unstable();
+            done = until;
+            round *= 2;
+            // Adjacent hours as one time range.
+            let mut ranges: Vec<(i64, i64)> = Vec::new();
+            for h in chosen {
+                match ranges.last_mut() {
+                    Some(r) if r.1 == h => r.1 = h.saturating_add(HOUR_MS),
+                    _ => ranges.push((h, h.saturating_add(HOUR_MS))),
+                }
+            }
+            let values = format!(
+                "(VALUES {}) r",
+                ranges.iter().map(|(a, b)| format!("({a}, {b})")).collect::<Vec<_>>().join(", ")
+            );
+            let in_ranges = "tp.created_at >= r.column1 AND tp.created_at < r.column2";
+            let mut ids = None;
+            if id_ranges {
+                let sql = format!(
+                    "SELECT MIN(tp.post_id), MAX(tp.post_id) FROM {values} CROSS JOIN tracker_posts tp \
+                     WHERE tp.tracker_id = $1 AND {in_ranges}"
+                );
+                let (lo, hi): (Option<i64>, Option<i64>) =
+                    with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).fetch_one(p).await?);
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => ids = Some((lo, hi)),
+                    _ => continue,
+                }
+            }
+            let Some((w, _)) = q.where_with(backend, plan, true, ids) else { return Ok(Vec::new()) };
+            // Each range read from the time index: SQLite keeps the join order of CROSS JOIN;
+            // PostgreSQL is given one index scan per range (a lateral subquery kept apart by
+            // OFFSET 0), as it would otherwise scan the whole window.
+            let links = match backend {
+                Backend::Sqlite => format!("{values} CROSS JOIN tracker_posts tp"),
+                Backend::Postgres => format!(
+                    "{values} CROSS JOIN LATERAL (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {in_ranges} OFFSET 0) tp"
+                ),
+            };
+            let sql = format!(
+                "SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {links} \
+                 JOIN posts p ON p.id = tp.post_id WHERE {w} AND {in_ranges} ORDER BY k {dir}, tp.post_id {dir} LIMIT {need}"
+            );
+            let rows: Vec<(i64, Option<f64>)> = with_pool!(self, |p| {
+                let mut query = sqlx::query_as::<_, (i64, Option<f64>)>(&sql).bind(tracker_id).bind(start).bind(end);
+                if !m.is_empty() {
+                    query = query.bind(m);
+                }
+                query.fetch_all(p).await?
+            });
+            best.extend(rows.into_iter().map(|(id, k)| (k.unwrap_or(0.0), id)));
+            best.sort_by(order);
+            best.truncate(need as usize);
+            if best.len() as i64 == need {
+                if let (Some(last), Some((_, Some(next)))) = (best.last(), hours.get(done)) {
+                    if better(last.0, *next) {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(best.into_iter().skip(offset as usize).map(|(_, id)| id).collect())
     }
 
     /// Refreshes the query planner's statistics (after a bulk load).

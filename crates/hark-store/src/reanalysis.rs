@@ -71,6 +71,7 @@ struct ContributionRow {
     subtrackers: i64,
     region: Option<String>,
     post_type: String,
+    is_story: bool,
     sentiment_bucket: Option<String>,
     country: Option<String>,
     device: Option<String>,
@@ -97,6 +98,7 @@ impl ContributionRow {
             dislikes: self.dislikes,
             region: self.region,
             post_type: known(&self.post_type, &["original", "reply", "retweet"]).unwrap_or("original"),
+            is_story: self.is_story,
             sentiment_bucket: self
                 .sentiment_bucket
                 .as_deref()
@@ -153,7 +155,7 @@ impl Store {
             let select = format!(
                 "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
                  p.likes, p.dislikes, tp.subtrackers, p.region, \
-                 p.post_type, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
+                 p.post_type, p.is_story, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
                  p.country, p.device, p.gender, p.lang, p.author_username, \
                  p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
                  WHERE {state} AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"

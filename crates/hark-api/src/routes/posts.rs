@@ -177,7 +177,10 @@ pub struct PostItem {
 #[serde(rename_all = "camelCase")]
 pub struct PostsPage {
     pub posts: Vec<PostItem>,
+    /// Posts matching the filters; with `totalCapped`, at least this many (shown as "10,000+").
     pub total: i64,
+    /// The total was counted only up to a cap (10,000; 1,000 for a search): there are more.
+    pub total_capped: bool,
     pub page: i64,
     pub per_page: i64,
     /// The owner's previous visit (ms), for the owner only.
@@ -264,7 +267,8 @@ pub async fn list_posts(
                 PostItem { indirect_match: is_indirect, ..item(r, last_visited, manage, anonymize) }
             })
             .collect(),
-        total,
+        total: total.total,
+        total_capped: total.capped,
         page: q.page,
         per_page: q.per_page,
         last_visited,

@@ -70,6 +70,8 @@ export interface PostItem {
 export interface PostsPage {
   posts: PostItem[];
   total: number;
+  /** The total was counted only up to a cap (10,000; 1,000 for a search): there are more. */
+  totalCapped?: boolean;
   page: number;
   perPage: number;
   lastVisited: number | null;

@@ -13,6 +13,7 @@ import {
   shortCaption,
   tagNameError,
   toMillis,
+  totalLabel,
 } from './format';
 import { count } from './format';
 import { postsSearchPlaceholder } from './index';
@@ -114,5 +115,14 @@ describe('posts formatting', () => {
     expect(embedCode('https://h.example', 'abc', 'my-tracker')).toContain('/hashtag-tracking/posts/abc/my-tracker?embed=1');
     expect(postsSearchPlaceholder(['ig', 'yt'])).toBe('Search Posts, Users');
     expect(postsSearchPlaceholder(['ig', 'news'])).toBe('Search Posts, Users, Locations');
+  });
+});
+
+describe('totalLabel', () => {
+  it('shows an exact total with separators and a capped one with a plus', () => {
+    expect(totalLabel(309922)).toBe('309,922 posts');
+    expect(totalLabel(10000, true)).toBe('10,000+ posts');
+    expect(totalLabel(1000, true)).toBe('1,000+ posts');
+    expect(totalLabel(0, false)).toBe('0 posts');
   });
 });

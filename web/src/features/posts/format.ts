@@ -18,6 +18,11 @@ export const VIDEO_FALLBACK = 'Your browser does not support the video tag.';
 export const NO_TAGS = 'Click here to create your first tag!';
 export const IGNORE_LABEL = "Don't collect any more posts from this user";
 
+/** The count above the list: a total counted only up to a cap shows as "10,000+ posts". */
+export function totalLabel(total: number, capped = false): string {
+  return `${total.toLocaleString('en-US')}${capped ? '+' : ''} posts`;
+}
+
 export const deletedMessage = (n: number) => `Successfully deleted ${n} post(s).`;
 export const ignoredMessage = (n: number) => `Successfully ignored ${n} user(s).`;
 

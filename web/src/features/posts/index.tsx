@@ -50,6 +50,7 @@ import {
   POST_HIDE_DELAY_MS,
   POSTS_FETCH_ERROR,
   POSTS_PAGE_SIZE,
+  totalLabel,
   UNDO_NOTICE_MS,
 } from './format';
 import { PostDetail } from './PostDetail';
@@ -449,7 +450,7 @@ export default function PostsPage() {
             // Dimmed only while another view loads; the 60 s refresh swaps rows in place.
             <div aria-busy={posts.isPlaceholderData} className={posts.isPlaceholderData ? 'opacity-70 transition-opacity' : ''}>
               <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2 text-sm text-slate-600">
-                <span data-testid="posts-total">{total.toLocaleString('en-US')} posts</span>
+                <span data-testid="posts-total">{totalLabel(total, data.totalCapped)}</span>
               </div>
               {query.view === 'card' ? <PostCards {...listProps} /> : <PostTable {...listProps} />}
             </div>

@@ -1,0 +1,296 @@
+//! The posts page's fast plans (top posts by hourly bounds, totals from rollups, capped counts,
+//! search by match count) give exactly what the plain sorted query and a direct count give, for
+//! every sort, direction and filter, on SQLite and (when configured) PostgreSQL; also after
+//! deletes, undo, repeats with higher counts, sentiment rules and manual sentiment edits.
+
+use hark_core::{Friendly, Platform, PlatformSet, Post};
+use hark_store::{NewTracker, NewUser, PostQuery, PostRecord, PostSort, Store, TrackerLink};
+use hark_testkit::{backends, TestDb};
+
+const H: i64 = 3_600_000;
+const T0: i64 = 1_700_000_000_000;
+const N: usize = 700;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> i64 {
+        (self.next() % n) as i64
+    }
+}
+
+const WORDS: [&str; 6] = ["kestrel", "coffee", "harbour", "prices", "lantern", "meadow"];
+const BUCKETS: [&str; 5] = ["positive", "slight_positive", "neutral", "slight_negative", "negative"];
+const PLATFORMS: [Platform; 4] = [Platform::Twitter, Platform::Instagram, Platform::Youtube, Platform::Facebook];
+
+fn record(i: usize, r: &mut Rng, tracker: i64) -> PostRecord {
+    let platform = PLATFORMS[r.below(4) as usize];
+    let id = format!("p{i}");
+    let at = T0 + r.below(48 * H as u64);
+    let mut words: Vec<&str> = Vec::new();
+    for w in WORDS {
+        if r.below(3) == 0 {
+            words.push(w);
+        }
+    }
+    let text = format!("post {i} {}", words.join(" "));
+    let mut post = Post::new(platform, &id, &text, at);
+    let story = platform == Platform::Instagram && r.below(3) == 0;
+    post.flags.is_story = story;
+    let post_type = if platform == Platform::Twitter && r.below(3) == 0 { "retweet" } else { "original" };
+    // Small ranges: many ties.
+    let likes = r.below(6);
+    let comments = r.below(4);
+    let shares = r.below(3);
+    PostRecord {
+        post_key: format!("{};{id}", platform.name()),
+        platform: platform.name(),
+        external_id: id,
+        created_at: at,
+        author_username: format!("a{}", r.below(30)),
+        author_name: "Someone".into(),
+        author_followers: r.below(50) * 10,
+        text,
+        post_type,
+        is_story: story,
+        likes,
+        comments,
+        shares,
+        views: r.below(20),
+        impressions: r.below(10) * 100,
+        engagement: likes + comments + shares,
+        engagement_rate: if r.below(4) == 0 { None } else { Some(r.below(8) as f64 / 4.0) },
+        sentiment: (r.below(9) as f64 - 4.0) / 4.0,
+        sentiment_bucket: BUCKETS[r.below(5) as usize],
+        data: hark_store::encode_extras(&post),
+        links: vec![TrackerLink {
+            tracker_id: tracker,
+            subtrackers: r.below(4),
+            sentiment: if r.below(8) == 0 { Some("negative") } else { None },
+            indirect: false,
+        }],
+        ..Default::default()
+    }
+}
+
+/// A tracker and a second one of the same owner.
+async fn setup(s: &Store) -> (i64, i64) {
+    let u = s
+        .create_user(
+            &NewUser {
+                email: "o@example.org".into(),
+                password_hash: "x".into(),
+                name: "O".into(),
+                is_admin: false,
+                trial: false,
+                trial_expires: None,
+                plan: 100,
+                max_searches: 5,
+                max_ignored: 5,
+            },
+            1,
+        )
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    for name in ["birds", "other"] {
+        out.push(
+            s.create_tracker(
+                &NewTracker {
+                    friendly: Friendly::from_text(name),
+                    title: name.into(),
+                    owner_id: u.id,
+                    platforms: PlatformSet::all().bits(),
+                    criteria: "{}".into(),
+                    volume_limit: None,
+                    is_demo: false,
+                    is_preview_mode: false,
+                },
+                1,
+            )
+            .await
+            .unwrap()
+            .id,
+        );
+    }
+    (out[0], out[1])
+}
+
+fn base() -> PostQuery {
+    PostQuery {
+        platforms: PlatformSet::all(),
+        // Partial first and last hours.
+        start: Some(T0 + 5 * H + H / 2),
+        end: Some(T0 + 40 * H + H / 4),
+        page: 1,
+        per_page: 7,
+        ..Default::default()
+    }
+}
+
+fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
+    let mut out = vec![("none".to_string(), base())];
+    let mut q = base();
+    q.start = None;
+    q.end = None;
+    out.push(("no range".into(), q));
+    for b in BUCKETS {
+        let mut q = base();
+        q.sentiment = vec![b];
+        out.push((format!("sentiment {b}"), q));
+    }
+    let mut q = base();
+    q.sentiment = vec!["positive", "negative"];
+    out.push(("sentiment two".into(), q));
+    let mut q = base();
+    q.exclude_retweets = true;
+    out.push(("no retweets".into(), q));
+    let mut q = base();
+    q.stories_only = true;
+    out.push(("stories".into(), q));
+    let mut q = base();
+    q.platforms = [Platform::Youtube, Platform::Twitter].into_iter().collect();
+    out.push(("platforms".into(), q));
+    let mut q = base();
+    q.post_tags = vec![tags.0, tags.1];
+    out.push(("tags any".into(), q));
+    let mut q = base();
+    q.post_tags = vec![tags.0, tags.1];
+    q.post_tags_all = true;
+    out.push(("tags all".into(), q));
+    for words in ["kestrel", "kestrel coffee"] {
+        let mut q = base();
+        q.search = words.into();
+        out.push((format!("search {words}"), q));
+    }
+    let mut q = base();
+    q.subtracker = Some(2);
+    out.push(("subtracker".into(), q));
+    let mut q = base();
+    q.sentiment = vec!["neutral"];
+    q.exclude_retweets = true;
+    out.push(("sentiment + retweets".into(), q));
+    out
+}
+
+const SORTS: [PostSort; 11] = [
+    PostSort::Date,
+    PostSort::Engagement,
+    PostSort::Reach,
+    PostSort::EngagementRate,
+    PostSort::Impressions,
+    PostSort::Sentiment,
+    PostSort::User,
+    PostSort::Likes,
+    PostSort::Comments,
+    PostSort::Shares,
+    PostSort::Views,
+];
+
+fn ids(rows: &[hark_store::PostRow]) -> Vec<i64> {
+    rows.iter().map(|r| r.post_id).collect()
+}
+
+/// Every sort, direction, filter and pages 1 to 3 against the plain plan; totals against a
+/// direct count.
+async fn check_all(s: &Store, t: i64, tags: (i64, i64), when: &str) {
+    for (name, f) in filters(tags) {
+        let exact = s.count_posts(t, &f).await.unwrap();
+        let total = s.post_total(t, &f).await.unwrap();
+        if total.capped {
+            assert!(exact > total.total, "{when}: {name}: capped total {} but {exact} posts", total.total);
+        } else {
+            assert_eq!(total.total, exact, "{when}: {name}: total");
+        }
+        for sort in SORTS {
+            for ascending in [false, true] {
+                for page in 1..=3 {
+                    let mut q = f.clone();
+                    q.sort = sort;
+                    q.ascending = ascending;
+                    q.page = page;
+                    let fast = ids(&s.query_post_page(t, &q).await.unwrap());
+                    let plain = ids(&s.query_post_page_plain(t, &q).await.unwrap());
+                    assert_eq!(fast, plain, "{when}: {name}, {sort:?} ascending {ascending}, page {page}");
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn fast_plans_equal_the_plain_query() {
+    // Low limits: searches take the common-word plan, and totals that are counted get capped.
+    for (total_cap, search_cap, rare) in [(10_000, 1_000, 2_000), (40, 30, 10)] {
+        for b in backends() {
+            hark_store::post_list::set_limits(total_cap, search_cap, rare);
+            let db = TestDb::new(b).await;
+            let s = db.store().await;
+            let (t, other) = setup(&s).await;
+            let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+            let mut records: Vec<PostRecord> = (0..N).map(|i| record(i, &mut r, t)).collect();
+            // Some posts are in a second tracker too.
+            for rec in records.iter_mut().step_by(5) {
+                rec.links.push(TrackerLink { tracker_id: other, subtrackers: 1, sentiment: None, indirect: false });
+            }
+            for chunk in records.chunks(150) {
+                s.ingest_batch(chunk, 10).await.unwrap();
+            }
+            let a = s.create_tag(t, "A", "#c0392b", 0).await.unwrap().id;
+            let bt = s.create_tag(t, "B", "#2980b9", 0).await.unwrap().id;
+            let all: Vec<i64> = ids(&s.query_post_page_plain(t, &PostQuery { per_page: 1000, ..base() }).await.unwrap());
+            let tagged_a: Vec<i64> = all.iter().copied().step_by(3).collect();
+            let tagged_b: Vec<i64> = all.iter().copied().step_by(4).collect();
+            s.set_post_tags(t, &tagged_a, &[a], &[]).await.unwrap();
+            s.set_post_tags(t, &tagged_b, &[bt], &[]).await.unwrap();
+            let tags = (a, bt);
+            check_all(&s, t, tags, "loaded").await;
+
+            // Delete a spread of posts (the best ones among them), then bring some back.
+            let gone: Vec<i64> = all.iter().copied().step_by(7).collect();
+            s.soft_delete_posts(t, &gone, 20).await.unwrap();
+            check_all(&s, t, tags, "deleted").await;
+            s.restore_posts(t, &gone[..gone.len() / 2], 30).await.unwrap();
+            check_all(&s, t, tags, "restored").await;
+
+            // Repeats of stored posts with much higher counts (the hour's bounds must widen).
+            let mut bumped: Vec<PostRecord> = Vec::new();
+            for (i, rec) in records.iter().enumerate().step_by(11) {
+                let mut x = rec.clone();
+                x.likes = 100 + i as i64;
+                x.comments = 50;
+                x.shares = 7;
+                x.views = 1000 + i as i64;
+                x.impressions = 5000;
+                x.engagement = x.likes + x.comments + x.shares;
+                x.engagement_rate = Some(9.0);
+                x.author_followers = 100_000;
+                bumped.push(x);
+            }
+            s.ingest_batch(&bumped, 40).await.unwrap();
+            check_all(&s, t, tags, "repeats").await;
+
+            // Sentiment rules of the tracker and manual edits move the bucket counts.
+            let rules: Vec<(i64, Option<&'static str>)> =
+                all.iter().step_by(6).enumerate().map(|(i, id)| (*id, if i % 2 == 0 { Some("positive") } else { None })).collect();
+            s.set_sentiment_rules(t, &rules, 50).await.unwrap();
+            check_all(&s, t, tags, "sentiment rules").await;
+            for (i, id) in all.iter().step_by(9).enumerate() {
+                s.edit_sentiment(t, *id, BUCKETS[i % 5]).await.unwrap();
+            }
+            check_all(&s, t, tags, "sentiment edits").await;
+            // A deleted post edited, then restored, counts its new bucket.
+            s.edit_sentiment(t, gone[gone.len() - 1], "slight_negative").await.unwrap();
+            s.restore_posts(t, &gone, 60).await.unwrap();
+            check_all(&s, t, tags, "edited while deleted").await;
+        }
+    }
+}
+

@@ -36,6 +36,21 @@ pub fn country_from_coordinates(lat: f64, lon: f64) -> Option<&'static str> {
     tables.code(id)
 }
 
+/// The country and, where the boundary data has one, the state or province (ISO 3166-2) of a
+/// point, from one boundary lookup.
+pub fn place_from_coordinates(lat: f64, lon: f64) -> (Option<&'static str>, Option<&'static str>) {
+    if !(lat.is_finite() && lon.is_finite()) || lat.abs() > 90.0 || lon.abs() > 180.0 {
+        return (None, None);
+    }
+    let Ok(position) = LatLon::new(lat, lon) else { return (None, None) };
+    let tables = tables();
+    let Some(boundaries) = tables.boundaries.as_ref() else { return (None, None) };
+    let ids = boundaries.ids(position);
+    let country = ids.iter().find(|id| id.len() == 2 && id.bytes().all(|b| b.is_ascii_uppercase())).and_then(|id| tables.code(id));
+    let region = ids.into_iter().find(|id| id.len() > 3 && id.as_bytes()[2] == b'-');
+    (country, region)
+}
+
 /// The state or province (ISO 3166-2, "US-TX") containing the point, where the boundary data
 /// has one for its country.
 pub fn region_from_coordinates(lat: f64, lon: f64) -> Option<&'static str> {

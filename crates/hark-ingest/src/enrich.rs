@@ -10,7 +10,7 @@ use hark_core::entities::Entities;
 use hark_core::post_type::post_type;
 use hark_core::Post;
 use hark_enrich::gender::{from_display_name, Gender};
-use hark_enrich::geo::{country_from_coordinates, country_from_location, region_from_coordinates, region_from_location};
+use hark_enrich::geo::{country_from_location, place_from_coordinates, region_from_location};
 use hark_enrich::language::detect;
 use hark_enrich::sentiment::{bucket, score, Bucket};
 use serde::Serialize;
@@ -57,13 +57,17 @@ pub fn lang_hint(hint: &str) -> Option<String> {
     (primary.len() == 2 && primary.bytes().all(|b| b.is_ascii_alphabetic())).then(|| primary.to_ascii_lowercase())
 }
 
-/// The state or province of the post's place within `country`: from the coordinates, else from
-/// the author's location.
-fn region_of(post: &Post, country: &str) -> Option<&'static str> {
-    post.coordinates
-        .and_then(|(lat, lon)| region_from_coordinates(lat, lon))
-        .filter(|r| r.starts_with(country))
-        .or_else(|| post.author.location.as_deref().and_then(|l| region_from_location(l, country)))
+/// The country and state or province of the post's place: from the coordinates (one boundary
+/// lookup), else from the author's location. A region lies within the country.
+fn place_of(post: &Post) -> (Option<&'static str>, Option<&'static str>) {
+    let (mut country, mut region) = post.coordinates.map_or((None, None), |(lat, lon)| place_from_coordinates(lat, lon));
+    let location = post.author.location.as_deref();
+    if country.is_none() {
+        country = location.and_then(country_from_location);
+    }
+    let Some(c) = country else { return (None, None) };
+    region = region.filter(|r| r.starts_with(c)).or_else(|| location.and_then(|l| region_from_location(l, c)));
+    (country, region)
 }
 
 pub fn enrich(post: &Post) -> Enrichment {
@@ -74,12 +78,8 @@ pub fn enrich(post: &Post) -> Enrichment {
         None => detect(text).map(str::to_string),
     };
     let Entities { hashtags, mentions, cashtags, links, domains } = Entities::extract(&post.text);
-    let country = post
-        .coordinates
-        .and_then(|(lat, lon)| country_from_coordinates(lat, lon))
-        .or_else(|| post.author.location.as_deref().and_then(country_from_location))
-        .map(str::to_string);
-    let region = country.as_deref().and_then(|c| region_of(post, c)).map(str::to_string);
+    let (country, region) = place_of(post);
+    let (country, region) = (country.map(str::to_string), region.map(str::to_string));
     Enrichment {
         sentiment,
         sentiment_bucket: bucket(sentiment),

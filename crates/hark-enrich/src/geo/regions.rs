@@ -41,12 +41,18 @@ pub fn region_name(code: &str) -> Option<&'static str> {
     SUBDIVISIONS.iter().find(|(c, _)| *c == code).map(|(_, n)| *n)
 }
 
+/// Folded names and aliases to codes, built once (folding every name per lookup cost more than
+/// the rest of a post's enrichment).
 fn by_name(folded: &str) -> Option<&'static str> {
-    SUBDIVISIONS
-        .iter()
-        .find(|(_, n)| super::fold(n) == folded)
-        .map(|(c, _)| *c)
-        .or_else(|| ALIASES.iter().find(|(a, _)| *a == folded).map(|(_, c)| *c))
+    static NAMES: std::sync::OnceLock<rustc_hash::FxHashMap<String, &'static str>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let mut m: rustc_hash::FxHashMap<String, &'static str> = SUBDIVISIONS.iter().map(|(c, n)| (super::fold(n), *c)).collect();
+        for (alias, code) in ALIASES {
+            m.entry((*alias).to_string()).or_insert(code);
+        }
+        m
+    });
+    names.get(folded).copied()
 }
 
 /// The subdivision a free-text location names, when its country is `country` (the country the

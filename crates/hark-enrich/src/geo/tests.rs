@@ -123,3 +123,14 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn one_lookup_gives_country_and_region() {
+    let (country, region) = place_from_coordinates(30.27, -97.74);
+    assert_eq!(country, Some("US"));
+    assert_eq!(region, region_from_coordinates(30.27, -97.74));
+    assert_eq!(country, country_from_coordinates(30.27, -97.74));
+    assert_eq!(place_from_coordinates(51.5, -0.12).0, Some("GB"));
+    assert_eq!(place_from_coordinates(30.0, -40.0), (None, None), "mid-Atlantic");
+    assert_eq!(place_from_coordinates(f64::NAN, 0.0), (None, None));
+}

@@ -197,6 +197,10 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL((u) => new URL(u).searchParams.get('postTags') !== null);
     await settled(page);
+    // The panels refetch for the new filter; the previous figures stay until the answer lands.
+    await page
+      .waitForFunction(() => document.querySelector('[data-stat="Posts"]')?.textContent === '0', null, { timeout: 30_000 })
+      .catch(() => {});
     assert.equal(await statPosts(page), '0');
     const empties = await page.locator('[data-testid="dashboard-grid"] [data-empty-state]').count();
     assert.ok(empties >= 5, `empty states shown (${empties})`);

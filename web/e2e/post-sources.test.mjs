@@ -97,7 +97,8 @@ test('a post added by address is fetched from X; facebook anonymisation hides au
   const box = page.getByRole('checkbox', { name: /Anonymise Facebook posts/ });
   await box.waitFor();
   assert.equal(await box.isChecked(), false);
-  await box.check();
+  await box.click();
+  await waitUntil(async () => (await box.isChecked()) || null, { what: 'box checked' });
   await waitUntil(async () => (await api(ctx, 'GET', `/trackers/${hash}`)).body.anonymizeFacebook === true, { what: 'setting saved' });
   await page.getByRole('heading', { name: 'Privacy' }).scrollIntoViewIfNeeded();
   await shot(page, 'post-sources-02-privacy', { fullPage: false });

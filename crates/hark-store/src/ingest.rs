@@ -317,17 +317,10 @@ impl Store {
             Backend::Postgres => 60_000 / POST_PARAMS,
         };
 
-        let timing = std::env::var_os("HARK_INGEST_TIMING").is_some();
-        let mut clock = std::time::Instant::now();
-        let mut lap = |what: &str| {
-            if timing {
-                eprintln!("ingest {what}: {:.1} ms", clock.elapsed().as_secs_f64() * 1000.0);
-                clock = std::time::Instant::now();
-            }
-        };
+        let mut laps = Laps::new();
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
-            lap("begin");
+            laps.lap("begin");
             // Upsert posts, collecting every id and, for posts stored before, their engagement then
             // (`prev_engagement` is set from the stored row by the update and is NULL on an insert).
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
@@ -393,7 +386,7 @@ impl Store {
                     ids.insert(key, id);
                 }
             }
-            lap("posts");
+            laps.lap("posts");
             // SQLite's full-text index is external content: index the posts stored for the first
             // time, in one statement (PostgreSQL maintains its expression index itself).
             if matches!(self.backend(), Backend::Sqlite) {
@@ -409,7 +402,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 }
-                lap("fts");
+                laps.lap("fts");
             }
             // Link posts to trackers; only links that did not exist count toward the rollups.
             let links: Vec<(i64, i64, &PostRecord, &TrackerLink)> = unique
@@ -453,7 +446,7 @@ impl Store {
                 q.push(")");
                 q.build().execute(&mut *tx).await?;
             }
-            lap("links");
+            laps.lap("links");
             let mut deltas = Deltas::default();
             let mut moved: Vec<i64> = Vec::new();
             for (t, id, p, l) in &links {
@@ -485,11 +478,11 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
-            lap("deltas");
+            laps.lap("deltas");
             write_deltas!(tx, deltas, max_of, now);
-            lap("rollups");
+            laps.lap("rollups");
             tx.commit().await?;
-            lap("commit");
+            laps.lap("commit");
             let stats = IngestStats {
                 new_posts: (unique.len() - existing.len()) as u64,
                 updated_posts: existing.len() as u64,

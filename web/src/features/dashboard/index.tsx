@@ -24,7 +24,7 @@ import { PanelBody } from './PanelBodies';
 import { groupsFor, layoutPanels } from './panels';
 import { rangeOf, SidePanel, type SideView } from './SideView';
 import { TimelineChart, TimelineControls } from './Timeline';
-import { DataTable } from './charts/Chart';
+import { DataTable, loadCharts } from './charts/Chart';
 
 const SPAN: Record<4 | 6 | 12, string> = {
   4: 'col-span-12 lg:col-span-4',
@@ -82,6 +82,17 @@ function Dashboard() {
   const [freq, setFreq] = useState(REFRESH_DEFAULT_S);
   const interval: number | false = auto ? freq * 1000 : false;
   const groups = useMemo(() => groupsFor(platforms), [platforms]);
+  // The chart code (and the world map when the Location panel shows) is fetched alongside the
+  // panel data rather than after it lands.
+  const wantsWorld = groups.includes('locations');
+  useEffect(() => {
+    // The map's data downloads beside the chart code (both are cached modules, so the charts'
+    // own imports later resolve at once).
+    const world = wantsWorld ? Promise.all([import('world-atlas/countries-110m.json'), import('topojson-client')]) : null;
+    Promise.all([loadCharts(), world])
+      .then(([m]) => (wantsWorld ? m.loadWorld() : undefined))
+      .catch(() => undefined);
+  }, [wantsWorld]);
   const grouping: Grouping = query.grouping ?? 'none';
   const eri: EriMetric | null = query.eridropdown;
   const cumulative = query.cumulative;

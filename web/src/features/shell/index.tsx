@@ -25,13 +25,35 @@ import { TrackerHeader } from './TrackerHeader';
 import { ReanalysisNotice } from './ReanalysisNotice';
 import { SIDEBAR_COLLAPSE_QUERY, useMediaQuery } from './use-media';
 
-const DashboardPage = lazy(() => import('../dashboard'));
-const PostsPage = lazy(() => import('../posts'));
-const InfluencersPage = lazy(() => import('../influencers'));
-const TopicsPage = lazy(() => import('../topics'));
-const SentimentPage = lazy(() => import('../sentiment'));
-const MediaWallPage = lazy(() => import('../media-wall'));
-const NotificationsPage = lazy(() => import('../notifications'));
+// Each page's code, fetched on demand; the page being opened starts fetching while the tracker
+// itself loads (not after), so the two requests overlap.
+const LOADERS = {
+  dashboard: () => import('../dashboard'),
+  posts: () => import('../posts'),
+  influencers: () => import('../influencers'),
+  topics: () => import('../topics'),
+  sentiment: () => import('../sentiment'),
+  mediaWall: () => import('../media-wall'),
+  notifications: () => import('../notifications'),
+};
+const DashboardPage = lazy(LOADERS.dashboard);
+const PostsPage = lazy(LOADERS.posts);
+const InfluencersPage = lazy(LOADERS.influencers);
+const TopicsPage = lazy(LOADERS.topics);
+const SentimentPage = lazy(LOADERS.sentiment);
+const MediaWallPage = lazy(LOADERS.mediaWall);
+const NotificationsPage = lazy(LOADERS.notifications);
+
+const PAGE_LOADERS: Record<TrackerPage, () => Promise<unknown>> = {
+  dashboard: LOADERS.dashboard,
+  realtime: LOADERS.dashboard,
+  posts: LOADERS.posts,
+  influencers: LOADERS.influencers,
+  'trending-topics': LOADERS.topics,
+  sentiment: LOADERS.sentiment,
+  'media-wall': LOADERS.mediaWall,
+  notifications: LOADERS.notifications,
+};
 
 const PAGES: Record<TrackerPage, ComponentType> = {
   dashboard: DashboardPage,
@@ -66,6 +88,10 @@ function TrackerLoader({ page, hash, friendly }: { page: TrackerPage; hash: stri
   const location = useLocation();
   const tracker = useTracker(hash);
   const me = useMe(hash);
+  useEffect(() => {
+    // A failed fetch is retried (and reported) by the lazy page itself.
+    PAGE_LOADERS[page]().catch(() => undefined);
+  }, [page]);
 
   if (tracker.isPending) return <ShellFrame><FullPageLoading /></ShellFrame>;
   if (tracker.isError) {

@@ -109,13 +109,19 @@ impl Store {
             "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
              CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
         );
+        let parts = self
+            .edges_concurrently(ranges, |(a, b)| {
+                let sql = &sql;
+                async move {
+                    let rows: Vec<(String, String, i64, i64, i64)> =
+                        with_pool!(self, |p| sqlx::query_as(sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+                    Ok(rows)
+                }
+            })
+            .await?;
         let mut acc: HashMap<AuthorKey, Activity> = HashMap::new();
-        for (a, b) in ranges {
-            let rows: Vec<(String, String, i64, i64, i64)> =
-                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(*a).bind(*b).fetch_all(p).await?);
-            for r in rows {
-                acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
-            }
+        for r in parts.into_iter().flatten() {
+            acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
         }
         Ok(acc)
     }
@@ -154,12 +160,8 @@ impl Store {
         let units_json = serde_json::to_string(unit_starts).unwrap_or_else(|_| "[]".into());
         for chunk in authors.chunks(512) {
             let cands = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
-            let rows: Vec<(String, String, i64, i64, i64)> = with_pool!(self, |p| sqlx::query_as(&sql)
-                .bind(tracker_id)
-                .bind(&units_json)
-                .bind(&cands)
-                .fetch_all(p)
-                .await?);
+            let rows: Vec<(String, String, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(&units_json).bind(&cands).fetch_all(p).await?);
             for r in rows {
                 acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
             }
@@ -179,14 +181,30 @@ impl Store {
         let open = f.start.is_none() && f.end.is_none();
         let p = pieces(f.start, f.end);
         // The whole days to probe: an open end is clamped to the tracker's posts.
+        // The partial days are read while the tracker's bounds are looked up.
+        let edges = async {
+            if open {
+                Ok(HashMap::new())
+            } else {
+                self.author_rows(tracker_id, f, list, &p.rows).await
+            }
+        };
+        let bounds = async {
+            match (p.days, open) {
+                (Some(_), false) => self.dash_bounds(tracker_id, f).await.map(Some),
+                _ => Ok(None),
+            }
+        };
+        let (edge, bounds) = tokio::try_join!(edges, bounds)?;
         let mut days = Vec::new();
-        if let (Some((a, b)), false) = (p.days, open) {
-            let Some((lo, hi)) = self.dash_bounds(tracker_id, f).await? else { return Ok((vec![], vec![])) };
+        if let (Some((a, b)), Some(bounds)) = (p.days, bounds) {
+            let Some((lo, hi)) = bounds else {
+                return Ok((vec![], vec![]));
+            };
             let a = a.max(lo.div_euclid(DAY_MS) * DAY_MS);
             let b = b.min((hi.div_euclid(DAY_MS) + 1) * DAY_MS);
             days = units(a, b, DAY_MS);
         }
-        let edge = if open { HashMap::new() } else { self.author_rows(tracker_id, f, list, &p.rows).await? };
 
         let mut known: HashMap<AuthorKey, Activity> = HashMap::new();
         let mut out = (Vec::new(), Vec::new());
@@ -201,20 +219,12 @@ impl Store {
             let mut offset = 0i64;
             let mut chunk = (limit.max(8) * 4) as i64;
             loop {
-                let rows: Vec<(String, String, i64, i64, i64, i64)> = with_pool!(self, |pool| sqlx::query_as(&sql)
-                    .bind(tracker_id)
-                    .bind(chunk)
-                    .bind(offset)
-                    .fetch_all(pool)
-                    .await?);
+                let rows: Vec<(String, String, i64, i64, i64, i64)> =
+                    with_pool!(self, |pool| sqlx::query_as(&sql).bind(tracker_id).bind(chunk).bind(offset).fetch_all(pool).await?);
                 let exhausted = (rows.len() as i64) < chunk;
                 // No author not yet read has a lifetime figure above the last bound read.
                 let bound = rows.last().map(|r| r.5);
-                let fresh: Vec<AuthorKey> = rows
-                    .iter()
-                    .map(|r| (r.0.clone(), r.1.clone()))
-                    .filter(|k| !known.contains_key(k))
-                    .collect();
+                let fresh: Vec<AuthorKey> = rows.iter().map(|r| (r.0.clone(), r.1.clone())).filter(|k| !known.contains_key(k)).collect();
                 if open {
                     for r in rows {
                         known.insert((r.0, r.1), Activity { posts: r.2, engagement: r.3, followers: r.4 });

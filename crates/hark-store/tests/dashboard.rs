@@ -26,7 +26,8 @@ impl Rng {
 
 const PLATFORMS: [&str; 3] = ["twitter", "youtube", "news"];
 const TAGS: [&str; 5] = ["#a", "#b", "#c", "#d", "#e"];
-const WORDS: [&str; 4] = ["coffee", "tea", "milk", "sugar"];
+// A quoted and a non-ASCII word: the JSON of their posts holds escapes and multi-byte text.
+const WORDS: [&str; 6] = ["coffee", "tea", "milk", "sugar", "say \"hi\"", "café\\au\tlait"];
 
 fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
     let mut r = Rng(0x9E37_79B9_7F4A_7C15);
@@ -124,14 +125,7 @@ async fn check(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<String
 
 /// `followers_exact`: after posts are removed, an author's largest follower count stays the
 /// largest ever seen (the rollups keep maxima), so it is compared only before.
-async fn check_with(
-    s: &Store,
-    tracker: i64,
-    all: &[PostRecord],
-    ids: &HashMap<String, i64>,
-    o: &Oracle<'_>,
-    followers_exact: bool,
-) {
+async fn check_with(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<String, i64>, o: &Oracle<'_>, followers_exact: bool) {
     let f = o.f;
     let kept: Vec<&PostRecord> = all.iter().enumerate().filter(|(i, p)| o.keep(*i, p)).map(|(_, p)| p).collect();
     let ctx = format!("{f:?}");
@@ -149,8 +143,7 @@ async fn check_with(
     for p in &kept {
         *hours.entry(p.created_at.div_euclid(HOUR) * HOUR).or_default() += 1;
     }
-    let series: BTreeMap<i64, i64> =
-        s.dash_series(tracker, f, HOUR).await.unwrap().into_iter().map(|(t, c)| (t, c.posts)).collect();
+    let series: BTreeMap<i64, i64> = s.dash_series(tracker, f, HOUR).await.unwrap().into_iter().map(|(t, c)| (t, c.posts)).collect();
     assert_eq!(series, hours, "series {ctx}");
     let minutes: i64 = s.dash_series(tracker, f, 60_000).await.unwrap().iter().map(|(_, c)| c.posts).sum();
     assert_eq!(minutes, kept.len() as i64, "minute series {ctx}");
@@ -166,6 +159,7 @@ async fn check_with(
         ("source", |p| p.device.iter().cloned().collect()),
         ("post_type", |p| vec![p.post_type.to_string()]),
     ];
+    let mut expected: HashMap<&str, Vec<(String, i64)>> = HashMap::new();
     for (kind, get) in kinds {
         let mut m: HashMap<String, i64> = HashMap::new();
         for p in &kept {
@@ -173,7 +167,36 @@ async fn check_with(
                 *m.entry(t).or_default() += 1;
             }
         }
-        assert_eq!(s.dash_terms(tracker, f, kind).await.unwrap(), top_terms(m), "{kind} {ctx}");
+        assert_eq!(s.dash_terms(tracker, f, kind).await.unwrap(), top_terms(m.clone()), "{kind} {ctx}");
+        expected.insert(kind, top_terms(m));
+    }
+    // The top of several lists at once (the database keeps the top when no partial day adds to
+    // it): twitter's domains beside every platform's hashtags and keywords.
+    let twitter: PlatformSet = [Platform::Twitter].into_iter().collect();
+    for limit in [1, 3] {
+        let got = s
+            .dash_top_terms_many(
+                tracker,
+                f,
+                &[("hashtag", PlatformSet::all()), ("keyword", PlatformSet::all()), ("domain", twitter)],
+                Some(limit),
+            )
+            .await
+            .unwrap();
+        for (i, kind) in ["hashtag", "keyword"].into_iter().enumerate() {
+            let mut want = expected[kind].clone();
+            want.truncate(limit);
+            assert_eq!(got[i], want, "top {limit} {kind} {ctx}");
+        }
+        let mut m: HashMap<String, i64> = HashMap::new();
+        for p in kept.iter().filter(|p| p.platform == "twitter" && f.platforms.contains(Platform::Twitter)) {
+            for t in &p.terms.domains {
+                *m.entry(t.clone()).or_default() += 1;
+            }
+        }
+        let mut want = top_terms(m);
+        want.truncate(limit);
+        assert_eq!(got[2], want, "top {limit} twitter domains {ctx}");
     }
     let mut sent: HashMap<String, i64> = HashMap::new();
     for p in &kept {
@@ -195,8 +218,7 @@ async fn check_with(
     by_posts.sort_by(|x, y| (y.1 .0, y.1 .1).cmp(&(x.1 .0, x.1 .1)).then_with(|| x.0.cmp(y.0)));
     let (e, p) = s.dash_influencers(tracker, f, 5).await.unwrap();
     let fol = |f: i64| if followers_exact { f } else { 0 };
-    let as_tuple =
-        |a: &hark_store::AuthorStat| ((a.platform.clone(), a.author.clone()), (a.posts, a.engagement, fol(a.followers)));
+    let as_tuple = |a: &hark_store::AuthorStat| ((a.platform.clone(), a.author.clone()), (a.posts, a.engagement, fol(a.followers)));
     let want = |v: &[(&(String, String), &(i64, i64, i64))]| {
         v.iter().take(5).map(|(k, v)| ((*k).clone(), (v.0, v.1, fol(v.2)))).collect::<Vec<_>>()
     };
@@ -223,8 +245,7 @@ async fn check_with(
     );
 
     let sov = s.dash_share_of_voice(tracker, f, 2).await.unwrap();
-    let want_sov: Vec<i64> =
-        (0..2).map(|b| kept.iter().filter(|p| p.links[0].subtrackers & (1 << b) != 0).count() as i64).collect();
+    let want_sov: Vec<i64> = (0..2).map(|b| kept.iter().filter(|p| p.links[0].subtrackers & (1 << b) != 0).count() as i64).collect();
     assert_eq!(sov, want_sov, "share of voice {ctx}");
 
     let (page, total) = s.dash_posts(tracker, f, None, 7, 3).await.unwrap();
@@ -388,11 +409,8 @@ async fn dashboard_answers_match_a_direct_computation() {
         let kept_ids: HashMap<String, i64> = ids.clone();
         // Re-index post tags by the positions in `left`.
         let pos: HashMap<&str, usize> = all.iter().enumerate().map(|(i, p)| (p.post_key.as_str(), i)).collect();
-        let left_tags: HashMap<usize, HashSet<i64>> = left
-            .iter()
-            .enumerate()
-            .filter_map(|(j, p)| post_tags.get(&pos[p.post_key.as_str()]).map(|t| (j, t.clone())))
-            .collect();
+        let left_tags: HashMap<usize, HashSet<i64>> =
+            left.iter().enumerate().filter_map(|(j, p)| post_tags.get(&pos[p.post_key.as_str()]).map(|t| (j, t.clone()))).collect();
         let o = Oracle { f: &f, post_tags: &left_tags, influencer_tags: &influencer_tags };
         check(&s, t.id, &left, &kept_ids, &o).await;
 
@@ -431,11 +449,8 @@ async fn dashboard_answers_match_a_direct_computation() {
         check_all(visible, no_tags.clone()).await;
         assert_eq!(s.restore_posts(t.id, &hidden_ids[..15], T0).await.unwrap(), 15);
         let back: HashSet<i64> = hidden_ids[..15].iter().copied().collect();
-        let visible: Vec<PostRecord> = left
-            .iter()
-            .filter(|p| !hidden_keys.contains(&p.post_key) || back.contains(&kept_ids[&p.post_key]))
-            .cloned()
-            .collect();
+        let visible: Vec<PostRecord> =
+            left.iter().filter(|p| !hidden_keys.contains(&p.post_key) || back.contains(&kept_ids[&p.post_key])).cloned().collect();
         check_all(visible.clone(), no_tags.clone()).await;
         assert_eq!(s.restore_posts(t.id, &hidden_ids[15..], T0).await.unwrap(), 25);
         // Repeats of stored posts with new counts (engagement, likes, dislikes).

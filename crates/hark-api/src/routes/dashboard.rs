@@ -22,6 +22,8 @@ use crate::routes::load_tracker;
 use crate::AppState;
 
 const TOP: usize = 10;
+/// Hashtags and keywords each in Related Topics.
+const TOPICS: usize = 20;
 
 struct Ctx {
     row: TrackerRow,
@@ -66,17 +68,9 @@ pub struct TopStats {
 }
 
 pub(crate) async fn top_stats_of(state: &AppState, row_id: i64, f: &DashboardFilter) -> ApiResult<TopStats> {
-    let c = state.store.dash_counts(row_id, f).await?;
-    let users = state.store.dash_users(row_id, f).await?;
+    let (c, users) = tokio::try_join!(state.store.dash_counts(row_id, f), state.store.dash_users(row_id, f))?;
     let engagement_rate = (c.reach > 0).then(|| ((c.engagement as f64 / c.reach as f64) * 1000.0).round() / 10.0);
-    Ok(TopStats {
-        posts: c.posts,
-        users,
-        engagement: c.engagement,
-        reach: c.reach,
-        impressions: c.impressions,
-        engagement_rate,
-    })
+    Ok(TopStats { posts: c.posts, users, engagement: c.engagement, reach: c.reach, impressions: c.impressions, engagement_rate })
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/top-stats", tag = "dashboard",
@@ -163,12 +157,7 @@ impl Grouping {
                 s if s <= 730 * DAY_MS => Self::Week,
                 _ => Self::Month,
             },
-            _ => {
-                return Err(ApiError::bad_request(
-                    "invalid_query",
-                    "grouping must be none, minutes, hour, day, week or month.",
-                ))
-            }
+            _ => return Err(ApiError::bad_request("invalid_query", "grouping must be none, minutes, hour, day, week or month.")),
         })
     }
 
@@ -209,13 +198,7 @@ const MAX_BUCKETS: usize = 5000;
 
 /// Groups a series (bucket start at hour or minute resolution → counts) into zero-filled buckets
 /// from `start` to `end` in `tz`.
-pub fn group_series(
-    series: &[(i64, Counts)],
-    grouping: Grouping,
-    tz: &TimeZone,
-    start: i64,
-    end: i64,
-) -> ApiResult<Vec<(i64, Counts)>> {
+pub fn group_series(series: &[(i64, Counts)], grouping: Grouping, tz: &TimeZone, start: i64, end: i64) -> ApiResult<Vec<(i64, Counts)>> {
     let mut out: BTreeMap<i64, Counts> = BTreeMap::new();
     let mut z = grouping.floor(&zoned(start, tz));
     while z.timestamp().as_millisecond() <= end {
@@ -283,13 +266,8 @@ pub async fn timeline(
         .into_iter()
         .map(|(t, c)| Bucket { t, posts: c.posts, engagement: c.engagement, reach: c.reach, impressions: c.impressions })
         .collect();
-    let logs = state
-        .store
-        .tracker_logs(c.row.id)
-        .await?
-        .into_iter()
-        .map(|l| LogMarker { action: l.action, created_at: l.created_at })
-        .collect();
+    let logs =
+        state.store.tracker_logs(c.row.id).await?.into_iter().map(|l| LogMarker { action: l.action, created_at: l.created_at }).collect();
     Ok(axum::Json(Timeline { grouping: grouping.name().into(), buckets, logs }))
 }
 
@@ -395,7 +373,11 @@ pub async fn sentiments(
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<Sentiments>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
-    let buckets = state.store.dash_terms(c.row.id, &c.filter, "sentiment").await?;
+    let labels = serde_json::from_str::<TrackerCriteria>(&c.row.criteria).map(|c| c.subtrackers).unwrap_or_default();
+    let (buckets, counts) = tokio::try_join!(
+        state.store.dash_terms(c.row.id, &c.filter, "sentiment"),
+        state.store.dash_share_of_voice(c.row.id, &c.filter, labels.len() as u32)
+    )?;
     let (mut positive, mut neutral, mut negative) = (0, 0, 0);
     for (b, n) in buckets {
         match b.as_str() {
@@ -404,10 +386,7 @@ pub async fn sentiments(
             _ => neutral += n,
         }
     }
-    let labels = serde_json::from_str::<TrackerCriteria>(&c.row.criteria).map(|c| c.subtrackers).unwrap_or_default();
-    let counts = state.store.dash_share_of_voice(c.row.id, &c.filter, labels.len() as u32).await?;
-    let share_of_voice =
-        labels.into_iter().zip(counts).map(|(term, count)| TermCount { term, count }).collect();
+    let share_of_voice = labels.into_iter().zip(counts).map(|(term, count)| TermCount { term, count }).collect();
     Ok(axum::Json(Sentiments { positive, neutral, negative, share_of_voice }))
 }
 
@@ -555,9 +534,10 @@ pub async fn topics(
 ) -> ApiResult<axum::Json<Topics>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let all = PlatformSet::all();
-    let mut lists = state.store.dash_terms_many(c.row.id, &c.filter, &[("hashtag", all), ("keyword", all)]).await?.into_iter();
-    let hashtags = terms(lists.next().unwrap_or_default(), 20);
-    let keywords = terms(lists.next().unwrap_or_default(), 20);
+    let mut lists =
+        state.store.dash_top_terms_many(c.row.id, &c.filter, &[("hashtag", all), ("keyword", all)], Some(TOPICS)).await?.into_iter();
+    let hashtags = terms(lists.next().unwrap_or_default(), TOPICS);
+    let keywords = terms(lists.next().unwrap_or_default(), TOPICS);
     Ok(axum::Json(Topics { hashtags, keywords }))
 }
 
@@ -585,7 +565,7 @@ pub async fn top_pages(
         [Platform::Twitter, Platform::Youtube, Platform::Facebook, Platform::Bluesky, Platform::Mastodon].into_iter().collect();
     let mut lists = state
         .store
-        .dash_terms_many(c.row.id, &c.filter, &[("domain", web), ("domain", social), ("link", social)])
+        .dash_top_terms_many(c.row.id, &c.filter, &[("domain", web), ("domain", social), ("link", social)], Some(TOP))
         .await?
         .into_iter();
     Ok(axum::Json(TopPages {
@@ -801,10 +781,7 @@ pub async fn side_posts(
             ));
         }
         return Ok((
-            [
-                (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-                (header::CONTENT_DISPOSITION, "attachment; filename=\"posts.csv\""),
-            ],
+            [(header::CONTENT_TYPE, "text/csv; charset=utf-8"), (header::CONTENT_DISPOSITION, "attachment; filename=\"posts.csv\"")],
             out,
         )
             .into_response());

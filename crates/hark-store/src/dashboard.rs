@@ -269,6 +269,14 @@ fn sorted_terms(acc: HashMap<String, i64>) -> Vec<(String, i64)> {
     v
 }
 
+/// Where whole-day term counts come from: the daily rows of `[a, b)`, or the lifetime counts
+/// (`rollup_term_totals`, listed kinds only) when those days hold every post of the tracker.
+#[derive(Clone, Copy)]
+enum Interior {
+    Days(i64, i64),
+    Lifetime,
+}
+
 pub(crate) const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
      WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at <= $3";
 
@@ -421,7 +429,7 @@ impl Store {
         let whole = async {
             let mut acc: HashMap<String, i64> = HashMap::new();
             if let Some((a, b)) = interior {
-                self.interior_terms(tracker_id, &list, kind, (a, b), &mut acc, None).await?;
+                self.interior_terms(tracker_id, &list, kind, Interior::Days(a, b), &mut acc, None).await?;
             }
             Ok::<_, crate::StoreError>(acc)
         };
@@ -452,7 +460,7 @@ impl Store {
         tracker_id: i64,
         list: &str,
         kind: &str,
-        (a, b): (i64, i64),
+        source: Interior,
         acc: &mut HashMap<String, i64>,
         limit: Option<usize>,
     ) -> Result<()> {
@@ -467,12 +475,22 @@ impl Store {
                 format!(" HAVING SUM(count) > 0 ORDER BY 2 DESC, term COLLATE \"C\" LIMIT {n}")
             }
         };
-        let sql = format!(
-            "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
-             AND day >= $3 AND day < $4 AND platform IN ({list}) GROUP BY term{top}"
-        );
-        let rows: Vec<(String, i64)> =
-            with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(kind).bind(a).bind(b).fetch_all(p).await?);
+        let rows: Vec<(String, i64)> = match source {
+            Interior::Days(a, b) => {
+                let sql = format!(
+                    "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
+                     AND day >= $3 AND day < $4 AND platform IN ({list}) GROUP BY term{top}"
+                );
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(kind).bind(a).bind(b).fetch_all(p).await?)
+            }
+            Interior::Lifetime => {
+                let sql = format!(
+                    "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_term_totals WHERE tracker_id = $1 AND kind = $2 \
+                     AND platform IN ({list}) GROUP BY term{top}"
+                );
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(kind).fetch_all(p).await?)
+            }
+        };
         for (t, c) in rows {
             *acc.entry(t).or_default() += c;
         }
@@ -515,18 +533,22 @@ impl Store {
         // Without partial days the whole days' counts are final, so the database can cut them.
         let top = if edges.is_empty() { limit } else { None };
         // The whole days and the two partial ones are read at once.
+        let u = DashboardFilter { platforms: union, ..f.clone() };
         let whole = async {
             let mut accs: Vec<HashMap<String, i64>> = vec![HashMap::new(); wants.len()];
-            if let Some((a, b)) = interior {
-                for (i, (kind, _)) in wants.iter().enumerate() {
-                    if let Some(list) = subs[i].platform_list() {
-                        self.interior_terms(tracker_id, &list, kind, (a, b), &mut accs[i], top).await?;
-                    }
+            let Some((a, b)) = interior else { return Ok(accs) };
+            // Whole days holding every post of the tracker: the lifetime counts answer.
+            let lifetime = edges.is_empty()
+                && ((a, b) == (-FAR, FAR)
+                    || matches!(self.dash_bounds(tracker_id, &u).await?, Some((lo, hi)) if a <= lo && hi < b));
+            let source = if lifetime { Interior::Lifetime } else { Interior::Days(a, b) };
+            for (i, (kind, _)) in wants.iter().enumerate() {
+                if let Some(list) = subs[i].platform_list() {
+                    self.interior_terms(tracker_id, &list, kind, source, &mut accs[i], top).await?;
                 }
             }
             Ok::<_, crate::StoreError>(accs)
         };
-        let u = DashboardFilter { platforms: union, ..f.clone() };
         let ulist = u.platform_list();
         let wanted: Vec<(&str, PlatformSet)> = wants.iter().zip(&subs).map(|((k, _), sub)| (*k, sub.platforms)).collect();
         let partial = async {

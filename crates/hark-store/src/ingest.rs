@@ -567,6 +567,9 @@ pub(crate) fn hourly_upsert() -> (String, String) {
     )
 }
 
+/// Term kinds with lifetime counts in `rollup_term_totals` (the kinds a post lists).
+pub(crate) const TOTAL_KINDS: [&str; 5] = ["hashtag", "mention", "keyword", "domain", "link"];
+
 /// Writes summed rollup increments inside the transaction `$tx`.
 macro_rules! write_deltas {
     ($tx:ident, $deltas:ident, $max_of:ident, $now:ident) => {{
@@ -612,6 +615,23 @@ macro_rules! write_deltas {
             q.build().execute(&mut *$tx).await?;
         }
         laps.lap("r.terms");
+        // Lifetime counts of the listed term kinds (All Time reads them instead of every day).
+        let mut totals: std::collections::HashMap<(i64, &str, &str, &str), i64> = std::collections::HashMap::new();
+        for ((t, k, _, p, term), n) in &$deltas.terms {
+            if *n != 0 && crate::ingest::TOTAL_KINDS.contains(k) {
+                *totals.entry((*t, *k, *p, *term)).or_default() += *n;
+            }
+        }
+        let totals: Vec<_> = totals.into_iter().filter(|(_, n)| *n != 0).collect();
+        for chunk in totals.chunks(5000) {
+            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) ");
+            q.push_values(chunk, |mut b, ((t, k, p, term), n)| {
+                b.push_bind(*t).push_bind(*k).push_bind(*p).push_bind(*term).push_bind(*n);
+            });
+            q.push(" ON CONFLICT (tracker_id, kind, platform, term) DO UPDATE SET count = rollup_term_totals.count + excluded.count");
+            q.build().execute(&mut *$tx).await?;
+        }
+        laps.lap("r.term_totals");
         let authors: Vec<_> = $deltas.authors.iter().collect();
         for chunk in authors.chunks(4000) {
             let mut q = sqlx::QueryBuilder::new(

@@ -210,10 +210,14 @@ async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usiz
     };
     let (only_groups, only_ranges) = (list("HARK_BENCH_GROUPS"), list("HARK_BENCH_RANGES"));
     let ranges = [
+        // A custom range whose ends fall mid-hour with posts on both sides of each end.
         (
             "30 days",
             DashboardFilter { platforms: all, start: Some(now() - 30 * DAY + 1_234_567), end: Some(now() - 777), ..Default::default() },
         ),
+        // The relative window as the API computes it (`days=30`: the 30×24 hours up to now):
+        // nothing lies after its end, so its last day is read whole from the rollups.
+        ("last 30 days", DashboardFilter { platforms: all, start: Some(now() - 30 * DAY), end: Some(now()), ..Default::default() }),
         ("All Time", DashboardFilter { platforms: all, ..Default::default() }),
     ];
     for (label, f) in ranges {

@@ -290,6 +290,69 @@ impl Store {
         }
     }
 
+    /// `row_pieces` by days, with a partial day read whole from the rollups when the rest of
+    /// that day holds no post of the tracker: the last day of a range that ends now (its rest
+    /// is the future) or the first day of one that starts before the first post.
+    async fn day_pieces(&self, tracker_id: i64, f: &DashboardFilter) -> Result<(Option<(i64, i64)>, Vec<(i64, i64)>)> {
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        if !f.rollups_apply() {
+            return Ok((interior, edges));
+        }
+        self.widen_to_whole(tracker_id, DAY_MS, interior, edges).await
+    }
+
+    /// Moves each partial unit whose rest holds no live post of the tracker into the interior
+    /// (the unit's rollup rows then count exactly the posts of the partial part).
+    pub(crate) async fn widen_to_whole(
+        &self,
+        tracker_id: i64,
+        unit: i64,
+        mut interior: Option<(i64, i64)>,
+        edges: Vec<(i64, i64)>,
+    ) -> Result<(Option<(i64, i64)>, Vec<(i64, i64)>)> {
+        let mut kept = Vec::with_capacity(edges.len());
+        for (a, b) in edges {
+            let u0 = a.div_euclid(unit) * unit;
+            let u1 = u0 + unit;
+            let adjacent = match interior {
+                None => true,
+                Some((ia, ib)) => u1 == ia || u0 == ib,
+            };
+            // Only a part of one unit, next to the interior, whose rest is empty.
+            if a <= -FAR || b >= u1 || !adjacent || self.live_posts_between(tracker_id, &[(u0, a - 1), (b + 1, u1 - 1)]).await? {
+                kept.push((a, b));
+                continue;
+            }
+            interior = Some(match interior {
+                None => (u0, u1),
+                Some((ia, ib)) => (ia.min(u0), ib.max(u1)),
+            });
+        }
+        Ok((interior, kept))
+    }
+
+    /// Whether the tracker has a post that is not deleted in any of the inclusive ranges.
+    async fn live_posts_between(&self, tracker_id: i64, ranges: &[(i64, i64)]) -> Result<bool> {
+        for &(x, y) in ranges {
+            if x > y {
+                continue;
+            }
+            let n: i64 = with_pool!(self, |p| sqlx::query_scalar(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM tracker_posts WHERE tracker_id = $1 AND created_at >= $2 \
+                 AND created_at <= $3 AND deleted_at IS NULL LIMIT 1) x"
+            )
+            .bind(tracker_id)
+            .bind(x)
+            .bind(y)
+            .fetch_one(p)
+            .await?);
+            if n > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Posts, engagement, reach and impressions in the range.
     pub async fn dash_counts(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Counts> {
         let Some(list) = f.platform_list() else {
@@ -333,7 +396,7 @@ impl Store {
         if f.rollups_apply() {
             return self.users_from_rollups(tracker_id, f, &list).await;
         }
-        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         let cond = f.row_conditions(&list);
         let mut parts = Vec::new();
         let mut n = 2;
@@ -424,7 +487,7 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };
-        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         // The whole days and the partial ones are read at once.
         let whole = async {
             let mut acc: HashMap<String, i64> = HashMap::new();
@@ -520,7 +583,7 @@ impl Store {
         let mut out = Vec::with_capacity(wants.len());
         let subs: Vec<DashboardFilter> =
             wants.iter().map(|(_, keep)| DashboardFilter { platforms: f.platforms.intersect(*keep), ..f.clone() }).collect();
-        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         let mut union = PlatformSet::default();
         for (i, (kind, _)) in wants.iter().enumerate() {
             if json_kind(kind).is_none() {
@@ -656,7 +719,7 @@ impl Store {
             let (e, p) = self.influencers_from_rollups(tracker_id, f, &list, limit).await?;
             return tokio::try_join!(self.with_display(tracker_id, e), self.with_display(tracker_id, p));
         }
-        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         let mut acc: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
         let mut add = |k: (String, String), posts: i64, eng: i64, fol: i64| {
             let e = acc.entry(k).or_default();

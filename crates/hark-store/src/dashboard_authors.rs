@@ -47,6 +47,15 @@ pub(crate) fn pieces(start: Option<i64>, end: Option<i64>) -> Pieces {
     Pieces { days: d.interior, rows: d.edges }
 }
 
+impl Store {
+    /// `pieces` with a partial day whose rest holds no post read whole (see `widen_to_whole`).
+    async fn widened_pieces(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Pieces> {
+        let p = pieces(f.start, f.end);
+        let (days, rows) = self.widen_to_whole(tracker_id, DAY_MS, p.days, p.rows).await?;
+        Ok(Pieces { days, rows })
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Rank {
     Engagement,
@@ -179,7 +188,7 @@ impl Store {
         limit: usize,
     ) -> Result<(Vec<(AuthorKey, Activity)>, Vec<(AuthorKey, Activity)>)> {
         let open = f.start.is_none() && f.end.is_none();
-        let p = pieces(f.start, f.end);
+        let p = self.widened_pieces(tracker_id, f).await?;
         // The whole days to probe: an open end is clamped to the tracker's posts.
         // The partial days are read while the tracker's bounds are looked up.
         let edges = async {
@@ -260,7 +269,7 @@ impl Store {
 
     /// Distinct authors in the range on the rollup path.
     pub(crate) async fn users_from_rollups(&self, tracker_id: i64, f: &DashboardFilter, list: &str) -> Result<i64> {
-        let p = pieces(f.start, f.end);
+        let p = self.widened_pieces(tracker_id, f).await?;
         // One statement: the database makes the union, so no author list travels.
         let mut parts = Vec::new();
         let mut binds: Vec<i64> = Vec::new();

@@ -360,6 +360,8 @@ async fn dashboard_answers_match_a_direct_computation() {
             (Some((T0 / DAY + 1) * DAY), Some((T0 / DAY + 3) * DAY - 1)),
             // Whole days holding every post (the lifetime term counts answer).
             (Some(T0 / DAY * DAY), Some((T0 / DAY + 8) * DAY - 1)),
+            // Starts mid-day before the first post (that day is read whole from the rollups).
+            (Some(T0 - 2 * HOUR - 5), Some(T0 + 3 * DAY + 4 * HOUR + 1)),
             (None, Some(T0 + 2 * DAY + 1)),
         ];
         let tag_cases: [(Vec<i64>, bool, Vec<i64>, bool, Option<u32>); 6] = [
@@ -420,6 +422,8 @@ async fn dashboard_answers_match_a_direct_computation() {
         let mut left = left;
         let ranges_after = [
             (None, None),
+            // Ends mid-day after the last post (that day is read whole from the rollups).
+            (Some(T0 + 26 * HOUR + 77), Some(T0 + 6 * DAY + 5 * HOUR)),
             (Some(T0 / DAY * DAY), Some((T0 / DAY + 8) * DAY - 1)),
             (Some(T0 + 5 * HOUR + 1234), Some(T0 + 6 * DAY)),
             (Some(T0 + 26 * HOUR + 77), Some(T0 + 5 * DAY + 3 * HOUR + 5)),

@@ -15,7 +15,6 @@ use std::collections::HashMap;
 
 use hark_core::{Millis, PlatformSet};
 
-use crate::ingest::PostTerms;
 use crate::{with_pool, Result, Store};
 
 pub const HOUR_MS: i64 = 3_600_000;
@@ -209,15 +208,8 @@ const POST_FIELDS: &str = "p.id, p.platform, p.external_id, tp.created_at, p.aut
 pub(crate) const AUTHOR_KEY: &str = "CASE WHEN p.author_username = '' THEN p.author_id ELSE p.author_username END";
 
 /// Term kinds held as JSON lists in `posts.terms`; the others are columns.
-fn json_kind(kind: &str) -> Option<fn(&PostTerms) -> &Vec<String>> {
-    match kind {
-        "hashtag" => Some(|t| &t.hashtags),
-        "mention" => Some(|t| &t.mentions),
-        "keyword" => Some(|t| &t.keywords),
-        "domain" => Some(|t| &t.domains),
-        "link" => Some(|t| &t.links),
-        _ => None,
-    }
+fn json_kind(kind: &str) -> bool {
+    crate::ingest::TOTAL_KINDS.contains(&kind)
 }
 
 /// `PostTerms` read without copying its strings (escaped ones only are owned).
@@ -396,7 +388,7 @@ impl Store {
         if f.rollups_apply() {
             return self.users_from_rollups(tracker_id, f, &list).await;
         }
-        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
         let cond = f.row_conditions(&list);
         let mut parts = Vec::new();
         let mut n = 2;
@@ -480,7 +472,7 @@ impl Store {
 
     /// Every term of `kind` with its count in the range, most frequent first (ties by term).
     pub async fn dash_terms(&self, tracker_id: i64, f: &DashboardFilter, kind: &str) -> Result<Vec<(String, i64)>> {
-        if json_kind(kind).is_some() {
+        if json_kind(kind) {
             let mut v = self.dash_terms_many(tracker_id, f, &[(kind, PlatformSet::all())]).await?;
             return Ok(v.pop().unwrap_or_default());
         }
@@ -586,7 +578,7 @@ impl Store {
         let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         let mut union = PlatformSet::default();
         for (i, (kind, _)) in wants.iter().enumerate() {
-            if json_kind(kind).is_none() {
+            if !json_kind(kind) {
                 return Err(crate::StoreError::Config(format!("not a listed term kind: {kind}")));
             }
             for p in subs[i].platforms.iter() {
@@ -641,10 +633,10 @@ impl Store {
     /// Runs `f` on each edge range, the two partial ends of a range at once (each on its own
     /// connection). Cutting the edges finer did not pay on SQLite: measured at 10M posts, four
     /// pieces were no faster than two.
-    pub(crate) async fn edges_concurrently<'a, T, F, Fut>(&self, edges: &[(i64, i64)], f: F) -> Result<Vec<T>>
+    pub(crate) async fn edges_concurrently<T, F, Fut>(&self, edges: &[(i64, i64)], f: F) -> Result<Vec<T>>
     where
         F: Fn((i64, i64)) -> Fut,
-        Fut: std::future::Future<Output = Result<T>> + 'a,
+        Fut: std::future::Future<Output = Result<T>>,
     {
         match edges {
             [a, b] => {
@@ -719,7 +711,7 @@ impl Store {
             let (e, p) = self.influencers_from_rollups(tracker_id, f, &list, limit).await?;
             return tokio::try_join!(self.with_display(tracker_id, e), self.with_display(tracker_id, p));
         }
-        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
         let mut acc: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
         let mut add = |k: (String, String), posts: i64, eng: i64, fol: i64| {
             let e = acc.entry(k).or_default();
@@ -849,7 +841,7 @@ impl Store {
         if let Some((kind, t)) = term {
             // Exact membership needs the decoded list, so the page is cut after filtering.
             let sql = format!("SELECT {POST_FIELDS}, p.terms {FROM_ROWS}{cond} ORDER BY tp.created_at DESC, p.id DESC");
-            let get = json_kind(kind).unwrap_or(|t: &PostTerms| &t.keywords);
+            let kind = if json_kind(kind) { kind } else { "keyword" };
             let rows: Vec<(DashboardPost, String)> = with_pool!(self, |p| {
                 use sqlx::Row;
                 let rows = sqlx::query(&sql).bind(tracker_id).bind(start).bind(end).bind(&pattern).fetch_all(p).await?;
@@ -864,8 +856,8 @@ impl Store {
             let matching: Vec<DashboardPost> = rows
                 .into_iter()
                 .filter(|(_, json)| {
-                    let terms: PostTerms = serde_json::from_str(json).unwrap_or_default();
-                    get(&terms).iter().any(|x| x == t)
+                    let terms: TermsRef = serde_json::from_str(json).unwrap_or_default();
+                    terms.of(kind).iter().any(|x| x == t)
                 })
                 .map(|(p, _)| p)
                 .collect();

@@ -188,6 +188,7 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
         ("engagement rate", PostSort::EngagementRate),
         ("impressions", PostSort::Impressions),
         ("sentiment", PostSort::Sentiment),
+        ("user", PostSort::User),
         ("likes", PostSort::Likes),
     ];
     let mut cases: Vec<(String, PostQuery)> = Vec::new();

@@ -411,9 +411,11 @@ impl Store {
                 .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l)))
                 .collect();
             let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
-            for chunk in links.chunks(4000) {
+            // 14 parameters a link, under SQLite's 32,766.
+            for chunk in links.chunks(2300) {
                 let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, engagement) ",
+                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
+                     engagement, followers, rate, impressions, sentiment, author_sort, bucket) ",
                 );
                 q.push_values(chunk, |mut b, (t, id, p, l)| {
                     b.push_bind(*t)
@@ -423,7 +425,16 @@ impl Store {
                         .push_bind(p.platform)
                         .push_bind(l.subtrackers)
                         .push_bind(l.sentiment)
-                        .push_bind(p.engagement);
+                        .push_bind(p.engagement)
+                        .push_bind(p.author_followers)
+                        // NaN is stored as NULL (the key columns are NOT NULL): 0, as unknown.
+                        .push_bind(p.engagement_rate.filter(|r| !r.is_nan()).unwrap_or(0.0))
+                        .push_bind(p.impressions)
+                        .push_bind(if p.sentiment.is_nan() { 0.0 } else { p.sentiment })
+                        .push("LOWER(")
+                        .push_bind_unseparated(p.author_name.as_str())
+                        .push_unseparated(")")
+                        .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket));
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
@@ -457,12 +468,12 @@ impl Store {
                     // The stored post now has these counts: the posts page's bounds must hold them.
                     deltas.widen(*t, p);
                     deltas.add_engagement(*t, p, p.engagement - eng, p.likes - likes, p.dislikes - dislikes);
-                    if p.engagement != *eng {
-                        moved.push(*id);
-                    }
+                    moved.push(*id);
                 }
             }
-            // The links of repeats carry the engagement they now have (the top posts order).
+            // The links of repeats (of every tracker, not only this batch's) carry the sort keys
+            // their post now has (the top posts and posts page orders); unchanged links are not
+            // written.
             if !moved.is_empty() {
                 moved.sort_unstable();
                 moved.dedup();
@@ -471,8 +482,11 @@ impl Store {
                     Backend::Postgres => "SELECT jsonb_array_elements_text($1::jsonb)::bigint",
                 };
                 sqlx::query(&format!(
-                    "UPDATE tracker_posts SET engagement = (SELECT p.engagement FROM posts p WHERE p.id = tracker_posts.post_id) \
-                     WHERE post_id IN ({id_list})"
+                    "UPDATE tracker_posts SET engagement = p.engagement, followers = p.author_followers, \
+                     rate = COALESCE(p.engagement_rate, 0), impressions = p.impressions FROM posts p \
+                     WHERE p.id = tracker_posts.post_id AND tracker_posts.post_id IN ({id_list}) \
+                     AND (tracker_posts.engagement <> p.engagement OR tracker_posts.followers <> p.author_followers \
+                     OR tracker_posts.rate <> COALESCE(p.engagement_rate, 0) OR tracker_posts.impressions <> p.impressions)"
                 ))
                 .bind(serde_json::to_string(&moved).unwrap_or_else(|_| "[]".into()))
                 .execute(&mut *tx)

@@ -97,7 +97,7 @@ impl Store {
                 return Ok(None);
             };
             let old = old.unwrap_or_else(|| "neutral".into());
-            sqlx::query("UPDATE tracker_posts SET sentiment_override = $1 WHERE tracker_id = $2 AND post_id = $3")
+            sqlx::query("UPDATE tracker_posts SET sentiment_override = $1, bucket = $1 WHERE tracker_id = $2 AND post_id = $3")
                 .bind(bucket)
                 .bind(tracker_id)
                 .bind(post_id)

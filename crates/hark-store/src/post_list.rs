@@ -4,9 +4,13 @@
 //!
 //! Plans, at a million posts per tracker:
 //! - date order reads the (tracker, time) index;
-//! - a numeric sort reads the window's hours in the order of their per-hour bound of the key
-//!   (`rollup_hourly.max_<key>` / `min_<key>`), a few hours at a time, until no hour left can hold
-//!   a post of the page (the page's last key strictly beats the next hour's bound);
+//! - engagement, reach, engagement rate, impressions, sentiment and user walk the key's index on
+//!   the links (migration 0014), one stream per platform (per sentiment bucket for the score)
+//!   merged in order, until the page's posts are ahead of every stream still open;
+//! - likes, comments, shares and views read the window's hours in the order of their per-hour
+//!   bound of the key (`rollup_hourly.max_<key>` / `min_<key>`), a few hours at a time, until no
+//!   hour left can hold a post of the page (the page's last key strictly beats the next hour's
+//!   bound);
 //! - post tags and rare searches are driven from the tagged posts / the search's matches;
 //! - the total comes from the hourly rollups when only platforms, the range and one of
 //!   sentiment, retweets, stories or subtracker filter; otherwise it is counted, exactly for tags
@@ -43,6 +47,14 @@ pub fn set_limits(total_cap: i64, search_cap: i64, rare_search: i64) {
 }
 /// Pages deeper than this many posts use the plain sorted query.
 const TOP_K_MAX: i64 = 1_000;
+/// The same for a sort whose key's index is walked.
+const WALK_MAX: i64 = 10_000;
+/// Index entries a walk's stream reads at first: twice the page's share of the stream (at least
+/// [`WALK_FIRST_MIN`]); each further piece reads four times the one before, up to
+/// [`WALK_PIECE_MAX`].
+const WALK_FIRST: i64 = 2;
+const WALK_FIRST_MIN: i64 = 16;
+const WALK_PIECE_MAX: i64 = 100_000;
 
 /// The total number of posts matching a query; `capped`: there are more than `total`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,12 +119,12 @@ impl PostSort {
     fn column(self) -> &'static str {
         match self {
             Self::Date => "tp.created_at",
-            Self::Engagement => "p.engagement",
-            Self::Reach => "p.author_followers",
-            Self::EngagementRate => "COALESCE(p.engagement_rate, 0)",
-            Self::Impressions => "p.impressions",
-            Self::Sentiment => "COALESCE(p.sentiment, 0)",
-            Self::User => "LOWER(p.author_name)",
+            Self::Engagement => "tp.engagement",
+            Self::Reach => "tp.followers",
+            Self::EngagementRate => "tp.rate",
+            Self::Impressions => "tp.impressions",
+            Self::Sentiment => "tp.sentiment",
+            Self::User => "tp.author_sort",
             Self::Likes => "p.likes",
             Self::Comments => "p.comments",
             Self::Shares => "p.shares",
@@ -120,21 +132,81 @@ impl PostSort {
         }
     }
 
-    /// The per-hour bound columns (`rollup_hourly.max_<name>` / `min_<name>`) of a numeric sort.
+    /// The per-hour bound columns (`rollup_hourly.max_<name>` / `min_<name>`) of a numeric sort
+    /// whose key is not kept on the link.
     fn bound(self) -> Option<&'static str> {
         Some(match self {
-            Self::Engagement => "engagement",
-            Self::Reach => "followers",
-            Self::EngagementRate => "rate",
-            Self::Impressions => "impressions",
-            Self::Sentiment => "sentiment",
             Self::Likes => "likes",
             Self::Comments => "comments",
             Self::Shares => "shares",
             Self::Views => "views",
-            Self::Date | Self::User => return None,
+            _ => return None,
         })
     }
+
+    /// A sort whose key is kept on the link (`tracker_posts.<column>`) with its index
+    /// (tracker, platform, key, time, post): its column, index and value type.
+    fn link_key(self) -> Option<(&'static str, &'static str, KeyKind)> {
+        Some(match self {
+            Self::Engagement => ("engagement", "tracker_posts_page_engagement_idx", KeyKind::Int),
+            Self::Reach => ("followers", "tracker_posts_page_followers_idx", KeyKind::Int),
+            Self::EngagementRate => ("rate", "tracker_posts_page_rate_idx", KeyKind::Real),
+            Self::Impressions => ("impressions", "tracker_posts_page_impressions_idx", KeyKind::Int),
+            Self::Sentiment => ("sentiment", "tracker_posts_page_sentiment_idx", KeyKind::Real),
+            Self::User => ("author_sort", "tracker_posts_page_author_idx", KeyKind::Text),
+            _ => return None,
+        })
+    }
+
+    /// The ORDER BY of the sort in a direction: the key, then (for keys on the link, as their
+    /// index orders them) the time, then the post id, all in that direction.
+    fn order_by(self, dir: &str) -> String {
+        match self {
+            Self::Date => format!("tp.created_at {dir}, tp.post_id {dir}"),
+            s if s.link_key().is_some() => format!("{} {dir}, tp.created_at {dir}, tp.post_id {dir}", s.column()),
+            s => format!("{} {dir}, tp.post_id {dir}", s.column()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeyKind {
+    Int,
+    Real,
+    Text,
+}
+
+/// A sort key value read from a link's index (where the next piece of a walk starts).
+#[derive(Debug, Clone)]
+enum KeyValue {
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+impl KeyValue {
+    /// As the database compares them: numbers by value (0.0 and -0.0 equal), text bytewise
+    /// (SQLite's BINARY, PostgreSQL's "C" collation of the column).
+    fn compare(&self, other: &KeyValue) -> std::cmp::Ordering {
+        match (self, other) {
+            (KeyValue::Int(a), KeyValue::Int(b)) => a.cmp(b),
+            (KeyValue::Real(a), KeyValue::Real(b)) => a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal),
+            (KeyValue::Text(a), KeyValue::Text(b)) => a.as_bytes().cmp(b.as_bytes()),
+            _ => std::cmp::Ordering::Equal,
+        }
+    }
+}
+
+/// A link read in a walk: its key, time and post id.
+type WalkEntry = (KeyValue, i64, i64);
+
+/// One stream of a walk (the links of one platform, or of one sentiment bucket): where it
+/// stands, the size of its next piece, and whether it has no more links in the range.
+struct Stream {
+    value: &'static str,
+    after: Option<WalkEntry>,
+    piece: i64,
+    complete: bool,
 }
 
 /// Filters, sort and page of the posts page.
@@ -221,6 +293,12 @@ fn int_list(ids: &[i64]) -> String {
 }
 
 impl PostQuery {
+    /// The sentiment buckets kept, quoted for SQL, when the filter drops some.
+    fn bucket_list(&self) -> Option<String> {
+        (!self.sentiment.is_empty() && self.sentiment.len() < SENTIMENT_BUCKETS.len())
+            .then(|| self.sentiment.iter().map(|b| format!("'{b}'")).collect::<Vec<_>>().join(","))
+    }
+
     fn platform_list(&self) -> Option<String> {
         let platforms: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
         (!platforms.is_empty()).then(|| platforms.join(","))
@@ -265,13 +343,9 @@ impl PostQuery {
                 }
             }
         }
-        if !self.sentiment.is_empty() && self.sentiment.len() < SENTIMENT_BUCKETS.len() {
-            needs_posts = true;
-            let list: Vec<String> = self.sentiment.iter().map(|b| format!("'{b}'")).collect();
-            w.push_str(&format!(
-                " AND COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket, 'neutral') IN ({})",
-                list.join(",")
-            ));
+        if let Some(list) = self.bucket_list() {
+            // The bucket shown (edit, else rule, else the analysed one) is kept on the link.
+            w.push_str(&format!(" AND tp.bucket IN ({list})"));
         }
         if self.exclude_retweets {
             needs_posts = true;
@@ -551,7 +625,16 @@ impl Store {
             && plan != SearchPlan::Ids
             && offset.saturating_add(per_page) <= TOP_K_MAX;
         let mut ordered_ids: Option<Vec<i64>> = None;
-        if top_k {
+        if fast && q.sort.link_key().is_some() {
+            // A key kept on the link: its index is walked from the page's first post when many
+            // posts could match; tags and rare searches (few posts) sort their posts' links.
+            // A rare word's matches (a few thousand at most) are sorted, like tagged posts.
+            ordered_ids = Some(if q.post_tags.is_empty() && plan != SearchPlan::Ids && offset.saturating_add(per_page) <= WALK_MAX {
+                self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?
+            } else {
+                self.sorted_link_ids(tracker_id, q, plan, &m, offset, per_page).await?
+            });
+        } else if top_k {
             ordered_ids = Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?);
         }
         let sql = if let Some(ids) = &ordered_ids {
@@ -582,8 +665,8 @@ impl Store {
         } else {
             format!(
                 "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} \
-                 ORDER BY {} {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}",
-                q.sort.column()
+                 ORDER BY {} LIMIT {per_page} OFFSET {offset}",
+                q.sort.order_by(dir)
             )
         };
         let raw: Vec<RawRow> = match &ordered_ids {
@@ -756,6 +839,189 @@ impl Store {
             }
         }
         Ok(best.into_iter().skip(offset as usize).map(|(_, id)| id).collect())
+    }
+
+    /// Ids of a page's posts in a sort whose key is kept on the link, read in the order of the
+    /// key's index (tracker, platform, key, time, post, bucket; for the score: tracker, bucket,
+    /// score, time, post, platform): one stream per platform (bucket), each read in pieces (the
+    /// range and the bucket (platform) filter checked on the index entries, the other filters on
+    /// each piece's links; a piece starts where the one before ended, by a row-value bound, and
+    /// reads four times as many links). The stream least far along is read next, until the
+    /// page's posts are all ahead of every stream still open: a platform's (bucket's) posts never
+    /// hold back another's, however differently the key runs on each.
+    async fn walk_ids(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
+        let backend = self.backend();
+        let Some((key, index, kind)) = q.sort.link_key() else { return Ok(Vec::new()) };
+        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        let Some((w, needs_posts)) = q.where_with(backend, plan, true, None) else { return Ok(Vec::new()) };
+        let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
+        // What the index entries cannot answer (the deletion, and filters on the post) is checked
+        // on each link read.
+        let keep = format!("CASE WHEN EXISTS (SELECT 1 FROM tracker_posts tp{join} WHERE {w} AND tp.post_id = c.post_id) THEN 1 ELSE 0 END");
+        let sub = match q.subtracker.filter(|n| (1..=62).contains(n)) {
+            Some(n) => format!(" AND (subtrackers & {}) <> 0", 1i64 << (n - 1)),
+            None => String::new(),
+        };
+        let desc = !q.ascending;
+        let (dir, cmp) = if desc { ("DESC", "<") } else { ("ASC", ">") };
+        let from = match backend {
+            Backend::Sqlite => format!("tracker_posts INDEXED BY {index}"),
+            Backend::Postgres => "tracker_posts".to_string(),
+        };
+        // Stories are Instagram's only.
+        let platforms: Vec<&'static str> =
+            q.platforms.iter().filter(|p| !q.stories_only || *p == hark_core::Platform::Instagram).map(|p| p.name()).collect();
+        let quoted = |v: &[&str]| v.iter().map(|x| format!("'{x}'")).collect::<Vec<_>>().join(",");
+        // The streams (the index's second column: the platform, or the bucket for the score) and
+        // the filter checked on the index entries (the other one of the two).
+        let (lead, values, entry_filter): (&str, Vec<&'static str>, Option<String>) = if q.sort == PostSort::Sentiment {
+            let buckets = if q.bucket_list().is_some() { q.sentiment.clone() } else { SENTIMENT_BUCKETS.to_vec() };
+            let all = platforms.len() == PlatformSet::all().iter().count();
+            let platform = match backend {
+                Backend::Sqlite => "(platform || '')",
+                Backend::Postgres => "platform",
+            };
+            ("bucket", buckets, (!all).then(|| format!("{platform} IN ({})", quoted(&platforms))))
+        } else {
+            ("platform", platforms.clone(), q.bucket_list().map(|l| format!("bucket IN ({l})")))
+        };
+        let lead = match backend {
+            Backend::Sqlite => format!("({lead} || '')"),
+            Backend::Postgres => lead.to_string(),
+        };
+        let entry_filter = entry_filter.map(|f| format!(" AND {f}")).unwrap_or_default();
+        let need = offset.saturating_add(per_page);
+        let first = (need.saturating_mul(WALK_FIRST) / values.len().max(1) as i64).max(WALK_FIRST_MIN);
+        let mut streams: Vec<Stream> =
+            values.iter().map(|v| Stream { value: v, after: None, piece: first, complete: false }).collect();
+        let order = |a: &WalkEntry, b: &WalkEntry| {
+            let o = a.0.compare(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
+            if desc { o.reverse() } else { o }
+        };
+        // The search is $4 when there is one; a piece's bound follows it.
+        let first_bound = if m.is_empty() { 4 } else { 5 };
+        let mut found: Vec<WalkEntry> = Vec::new();
+        loop {
+            // Every stream not read yet, at once (one round trip); then the open stream least far
+            // along.
+            let unread: Vec<usize> = (0..streams.len()).filter(|&i| !streams[i].complete && streams[i].after.is_none()).collect();
+            let chosen: Vec<usize> = if unread.is_empty() {
+                let next = streams
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| !s.complete)
+                    .min_by(|(_, a), (_, b)| match (&a.after, &b.after) {
+                        (Some(x), Some(y)) => order(x, y),
+                        _ => std::cmp::Ordering::Equal,
+                    })
+                    .map(|(i, _)| i);
+                match next {
+                    Some(i) => vec![i],
+                    None => break,
+                }
+            } else {
+                unread
+            };
+            let after = streams[chosen[0]].after.clone().filter(|_| chosen.len() == 1);
+            let bound = if after.is_some() {
+                format!(" AND ({key}, created_at, post_id) {cmp} (${}, ${}, ${})", first_bound, first_bound + 1, first_bound + 2)
+            } else {
+                String::new()
+            };
+            let parts: Vec<String> = chosen
+                .iter()
+                .map(|&i| {
+                    format!(
+                        "SELECT CAST({i} AS BIGINT) AS s, post_id, {key}, created_at FROM (SELECT post_id, {key}, created_at FROM {from} \
+                         WHERE tracker_id = $1 AND {lead} = '{value}' AND created_at >= $2 AND created_at <= $3{entry_filter}{sub}{bound} \
+                         ORDER BY {key} {dir}, created_at {dir}, post_id {dir} LIMIT {piece}) x{i}",
+                        value = streams[i].value,
+                        piece = streams[i].piece,
+                    )
+                })
+                .collect();
+            let sql = format!(
+                "SELECT c.s, c.post_id, c.{key}, c.created_at, {keep} FROM ({}) c \
+                 ORDER BY c.s, c.{key} {dir}, c.created_at {dir}, c.post_id {dir}",
+                parts.join(" UNION ALL ")
+            );
+            let links: Vec<(usize, WalkEntry, bool)> = with_pool!(self, |p| {
+                macro_rules! read {
+                    ($t:ty, $wrap:path) => {{
+                        let mut query = sqlx::query_as::<_, (i64, i64, $t, i64, i32)>(&sql).bind(tracker_id).bind(start).bind(end);
+                        if !m.is_empty() {
+                            query = query.bind(m);
+                        }
+                        if let Some((k, c, id)) = &after {
+                            query = match k {
+                                KeyValue::Int(v) => query.bind(*v),
+                                KeyValue::Real(v) => query.bind(*v),
+                                KeyValue::Text(v) => query.bind(v.clone()),
+                            }
+                            .bind(*c)
+                            .bind(*id);
+                        }
+                        query
+                            .fetch_all(p)
+                            .await?
+                            .into_iter()
+                            .map(|(s, id, k, c, keep)| (s as usize, ($wrap(k), c, id), keep != 0))
+                            .collect()
+                    }};
+                }
+                match kind {
+                    KeyKind::Int => read!(i64, KeyValue::Int),
+                    KeyKind::Real => read!(f64, KeyValue::Real),
+                    KeyKind::Text => read!(String, KeyValue::Text),
+                }
+            });
+            for &i in &chosen {
+                let rows: Vec<&(usize, WalkEntry, bool)> = links.iter().filter(|l| l.0 == i).collect();
+                let s = &mut streams[i];
+                s.complete = (rows.len() as i64) < s.piece;
+                s.piece = s.piece.saturating_mul(4).min(WALK_PIECE_MAX);
+                s.after = rows.last().map(|l| l.1.clone());
+                found.extend(rows.iter().filter(|l| l.2).map(|l| l.1.clone()));
+            }
+            // Done when `need` posts found are at or ahead of every open stream's place.
+            let mut open = streams.iter().filter(|s| !s.complete).peekable();
+            if open.peek().is_none() {
+                break;
+            }
+            if open.clone().any(|s| s.after.is_none()) {
+                continue;
+            }
+            let Some(frontier) = open.filter_map(|s| s.after.as_ref()).min_by(|a, b| order(a, b)) else { break };
+            if found.iter().filter(|e| order(e, frontier) != std::cmp::Ordering::Greater).count() as i64 >= need {
+                break;
+            }
+        }
+        found.sort_by(order);
+        Ok(found.into_iter().skip(offset as usize).take(per_page as usize).map(|e| e.2).collect())
+    }
+
+    /// Ids of a page's posts in a sort whose key is kept on the link, when few posts match (tags,
+    /// a rare search) or the page is deep: the matching links sorted, the posts read afterwards
+    /// for the page only.
+    async fn sorted_link_ids(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
+        let backend = self.backend();
+        let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
+        let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
+        let dir = if q.ascending { "ASC" } else { "DESC" };
+        // On SQLite the key's `+` keeps an index on it out of the plan: the few links are sorted,
+        // not the tracker's links walked in key order.
+        let plus = if backend == Backend::Sqlite { "+" } else { "" };
+        let sql = format!(
+            "SELECT tp.post_id FROM tracker_posts tp{join} WHERE {w} ORDER BY {plus}{} LIMIT {per_page} OFFSET {offset}",
+            q.sort.order_by(dir)
+        );
+        Ok(with_pool!(self, |p| {
+            let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(q.start.unwrap_or(i64::MIN)).bind(q.end.unwrap_or(i64::MAX));
+            if !m.is_empty() {
+                query = query.bind(m.to_string());
+            }
+            query.fetch_all(p).await?
+        }))
     }
 
     /// Refreshes the query planner's statistics (after a bulk load).

@@ -308,7 +308,11 @@ impl Store {
                 if rule == r.sentiment_rule.as_deref() {
                     continue;
                 }
-                sqlx::query("UPDATE tracker_posts SET sentiment_rule = $1 WHERE tracker_id = $2 AND post_id = $3")
+                sqlx::query(
+                    "UPDATE tracker_posts SET sentiment_rule = $1, bucket = COALESCE(sentiment_override, $1, \
+                     (SELECT p.sentiment_bucket FROM posts p WHERE p.id = tracker_posts.post_id), 'neutral') \
+                     WHERE tracker_id = $2 AND post_id = $3",
+                )
                     .bind(rule)
                     .bind(tracker_id)
                     .bind(r.post_id)

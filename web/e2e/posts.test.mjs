@@ -138,6 +138,18 @@ describe('posts page', () => {
     await page.waitForURL((u) => new URL(u).searchParams.get('sentiment') === 'negative');
     await waitUntil(async () => (await page.locator('tbody tr').first().getAttribute('data-post')) === 'twitter;9001', { what: 'negative only' });
     await page.getByRole('button', { name: 'Reset' }).click();
+    await page.waitForURL((u) => !new URL(u).search);
+
+    // User A–Z: by the lowercased name, then oldest first ('Grumpy Gus', then User 0's oldest).
+    await page.getByLabel('Sort posts').selectOption('user;asc');
+    await page.waitForURL((u) => new URL(u).searchParams.get('sort') === 'user;asc');
+    const firstRows = async () => {
+      const rows = page.locator('tbody tr');
+      return [await rows.nth(0).getAttribute('data-post'), await rows.nth(1).getAttribute('data-post')].join(' ');
+    };
+    await waitUntil(async () => (await firstRows()) === 'twitter;9001 twitter;1025', { what: 'user order' });
+    await shot(page, 'posts-02b-user-sort');
+    await page.getByRole('button', { name: 'Reset' }).click();
 
     // Card view.
     await page.getByRole('button', { name: 'Card view for posts' }).click();

@@ -293,6 +293,11 @@ fn int_list(ids: &[i64]) -> String {
 }
 
 impl PostQuery {
+    /// The bit of the subtracker filtered on, if any.
+    fn subtracker_bit(&self) -> Option<i64> {
+        self.subtracker.filter(|n| (1..=62).contains(n)).map(|n| 1i64 << (n - 1))
+    }
+
     /// The sentiment buckets kept, quoted for SQL, when the filter drops some.
     fn bucket_list(&self) -> Option<String> {
         (!self.sentiment.is_empty() && self.sentiment.len() < SENTIMENT_BUCKETS.len())
@@ -383,8 +388,8 @@ impl PostQuery {
                 w.push_str(&format!(" AND EXISTS (SELECT 1 {accounts})"));
             }
         }
-        if let Some(n) = self.subtracker.filter(|n| (1..=62).contains(n)) {
-            w.push_str(&format!(" AND (tp.subtrackers & {}) <> 0", 1i64 << (n - 1)));
+        if let Some(bit) = self.subtracker_bit() {
+            w.push_str(&format!(" AND (tp.subtrackers & {bit}) <> 0"));
         }
         Some((w, needs_posts))
     }
@@ -628,7 +633,6 @@ impl Store {
         if fast && q.sort.link_key().is_some() {
             // A key kept on the link: its index is walked from the page's first post when many
             // posts could match; tags and rare searches (few posts) sort their posts' links.
-            // A rare word's matches (a few thousand at most) are sorted, like tagged posts.
             ordered_ids = Some(if q.post_tags.is_empty() && plan != SearchPlan::Ids && offset.saturating_add(per_page) <= WALK_MAX {
                 self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?
             } else {
@@ -858,10 +862,7 @@ impl Store {
         // What the index entries cannot answer (the deletion, and filters on the post) is checked
         // on each link read.
         let keep = format!("CASE WHEN EXISTS (SELECT 1 FROM tracker_posts tp{join} WHERE {w} AND tp.post_id = c.post_id) THEN 1 ELSE 0 END");
-        let sub = match q.subtracker.filter(|n| (1..=62).contains(n)) {
-            Some(n) => format!(" AND (subtrackers & {}) <> 0", 1i64 << (n - 1)),
-            None => String::new(),
-        };
+        let sub = q.subtracker_bit().map(|bit| format!(" AND (subtrackers & {bit}) <> 0")).unwrap_or_default();
         let desc = !q.ascending;
         let (dir, cmp) = if desc { ("DESC", "<") } else { ("ASC", ">") };
         let from = match backend {

@@ -182,6 +182,39 @@ pub(crate) struct Deltas<'a> {
     pub(crate) tracker_posts: HashMap<i64, (i64, Millis)>,
 }
 
+/// What the posts page's retweet and story filters (and the hourly `retweets` / `stories`
+/// counts) see in a post, kept on its link as `tracker_posts.post_kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i16)]
+pub(crate) enum PostKind {
+    Post = 0,
+    /// A twitter retweet.
+    Retweet = 1,
+    /// An instagram story.
+    Story = 2,
+}
+
+impl PostKind {
+    /// Whether posts of this platform can be of this kind.
+    pub(crate) fn of_platform(platform: &str, kind: PostKind) -> bool {
+        match kind {
+            PostKind::Post => true,
+            PostKind::Retweet => platform == "twitter",
+            PostKind::Story => platform == "instagram",
+        }
+    }
+}
+
+impl PostRecord {
+    pub(crate) fn kind(&self) -> PostKind {
+        match self.platform {
+            "twitter" if self.post_type == "retweet" => PostKind::Retweet,
+            "instagram" if self.is_story => PostKind::Story,
+            _ => PostKind::Post,
+        }
+    }
+}
+
 impl<'a> Deltas<'a> {
     /// Adds (sign 1) or removes (sign -1) a post's whole contribution to a tracker, counting it
     /// under the sentiment bucket it has in that tracker.
@@ -196,11 +229,10 @@ impl<'a> Deltas<'a> {
         h.likes += sign * p.likes;
         h.dislikes += sign * p.dislikes;
         h.buckets[bucket_index(sentiment)] += sign;
-        if p.platform == "twitter" && p.post_type == "retweet" {
-            h.retweets += sign;
-        }
-        if p.platform == "instagram" && p.is_story {
-            h.stories += sign;
+        match p.kind() {
+            PostKind::Retweet => h.retweets += sign,
+            PostKind::Story => h.stories += sign,
+            PostKind::Post => {}
         }
         for bit in 0..63 {
             if subtrackers & (1i64 << bit) != 0 {
@@ -411,11 +443,11 @@ impl Store {
                 .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l)))
                 .collect();
             let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
-            // 14 parameters a link, under SQLite's 32,766.
-            for chunk in links.chunks(2300) {
+            // 15 parameters a link, under SQLite's 32,766.
+            for chunk in links.chunks(2100) {
                 let mut q = sqlx::QueryBuilder::new(
                     "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
-                     engagement, followers, rate, impressions, sentiment, author_sort, bucket) ",
+                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind) ",
                 );
                 q.push_values(chunk, |mut b, (t, id, p, l)| {
                     b.push_bind(*t)
@@ -434,7 +466,8 @@ impl Store {
                         .push("LOWER(")
                         .push_bind_unseparated(p.author_name.as_str())
                         .push_unseparated(")")
-                        .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket));
+                        .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket))
+                        .push_bind(p.kind() as i16);
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
@@ -547,6 +580,13 @@ impl Laps {
     }
 }
 
+/// PostgreSQL: the rows of the JSON array `$1` (each an array of values in column order) as a
+/// SELECT of columns of these types.
+pub(crate) fn pg_json_rows(types: &[&str]) -> String {
+    let columns: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("(e->>{i})::{t}")).collect();
+    format!("SELECT {} FROM jsonb_array_elements($1::jsonb) e", columns.join(", "))
+}
+
 /// The head and the conflict clause of the `rollup_hourly` upsert (columns in the order
 /// `write_deltas!` binds them). Counts add up; bounds only widen (a NULL leaves the other side).
 pub(crate) fn hourly_upsert() -> (String, String) {
@@ -617,16 +657,32 @@ macro_rules! write_deltas {
             q.build().execute(&mut *$tx).await?;
         }
         laps.lap("r.hourly");
+        // On PostgreSQL the large upserts take their rows as one JSON array (one parameter): a
+        // statement of thousands of parameters costs more to parse and bind than to run.
+        let pg = $max_of == "GREATEST";
         let terms: Vec<_> = $deltas.terms.iter().filter(|(_, n)| **n != 0).collect();
-        for chunk in terms.chunks(5000) {
-            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ");
-            q.push_values(chunk, |mut b, ((t, k, d, p, term), n)| {
-                b.push_bind(*t).push_bind(*k).push_bind(*d).push_bind(*p).push_bind(*term).push_bind(**n);
-            });
-            q.push(
-                " ON CONFLICT (tracker_id, kind, day, platform, term) DO UPDATE SET count = rollup_terms.count + excluded.count",
-            );
-            q.build().execute(&mut *$tx).await?;
+        let terms_conflict =
+            " ON CONFLICT (tracker_id, kind, day, platform, term) DO UPDATE SET count = rollup_terms.count + excluded.count";
+        if pg {
+            for chunk in terms.chunks(20_000) {
+                let rows: Vec<_> = chunk.iter().map(|((t, k, d, p, term), n)| (t, k, d, p, term, n)).collect();
+                sqlx::query(&format!(
+                    "INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) {}{terms_conflict}",
+                    crate::ingest::pg_json_rows(&["bigint", "text", "bigint", "text", "text", "bigint"])
+                ))
+                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *$tx)
+                .await?;
+            }
+        } else {
+            for chunk in terms.chunks(5000) {
+                let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ");
+                q.push_values(chunk, |mut b, ((t, k, d, p, term), n)| {
+                    b.push_bind(*t).push_bind(*k).push_bind(*d).push_bind(*p).push_bind(*term).push_bind(**n);
+                });
+                q.push(terms_conflict);
+                q.build().execute(&mut *$tx).await?;
+            }
         }
         laps.lap("r.terms");
         // Lifetime counts of the listed term kinds (All Time reads them instead of every day).
@@ -637,30 +693,58 @@ macro_rules! write_deltas {
             }
         }
         let totals: Vec<_> = totals.into_iter().filter(|(_, n)| *n != 0).collect();
-        for chunk in totals.chunks(5000) {
-            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) ");
-            q.push_values(chunk, |mut b, ((t, k, p, term), n)| {
-                b.push_bind(*t).push_bind(*k).push_bind(*p).push_bind(*term).push_bind(*n);
-            });
-            q.push(" ON CONFLICT (tracker_id, kind, platform, term) DO UPDATE SET count = rollup_term_totals.count + excluded.count");
-            q.build().execute(&mut *$tx).await?;
+        let totals_conflict = " ON CONFLICT (tracker_id, kind, platform, term) DO UPDATE SET count = rollup_term_totals.count + excluded.count";
+        if pg {
+            for chunk in totals.chunks(20_000) {
+                let rows: Vec<_> = chunk.iter().map(|((t, k, p, term), n)| (t, k, p, term, n)).collect();
+                sqlx::query(&format!(
+                    "INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) {}{totals_conflict}",
+                    crate::ingest::pg_json_rows(&["bigint", "text", "text", "text", "bigint"])
+                ))
+                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *$tx)
+                .await?;
+            }
+        } else {
+            for chunk in totals.chunks(5000) {
+                let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) ");
+                q.push_values(chunk, |mut b, ((t, k, p, term), n)| {
+                    b.push_bind(*t).push_bind(*k).push_bind(*p).push_bind(*term).push_bind(*n);
+                });
+                q.push(totals_conflict);
+                q.build().execute(&mut *$tx).await?;
+            }
         }
         laps.lap("r.term_totals");
         let authors: Vec<_> = $deltas.authors.iter().collect();
-        for chunk in authors.chunks(4000) {
-            let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) ",
-            );
-            q.push_values(chunk, |mut b, ((t, d, p, a), v)| {
-                b.push_bind(*t).push_bind(*d).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
-            });
-            q.push(format!(
-                " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
-                 engagement = rollup_authors.engagement + excluded.engagement, \
-                 followers = {}(rollup_authors.followers, excluded.followers)",
-                $max_of
-            ));
-            q.build().execute(&mut *$tx).await?;
+        let authors_conflict = format!(
+            " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
+             engagement = rollup_authors.engagement + excluded.engagement, \
+             followers = {}(rollup_authors.followers, excluded.followers)",
+            $max_of
+        );
+        if pg {
+            for chunk in authors.chunks(20_000) {
+                let rows: Vec<_> = chunk.iter().map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers)).collect();
+                sqlx::query(&format!(
+                    "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) {}{authors_conflict}",
+                    crate::ingest::pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint"])
+                ))
+                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *$tx)
+                .await?;
+            }
+        } else {
+            for chunk in authors.chunks(4000) {
+                let mut q = sqlx::QueryBuilder::new(
+                    "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) ",
+                );
+                q.push_values(chunk, |mut b, ((t, d, p, a), v)| {
+                    b.push_bind(*t).push_bind(*d).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
+                });
+                q.push(&authors_conflict);
+                q.build().execute(&mut *$tx).await?;
+            }
         }
         laps.lap("r.authors");
         crate::ingest_rollups::write_more!($tx, $deltas, $max_of, laps);

@@ -53,31 +53,56 @@ macro_rules! write_more {
         let totals: Vec<_> = totals.into_iter().collect();
         // Bounds to raise: (tracker, platform, author, engagement bound, posts bound).
         let mut raise: Vec<(i64, String, String, i64, i64)> = Vec::new();
-        for chunk in totals.chunks(4000) {
-            let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
-                 engagement_bound, posts_bound) ",
-            );
-            q.push_values(chunk, |mut b, ((t, p, a), v)| {
-                b.push_bind(*t)
-                    .push_bind(*p)
-                    .push_bind(*a)
-                    .push_bind(v.posts)
-                    .push_bind(v.engagement)
-                    .push_bind(v.followers)
-                    .push_bind($crate::ingest_rollups::bound_above(v.engagement))
-                    .push_bind($crate::ingest_rollups::bound_above(v.posts));
-            });
-            // The bounds are not assigned here, so an update that stays under them leaves the
-            // two bound indexes untouched.
-            q.push(format!(
-                " ON CONFLICT (tracker_id, platform, author) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
-                 engagement = rollup_author_totals.engagement + excluded.engagement, \
-                 followers = {}(rollup_author_totals.followers, excluded.followers) \
-                 RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound",
-                $max_of
-            ));
-            let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = q.build_query_as().fetch_all(&mut *$tx).await?;
+        // On PostgreSQL the rows travel as one JSON array (see `write_deltas!`).
+        let pg = $max_of == "GREATEST";
+        let totals_conflict = format!(
+            " ON CONFLICT (tracker_id, platform, author) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
+             engagement = rollup_author_totals.engagement + excluded.engagement, \
+             followers = {}(rollup_author_totals.followers, excluded.followers) \
+             RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound",
+            $max_of
+        );
+        let totals_head = "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
+                           engagement_bound, posts_bound) ";
+        for chunk in totals.chunks(if pg { 20_000 } else { 4000 }) {
+            let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = if pg {
+                let values: Vec<_> = chunk
+                    .iter()
+                    .map(|((t, p, a), v)| {
+                        (
+                            t,
+                            p,
+                            a,
+                            v.posts,
+                            v.engagement,
+                            v.followers,
+                            $crate::ingest_rollups::bound_above(v.engagement),
+                            $crate::ingest_rollups::bound_above(v.posts),
+                        )
+                    })
+                    .collect();
+                sqlx::query_as(&format!(
+                    "{totals_head}{}{totals_conflict}",
+                    $crate::ingest::pg_json_rows(&["bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint"])
+                ))
+                .bind(serde_json::to_string(&values).unwrap_or_else(|_| "[]".into()))
+                .fetch_all(&mut *$tx)
+                .await?
+            } else {
+                let mut q = sqlx::QueryBuilder::new(totals_head);
+                q.push_values(chunk, |mut b, ((t, p, a), v)| {
+                    b.push_bind(*t)
+                        .push_bind(*p)
+                        .push_bind(*a)
+                        .push_bind(v.posts)
+                        .push_bind(v.engagement)
+                        .push_bind(v.followers)
+                        .push_bind($crate::ingest_rollups::bound_above(v.engagement))
+                        .push_bind($crate::ingest_rollups::bound_above(v.posts));
+                });
+                q.push(&totals_conflict);
+                q.build_query_as().fetch_all(&mut *$tx).await?
+            };
             for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
                 if eng > eng_bound || posts > posts_bound {
                     raise.push((
@@ -105,34 +130,81 @@ macro_rules! write_more {
         }
         $laps.lap("r.author_totals");
         let set_bits: Vec<_> = set_bits.into_iter().collect();
-        for chunk in set_bits.chunks(5000) {
-            let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) ");
-            q.push_values(chunk, |mut b, ((t, block, p, a), bits)| {
-                b.push_bind(*t).push_bind(*block).push_bind(*p).push_bind(*a).push_bind(*bits);
-            });
-            q.push(
-                " ON CONFLICT (tracker_id, block, platform, author) DO UPDATE SET days = rollup_author_days.days | excluded.days",
-            );
-            q.build().execute(&mut *$tx).await?;
+        let days_conflict =
+            " ON CONFLICT (tracker_id, block, platform, author) DO UPDATE SET days = rollup_author_days.days | excluded.days";
+        for chunk in set_bits.chunks(if pg { 20_000 } else { 5000 }) {
+            if pg {
+                let rows: Vec<_> = chunk.iter().map(|((t, block, p, a), bits)| (t, block, p, a, bits)).collect();
+                sqlx::query(&format!(
+                    "INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) {}{days_conflict}",
+                    $crate::ingest::pg_json_rows(&["bigint", "bigint", "text", "text", "bigint"])
+                ))
+                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *$tx)
+                .await?;
+            } else {
+                let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) ");
+                q.push_values(chunk, |mut b, ((t, block, p, a), bits)| {
+                    b.push_bind(*t).push_bind(*block).push_bind(*p).push_bind(*a).push_bind(*bits);
+                });
+                q.push(days_conflict);
+                q.build().execute(&mut *$tx).await?;
+            }
         }
         $laps.lap("r.author_days");
-        // Posts removed: a day of an author with no posts left loses its bit.
-        for (t, day, p, a) in maybe_clear {
-            let (block, bit) = $crate::ingest_rollups::day_bit(day);
-            sqlx::query(
-                "UPDATE rollup_author_days SET days = days & $1 WHERE tracker_id = $2 AND block = $3 AND platform = $4 \
-                 AND author = $5 AND NOT EXISTS (SELECT 1 FROM rollup_authors r WHERE r.tracker_id = $2 AND r.day = $6 \
-                 AND r.platform = $4 AND r.author = $5 AND r.posts > 0)",
-            )
-            .bind(!(1i64 << bit))
-            .bind(t)
-            .bind(block)
-            .bind(p)
-            .bind(a)
-            .bind(day)
-            .execute(&mut *$tx)
-            .await?;
+        // Posts removed: a day of an author with no posts left loses its bit. The days left
+        // empty are found in one query a chunk; then each row of days loses all its bits at once.
+        let mut clear: std::collections::HashMap<(i64, i64, String, String), i64> = Default::default();
+        let no_posts = "v WHERE NOT EXISTS (SELECT 1 FROM rollup_authors r WHERE r.tracker_id = v.column1 AND r.day = v.column2 \
+                        AND r.platform = v.column3 AND r.author = v.column4 AND r.posts > 0)";
+        for chunk in maybe_clear.chunks(if pg { 20_000 } else { 5000 }) {
+            let empty: Vec<(i64, i64, String, String)> = if pg {
+                sqlx::query_as(&format!(
+                    "SELECT v.column1, v.column2, v.column3, v.column4 FROM (SELECT (e->>0)::bigint AS column1, \
+                     (e->>1)::bigint AS column2, (e->>2) AS column3, (e->>3) AS column4 FROM jsonb_array_elements($1::jsonb) e) {no_posts}"
+                ))
+                .bind(serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into()))
+                .fetch_all(&mut *$tx)
+                .await?
+            } else {
+                let mut q = sqlx::QueryBuilder::new("SELECT v.column1, v.column2, v.column3, v.column4 FROM (");
+                q.push_values(chunk, |mut b, (t, day, p, a)| {
+                    b.push_bind(*t).push_bind(*day).push_bind(*p).push_bind(*a);
+                });
+                q.push(") AS ");
+                q.push(no_posts);
+                q.build_query_as().fetch_all(&mut *$tx).await?
+            };
+            for (t, day, p, a) in empty {
+                let (block, bit) = $crate::ingest_rollups::day_bit(day);
+                *clear.entry((t, block, p, a)).or_default() |= 1i64 << bit;
+            }
         }
+        let clear: Vec<_> = clear.into_iter().collect();
+        let same_row = "v WHERE rollup_author_days.tracker_id = v.column1 AND rollup_author_days.block = v.column2 \
+                        AND rollup_author_days.platform = v.column3 AND rollup_author_days.author = v.column4";
+        for chunk in clear.chunks(if pg { 20_000 } else { 5000 }) {
+            if pg {
+                let rows: Vec<_> = chunk.iter().map(|((t, block, p, a), bits)| (t, block, p, a, !*bits)).collect();
+                sqlx::query(&format!(
+                    "UPDATE rollup_author_days SET days = days & v.column5 FROM (SELECT (e->>0)::bigint AS column1, \
+                     (e->>1)::bigint AS column2, (e->>2) AS column3, (e->>3) AS column4, (e->>4)::bigint AS column5 \
+                     FROM jsonb_array_elements($1::jsonb) e) {same_row}"
+                ))
+                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *$tx)
+                .await?;
+            } else {
+                let mut q = sqlx::QueryBuilder::new("UPDATE rollup_author_days SET days = days & v.column5 FROM (");
+                q.push_values(chunk, |mut b, ((t, block, p, a), bits)| {
+                    b.push_bind(*t).push_bind(*block).push_bind(p.as_str()).push_bind(a.as_str()).push_bind(!*bits);
+                });
+                q.push(") AS ");
+                q.push(same_row);
+                q.build().execute(&mut *$tx).await?;
+            }
+        }
+        $laps.lap("r.author_days_cleared");
     }};
 }
 pub(crate) use write_more;

@@ -93,10 +93,14 @@ impl Store {
     /// in WAL mode with foreign keys on.
     pub async fn connect(url: &str) -> Result<Self> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            // No JIT: Hark's queries are short, and a plan whose cost estimate runs high (a
+            // lateral scan per hour, say) would spend 200 ms or more compiling a query that
+            // runs in 30.
+            let opts = sqlx::postgres::PgConnectOptions::from_str(url)?.options([("jit", "off")]);
             let pool = PgPoolOptions::new()
                 .max_connections(16)
                 .acquire_timeout(Duration::from_secs(10))
-                .connect(url)
+                .connect_with(opts)
                 .await?;
             Ok(Self { db: Db::Postgres(pool), stats: Arc::default() })
         } else if url.starts_with("sqlite:") {

@@ -5,8 +5,9 @@
 //! Plans, at a million posts per tracker:
 //! - date order reads the (tracker, time) index;
 //! - engagement, reach, engagement rate, impressions, sentiment and user walk the key's index on
-//!   the links (migration 0014), one stream per platform (per sentiment bucket for the score)
-//!   merged in order, until the page's posts are ahead of every stream still open;
+//!   the links (migrations 0014, 0015), one stream per platform and kind of post (per sentiment
+//!   bucket for the score) merged in order, until the page's posts are ahead of every stream
+//!   still open;
 //! - likes, comments, shares and views read the window's hours in the order of their per-hour
 //!   bound of the key (`rollup_hourly.max_<key>` / `min_<key>`), a few hours at a time, until no
 //!   hour left can hold a post of the page (the page's last key strictly beats the next hour's
@@ -18,6 +19,7 @@
 
 use hark_core::{Millis, PlatformSet, Post};
 
+use crate::ingest::PostKind;
 use crate::{with_pool, Backend, Result, Store, POST_ROW_COLUMNS};
 
 
@@ -200,10 +202,11 @@ impl KeyValue {
 /// A link read in a walk: its key, time and post id.
 type WalkEntry = (KeyValue, i64, i64);
 
-/// One stream of a walk (the links of one platform, or of one sentiment bucket): where it
-/// stands, the size of its next piece, and whether it has no more links in the range.
+/// One stream of a walk (the links of one platform and kind of post, or of one sentiment
+/// bucket): its condition on the index's leading columns, where it stands, the size of its next
+/// piece, and whether it has no more links in the range.
 struct Stream {
-    value: &'static str,
+    condition: String,
     after: Option<WalkEntry>,
     piece: i64,
     complete: bool,
@@ -352,13 +355,12 @@ impl PostQuery {
             // The bucket shown (edit, else rule, else the analysed one) is kept on the link.
             w.push_str(&format!(" AND tp.bucket IN ({list})"));
         }
+        // Retweets (twitter's) and stories (instagram's) are marked on the link (migration 0015).
         if self.exclude_retweets {
-            needs_posts = true;
-            w.push_str(" AND NOT (tp.platform = 'twitter' AND p.post_type = 'retweet')");
+            w.push_str(&format!(" AND tp.post_kind <> {}", PostKind::Retweet as i16));
         }
         if self.stories_only {
-            needs_posts = true;
-            w.push_str(" AND tp.platform = 'instagram' AND p.is_story = TRUE");
+            w.push_str(&format!(" AND tp.post_kind = {}", PostKind::Story as i16));
         }
         if !self.post_tags.is_empty() {
             // Driven from the tag side (post_tags_tag_idx): a few tagged posts among a million
@@ -820,10 +822,19 @@ impl Store {
                     "{values} CROSS JOIN LATERAL (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {in_ranges} OFFSET 0) tp"
                 ),
             };
-            let sql = format!(
-                "SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {links} \
-                 JOIN posts p ON p.id = tp.post_id WHERE {w} AND {in_ranges} ORDER BY k {dir}, tp.post_id {dir} LIMIT {need}"
-            );
+            let sql = match backend {
+                Backend::Sqlite => format!(
+                    "SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {links} \
+                     JOIN posts p ON p.id = tp.post_id WHERE {w} AND {in_ranges} ORDER BY k {dir}, tp.post_id {dir} LIMIT {need}"
+                ),
+                // The round's posts are all read, then sorted: kept apart (OFFSET 0), as with a
+                // filter it expects few posts to pass, PostgreSQL would otherwise read every
+                // post of the tracker in key order looking for them (seconds).
+                Backend::Postgres => format!(
+                    "SELECT x.post_id, x.k FROM (SELECT tp.post_id, CAST({column} AS {real}) AS k FROM {links} \
+                     JOIN posts p ON p.id = tp.post_id WHERE {w} AND {in_ranges} OFFSET 0) x ORDER BY x.k {dir}, x.post_id {dir} LIMIT {need}"
+                ),
+            };
             let rows: Vec<(i64, Option<f64>)> = with_pool!(self, |p| {
                 let mut query = sqlx::query_as::<_, (i64, Option<f64>)>(&sql).bind(tracker_id).bind(start).bind(end);
                 if !m.is_empty() {
@@ -846,13 +857,15 @@ impl Store {
     }
 
     /// Ids of a page's posts in a sort whose key is kept on the link, read in the order of the
-    /// key's index (tracker, platform, key, time, post, bucket; for the score: tracker, bucket,
-    /// score, time, post, platform): one stream per platform (bucket), each read in pieces (the
-    /// range and the bucket (platform) filter checked on the index entries, the other filters on
-    /// each piece's links; a piece starts where the one before ended, by a row-value bound, and
-    /// reads four times as many links). The stream least far along is read next, until the
-    /// page's posts are all ahead of every stream still open: a platform's (bucket's) posts never
-    /// hold back another's, however differently the key runs on each.
+    /// key's index (tracker, platform, kind of post, key, time, post, bucket; for the score:
+    /// tracker, bucket, score, time, post, platform, kind): one stream per platform and kind
+    /// (per bucket), each read in pieces (the range, the subtracker and the bucket (platform and
+    /// kind) filters checked on the index entries, the deletion and the other filters on each
+    /// piece's links; a piece starts where the one before ended, by a row-value bound, and reads
+    /// four times as many links). The stream least far along is read next, until the page's posts
+    /// are all ahead of every stream still open: a stream's posts never hold back another's,
+    /// however differently the key runs on each, and a filter on the platform or the kind (stories,
+    /// retweets) reads only the streams it keeps.
     async fn walk_ids(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
         let backend = self.backend();
         let Some((key, index, kind)) = q.sort.link_key() else { return Ok(Vec::new()) };
@@ -869,32 +882,52 @@ impl Store {
             Backend::Sqlite => format!("tracker_posts INDEXED BY {index}"),
             Backend::Postgres => "tracker_posts".to_string(),
         };
-        // Stories are Instagram's only.
+        let platform_col = match backend {
+            Backend::Sqlite => "(platform || '')",
+            Backend::Postgres => "platform",
+        };
+        // The kinds of post kept (retweets and stories are marked on the link, migration 0015).
+        let kinds: Vec<PostKind> = if q.stories_only {
+            vec![PostKind::Story]
+        } else if q.exclude_retweets {
+            vec![PostKind::Post, PostKind::Story]
+        } else {
+            vec![PostKind::Post, PostKind::Retweet, PostKind::Story]
+        };
+        // Stories are Instagram's only (and retweets twitter's).
         let platforms: Vec<&'static str> =
             q.platforms.iter().filter(|p| !q.stories_only || *p == hark_core::Platform::Instagram).map(|p| p.name()).collect();
         let quoted = |v: &[&str]| v.iter().map(|x| format!("'{x}'")).collect::<Vec<_>>().join(",");
-        // The streams (the index's second column: the platform, or the bucket for the score) and
-        // the filter checked on the index entries (the other one of the two).
-        let (lead, values, entry_filter): (&str, Vec<&'static str>, Option<String>) = if q.sort == PostSort::Sentiment {
+        // The streams (each one's condition on the index's leading columns: platform and kind, or
+        // the bucket for the score) and the filter checked on the index entries (for the score:
+        // the platforms and kinds; otherwise the buckets).
+        let (conditions, entry_filter): (Vec<String>, Vec<String>) = if q.sort == PostSort::Sentiment {
             let buckets = if q.bucket_list().is_some() { q.sentiment.clone() } else { SENTIMENT_BUCKETS.to_vec() };
-            let all = platforms.len() == PlatformSet::all().iter().count();
-            let platform = match backend {
-                Backend::Sqlite => "(platform || '')",
-                Backend::Postgres => "platform",
+            let bucket_col = match backend {
+                Backend::Sqlite => "(bucket || '')",
+                Backend::Postgres => "bucket",
             };
-            ("bucket", buckets, (!all).then(|| format!("{platform} IN ({})", quoted(&platforms))))
+            let mut entry = Vec::new();
+            if platforms.len() != PlatformSet::all().iter().count() {
+                entry.push(format!("{platform_col} IN ({})", quoted(&platforms)));
+            }
+            if kinds.len() < 3 {
+                entry.push(format!("post_kind IN ({})", kinds.iter().map(|k| (*k as i16).to_string()).collect::<Vec<_>>().join(",")));
+            }
+            (buckets.iter().map(|b| format!("{bucket_col} = '{b}'")).collect(), entry)
         } else {
-            ("platform", platforms.clone(), q.bucket_list().map(|l| format!("bucket IN ({l})")))
+            let streams = platforms
+                .iter()
+                .flat_map(|p| kinds.iter().filter(move |k| PostKind::of_platform(p, **k)).map(move |k| (p, *k)))
+                .map(|(p, k)| format!("{platform_col} = '{p}' AND post_kind = {}", k as i16))
+                .collect();
+            (streams, q.bucket_list().map(|l| format!("bucket IN ({l})")).into_iter().collect())
         };
-        let lead = match backend {
-            Backend::Sqlite => format!("({lead} || '')"),
-            Backend::Postgres => lead.to_string(),
-        };
-        let entry_filter = entry_filter.map(|f| format!(" AND {f}")).unwrap_or_default();
+        let entry_filter: String = entry_filter.iter().map(|f| format!(" AND {f}")).collect();
         let need = offset.saturating_add(per_page);
-        let first = (need.saturating_mul(WALK_FIRST) / values.len().max(1) as i64).max(WALK_FIRST_MIN);
+        let first = (need.saturating_mul(WALK_FIRST) / conditions.len().max(1) as i64).max(WALK_FIRST_MIN);
         let mut streams: Vec<Stream> =
-            values.iter().map(|v| Stream { value: v, after: None, piece: first, complete: false }).collect();
+            conditions.into_iter().map(|c| Stream { condition: c, after: None, piece: first, complete: false }).collect();
         let order = |a: &WalkEntry, b: &WalkEntry| {
             let o = a.0.compare(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
             if desc { o.reverse() } else { o }
@@ -934,9 +967,9 @@ impl Store {
                 .map(|&i| {
                     format!(
                         "SELECT CAST({i} AS BIGINT) AS s, post_id, {key}, created_at FROM (SELECT post_id, {key}, created_at FROM {from} \
-                         WHERE tracker_id = $1 AND {lead} = '{value}' AND created_at >= $2 AND created_at <= $3{entry_filter}{sub}{bound} \
+                         WHERE tracker_id = $1 AND {condition} AND created_at >= $2 AND created_at <= $3{entry_filter}{sub}{bound} \
                          ORDER BY {key} {dir}, created_at {dir}, post_id {dir} LIMIT {piece}) x{i}",
-                        value = streams[i].value,
+                        condition = streams[i].condition,
                         piece = streams[i].piece,
                     )
                 })
@@ -1026,7 +1059,12 @@ impl Store {
     }
 
     /// Refreshes the query planner's statistics (after a bulk load).
+    /// On PostgreSQL the links are vacuumed first, as the background refresh
+    /// ([`Store::note_writes`]) does.
     pub async fn analyze(&self) -> Result<()> {
+        if let crate::Db::Postgres(p) = &self.db {
+            sqlx::raw_sql("VACUUM (ANALYZE) tracker_posts").execute(p).await?;
+        }
         with_pool!(self, |p| sqlx::query("ANALYZE").execute(p).await.map(|_| ())?);
         Ok(())
     }

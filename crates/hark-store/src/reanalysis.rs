@@ -170,8 +170,10 @@ impl Store {
                      AND post_id IN ({id_list}) AND $3 >= 0"
                 ),
             };
+            let mut laps = crate::ingest::Laps::new();
             let rows: Vec<ContributionRow> =
                 sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
+            laps.lap("links.select");
             let records: Vec<(i64, i64, PostRecord)> =
                 rows.into_iter().map(|r| (r.post_id, r.subtrackers, r.record())).collect();
             let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
@@ -179,12 +181,14 @@ impl Store {
                 q = q.bind(now);
             }
             let changed = q.execute(&mut *tx).await?.rows_affected();
+            laps.lap("links.update");
             let mut deltas = Deltas::default();
             for (_, subtrackers, r) in &records {
                 deltas.add_post(tracker_id, r, r.sentiment_bucket, *subtrackers, sign);
             }
             crate::ingest::write_deltas!(tx, deltas, max_of, now);
             tx.commit().await?;
+            laps.lap("links.commit");
             Ok(changed)
         })
     }

@@ -228,6 +228,25 @@ async fn check_keys(s: &Store, t: i64, when: &str) {
             assert_eq!(got, expected, "{when}: tracker {t}, {sort:?} ascending {ascending}");
         }
     }
+    // The retweet and story filters read the kind kept on the link: the posts they keep are the
+    // ones the posts' own fields say.
+    let is_story = |r: &hark_store::PostRow| r.post.platform == Platform::Instagram && r.post.flags.is_story;
+    let is_retweet = |r: &hark_store::PostRow| r.post.platform == Platform::Twitter && r.post_type == "retweet";
+    assert!(rows.iter().any(is_story) && rows.iter().any(is_retweet), "{when}: tracker {t} has stories and retweets");
+    for (name, q, keep) in [
+        ("stories", PostQuery { stories_only: true, ..all.clone() }, &is_story as &dyn Fn(&hark_store::PostRow) -> bool),
+        ("no retweets", PostQuery { exclude_retweets: true, ..all.clone() }, &|r: &hark_store::PostRow| !is_retweet(r)),
+    ] {
+        let expected: Vec<i64> = rows.iter().filter(|r| keep(r)).map(|r| r.post_id).collect();
+        for sort in [PostSort::Date, PostSort::Engagement, PostSort::Sentiment] {
+            let mut got = ids(&s.query_post_page(t, &PostQuery { sort, ..q.clone() }).await.unwrap());
+            if sort != PostSort::Date {
+                let pos: std::collections::HashMap<i64, usize> = expected.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+                got.sort_by_key(|id| pos.get(id).copied().unwrap_or(usize::MAX));
+            }
+            assert_eq!(got, expected, "{when}: tracker {t}, {name}, {sort:?}");
+        }
+    }
 }
 
 /// Every sort, direction, filter and pages 1 to 3 against the plain plan; totals against a

@@ -74,7 +74,8 @@ async fn fill(store: &Store, posts: usize) -> i64 {
         store.ingest_batch(&records, NOW).await.expect("ingest");
     }
     println!("  filled in {:.0} s", start.elapsed().as_secs_f64());
-    // Statistics as a running PostgreSQL has them after autovacuum (SQLite runs without).
+    // Statistics and a vacuumed link table, as a running Hark's background refresh leaves them
+    // (SQLite runs without statistics).
     if store.backend() == hark_store::Backend::Postgres {
         store.analyze().await.expect("analyze");
     }

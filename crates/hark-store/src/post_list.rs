@@ -56,6 +56,7 @@ const WALK_MAX: i64 = 10_000;
 /// [`WALK_PIECE_MAX`].
 const WALK_FIRST: i64 = 2;
 const WALK_FIRST_MIN: i64 = 16;
+const WALK_FIRST_MIN_PROBED: i64 = 4;
 const WALK_PIECE_MAX: i64 = 100_000;
 
 /// The total number of posts matching a query; `capped`: there are more than `total`.
@@ -925,7 +926,10 @@ impl Store {
         };
         let entry_filter: String = entry_filter.iter().map(|f| format!(" AND {f}")).collect();
         let need = offset.saturating_add(per_page);
-        let first = (need.saturating_mul(WALK_FIRST) / conditions.len().max(1) as i64).max(WALK_FIRST_MIN);
+        // A search on SQLite tests each link read against the full-text index, which costs far
+        // more than reading the link: its streams start smaller.
+        let first_min = if plan == SearchPlan::Probe && backend == Backend::Sqlite { WALK_FIRST_MIN_PROBED } else { WALK_FIRST_MIN };
+        let first = (need.saturating_mul(WALK_FIRST) / conditions.len().max(1) as i64).max(first_min);
         let mut streams: Vec<Stream> =
             conditions.into_iter().map(|c| Stream { condition: c, after: None, piece: first, complete: false }).collect();
         let order = |a: &WalkEntry, b: &WalkEntry| {

@@ -536,6 +536,7 @@ impl Store {
                 new_links: new_links.len() as u64,
             };
             self.note_writes(stats.new_posts + stats.new_links);
+            self.note_indexed(stats.new_posts);
             Ok(stats)
         })
     }

@@ -896,14 +896,39 @@ impl Store {
             vec![PostKind::Post, PostKind::Retweet, PostKind::Story]
         };
         // Stories are Instagram's only (and retweets twitter's).
-        let platforms: Vec<&'static str> =
+        let mut platforms: Vec<&'static str> =
             q.platforms.iter().filter(|p| !q.stories_only || *p == hark_core::Platform::Instagram).map(|p| p.name()).collect();
+        // A stream with no post of the buckets kept in the range would be passed entry by entry
+        // to its end: the hourly rollup's whole hours (a superset of the range) tell which
+        // platforms (for the score: which buckets) have none, and those streams are left out.
+        let mut buckets: Vec<&'static str> = if q.bucket_list().is_some() { q.sentiment.clone() } else { SENTIMENT_BUCKETS.to_vec() };
+        if q.bucket_list().is_some() || q.sort == PostSort::Sentiment {
+            let sums = crate::ingest::SENTIMENT_COLUMNS.iter().map(|(_, c)| format!("CAST(COALESCE(SUM({c}), 0) AS BIGINT)")).collect::<Vec<_>>().join(", ");
+            let sql = format!(
+                "SELECT platform, {sums} FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour <= $3 GROUP BY platform"
+            );
+            let rows: Vec<(String, i64, i64, i64, i64, i64)> = with_pool!(self, |p| sqlx::query_as(&sql)
+                .bind(tracker_id)
+                .bind(hour_floor(start))
+                .bind(end)
+                .fetch_all(p)
+                .await?);
+            let has = |platform: &str, bucket: &str| {
+                rows.iter().any(|r| {
+                    r.0 == platform && [r.1, r.2, r.3, r.4, r.5][crate::ingest::bucket_index(bucket)] > 0
+                })
+            };
+            if q.sort == PostSort::Sentiment {
+                buckets.retain(|b| platforms.iter().any(|p| has(p, b)));
+            } else {
+                platforms.retain(|p| buckets.iter().any(|b| has(p, b)));
+            }
+        }
         let quoted = |v: &[&str]| v.iter().map(|x| format!("'{x}'")).collect::<Vec<_>>().join(",");
         // The streams (each one's condition on the index's leading columns: platform and kind, or
         // the bucket for the score) and the filter checked on the index entries (for the score:
         // the platforms and kinds; otherwise the buckets).
         let (conditions, entry_filter): (Vec<String>, Vec<String>) = if q.sort == PostSort::Sentiment {
-            let buckets = if q.bucket_list().is_some() { q.sentiment.clone() } else { SENTIMENT_BUCKETS.to_vec() };
             let bucket_col = match backend {
                 Backend::Sqlite => "(bucket || '')",
                 Backend::Postgres => "bucket",

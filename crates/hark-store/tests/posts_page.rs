@@ -178,6 +178,11 @@ fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
     q.sentiment = vec!["neutral"];
     q.exclude_retweets = true;
     out.push(("sentiment + retweets".into(), q));
+    // A platform without posts: its streams are left out, the other's kept.
+    let mut q = base();
+    q.sentiment = vec!["negative", "slight_positive"];
+    q.platforms = [Platform::Youtube, Platform::Tiktok].into_iter().collect();
+    out.push(("sentiment + platform without posts".into(), q));
     out
 }
 

@@ -69,11 +69,14 @@ describe('preview on the tracker pages', () => {
       FakeSocket.all[0].emit({ type: 'fetching_complete' });
       FakeSocket.all[0].emit({ type: 'processing_complete', total: 2 });
     });
-    expect(await screen.findByText('Preview complete: 2 posts from the last 2 weeks. New posts keep arriving.')).toBeInTheDocument();
+    // Shown once preview mode is ended on the server (a request and a refetch): slow under load.
+    expect(
+      await screen.findByText('Preview complete: 2 posts from the last 2 weeks. New posts keep arriving.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST' && c.path === '/trackers/h1/preview/end')).toHaveLength(1);
-    await waitFor(() => expect(screen.queryByTestId('preview-mode')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByTestId('preview-mode')).not.toBeInTheDocument(), { timeout: 5000 });
     expect(screen.queryByText(LOADING_NOTICE)).not.toBeInTheDocument();
-  }, 15_000);
+  }, 20_000);
 
   it('a preview that found nothing opens the no-data modal; searching again replaces the tracker', async () => {
     const calls = open({ total: 0 });

@@ -70,8 +70,10 @@ async fn merge_search_index(pool: &SqlitePool, state: &Staleness) -> std::result
         return Ok(());
     }
     state.since.store(0, Ordering::Relaxed);
-    // Each step writes about 500 pages; a million posts take a few dozen.
-    for _ in 0..100_000 {
+    // Each step writes about 500 pages; a million posts take a dozen or so. The steps are capped
+    // by the index's size, so that batches written meanwhile cannot keep a merge going forever.
+    let steps = 50 + posts.max(0) / 10_000;
+    for _ in 0..steps {
         sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -500)").execute(pool).await?;
         let segments: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?;
         if segments <= 1 {

@@ -582,9 +582,9 @@ impl Laps {
 }
 
 /// PostgreSQL: the rows of the JSON array `$1` (each an array of values in column order) as a
-/// SELECT of columns of these types.
+/// SELECT of columns of these types, named `column1`, `column2`… as a VALUES list's are.
 pub(crate) fn pg_json_rows(types: &[&str]) -> String {
-    let columns: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("(e->>{i})::{t}")).collect();
+    let columns: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("(e->>{i})::{t} AS column{}", i + 1)).collect();
     format!("SELECT {} FROM jsonb_array_elements($1::jsonb) e", columns.join(", "))
 }
 

@@ -160,8 +160,8 @@ macro_rules! write_more {
         for chunk in maybe_clear.chunks(if pg { 20_000 } else { 5000 }) {
             let empty: Vec<(i64, i64, String, String)> = if pg {
                 sqlx::query_as(&format!(
-                    "SELECT v.column1, v.column2, v.column3, v.column4 FROM (SELECT (e->>0)::bigint AS column1, \
-                     (e->>1)::bigint AS column2, (e->>2) AS column3, (e->>3) AS column4 FROM jsonb_array_elements($1::jsonb) e) {no_posts}"
+                    "SELECT v.column1, v.column2, v.column3, v.column4 FROM ({}) {no_posts}",
+                    $crate::ingest::pg_json_rows(&["bigint", "bigint", "text", "text"])
                 ))
                 .bind(serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into()))
                 .fetch_all(&mut *$tx)
@@ -187,9 +187,8 @@ macro_rules! write_more {
             if pg {
                 let rows: Vec<_> = chunk.iter().map(|((t, block, p, a), bits)| (t, block, p, a, !*bits)).collect();
                 sqlx::query(&format!(
-                    "UPDATE rollup_author_days SET days = days & v.column5 FROM (SELECT (e->>0)::bigint AS column1, \
-                     (e->>1)::bigint AS column2, (e->>2) AS column3, (e->>3) AS column4, (e->>4)::bigint AS column5 \
-                     FROM jsonb_array_elements($1::jsonb) e) {same_row}"
+                    "UPDATE rollup_author_days SET days = days & v.column5 FROM ({}) {same_row}",
+                    $crate::ingest::pg_json_rows(&["bigint", "bigint", "text", "text", "bigint"])
                 ))
                 .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
                 .execute(&mut *$tx)

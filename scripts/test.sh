@@ -3,7 +3,8 @@
 # web unit tests, and browser end-to-end tests in Debian's Chromium on both databases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n==> %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n==> [%dm%02ds] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*"; }
 
 step "Checking tools"
 if [ ! -x /usr/bin/chromium ]; then
@@ -38,3 +39,5 @@ step "Browser tests on SQLite"
 step "Browser tests on PostgreSQL"
 # Every server a browser test starts gets its own fresh database on this server.
 (cd web && HARK_E2E_POSTGRES_URL="$PG_URL" node --test e2e/)
+
+step "All tests passed"

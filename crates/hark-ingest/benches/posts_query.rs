@@ -10,6 +10,8 @@
 //! reused when present) and `HARK_BENCH_PG_DB=name` does the same with a PostgreSQL database of
 //! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend;
 //! `HARK_BENCH_CASES=search,page 2` only the queries whose label contains one of the words.
+//! `HARK_BENCH_SEARCH_SET=n` sets the most matches a search on SQLite reads into memory for a walk
+//! (default `hark_store::post_list::SEARCH_SET_MAX`; 0 turns it off), to compare the plans.
 
 use std::time::Instant;
 
@@ -272,6 +274,10 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
 fn main() {
     let posts = env_usize("HARK_BENCH_POSTS", 1_150_000);
     let runs = env_usize("HARK_BENCH_RUNS", 10);
+    if let Ok(n) = std::env::var("HARK_BENCH_SEARCH_SET") {
+        use hark_store::post_list::*;
+        set_limits(TOTAL_CAP, SEARCH_TOTAL_CAP, RARE_SEARCH, n.parse().expect("HARK_BENCH_SEARCH_SET: a number"));
+    }
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let only = std::env::var("HARK_BENCH_ONLY").unwrap_or_default();
     rt.block_on(async {

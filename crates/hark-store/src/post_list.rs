@@ -30,20 +30,27 @@ pub const TOTAL_CAP: i64 = 10_000;
 pub const SEARCH_TOTAL_CAP: i64 = 1_000;
 /// A search with at most this many matches (over all posts) is driven from its matches.
 pub const RARE_SEARCH: i64 = 20_000;
+/// On SQLite, a walk in a key's order with a search of at most this many matches (over all posts)
+/// reads them into memory and tests each link read there, not against the full-text index.
+pub const SEARCH_SET_MAX: i64 = 150_000;
 
-/// The caps and the rare-search limit in force (tests lower them to reach every plan with little
-/// data): total cap, search total cap, rare search.
-static LIMITS: [std::sync::atomic::AtomicI64; 3] =
-    [std::sync::atomic::AtomicI64::new(TOTAL_CAP), std::sync::atomic::AtomicI64::new(SEARCH_TOTAL_CAP), std::sync::atomic::AtomicI64::new(RARE_SEARCH)];
+/// The caps and the search limits in force (tests lower them to reach every plan with little
+/// data): total cap, search total cap, rare search, search set.
+static LIMITS: [std::sync::atomic::AtomicI64; 4] = [
+    std::sync::atomic::AtomicI64::new(TOTAL_CAP),
+    std::sync::atomic::AtomicI64::new(SEARCH_TOTAL_CAP),
+    std::sync::atomic::AtomicI64::new(RARE_SEARCH),
+    std::sync::atomic::AtomicI64::new(SEARCH_SET_MAX),
+];
 
 fn limit(i: usize) -> i64 {
     LIMITS[i].load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Sets the total caps and the rare-search limit (for tests).
+/// Sets the total caps and the search limits (for tests).
 #[doc(hidden)]
-pub fn set_limits(total_cap: i64, search_cap: i64, rare_search: i64) {
-    for (i, v) in [total_cap, search_cap, rare_search].into_iter().enumerate() {
+pub fn set_limits(total_cap: i64, search_cap: i64, rare_search: i64, search_set: i64) {
+    for (i, v) in [total_cap, search_cap, rare_search, search_set].into_iter().enumerate() {
         LIMITS[i].store(v, std::sync::atomic::Ordering::Relaxed);
     }
 }
@@ -80,6 +87,16 @@ enum SearchPlan {
     Ids,
     /// Many matches: candidates from the time order (or the sort's hours) are each tested.
     Probe,
+    /// As `Probe`, but (SQLite) the word's matches look few enough to be read into memory: a
+    /// walk in a key's order tests its links there ([`SEARCH_SET_MAX`]).
+    Set,
+}
+
+impl SearchPlan {
+    /// A word with many matches (candidates are tested).
+    fn probes(self) -> bool {
+        matches!(self, Self::Probe | Self::Set)
+    }
 }
 
 pub const SENTIMENT_BUCKETS: [&str; 5] = ["positive", "slight_positive", "neutral", "slight_negative", "negative"];
@@ -462,13 +479,23 @@ impl Store {
         }
         let m = q.match_expr(self.backend());
         match self.backend() {
+            // The newest matches up to the rare limit: their count, and the post ids they span,
+            // which gives the word's share of the posts (and so its matches over all of them).
             Backend::Sqlite => {
                 let sql = format!(
-                    "SELECT COUNT(*) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})",
+                    "SELECT COUNT(*), MIN(rowid), (SELECT MAX(id) FROM posts) FROM \
+                     (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 ORDER BY rowid DESC LIMIT {})",
                     limit(2) + 1
                 );
-                let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql).bind(&m).fetch_one(p).await?);
-                Ok(if n <= limit(2) { SearchPlan::Ids } else { SearchPlan::Probe })
+                let (n, low, top): (i64, Option<i64>, Option<i64>) =
+                    with_pool!(self, |p| sqlx::query_as(&sql).bind(&m).fetch_one(p).await?);
+                if n <= limit(2) {
+                    return Ok(SearchPlan::Ids);
+                }
+                let (low, top) = (low.unwrap_or(0), top.unwrap_or(0).max(1));
+                let share = n as f64 / (top - low + 1).max(1) as f64;
+                // The reading is cut short at the limit when the estimate is wrong.
+                Ok(if share * top as f64 <= 2.0 * limit(3) as f64 { SearchPlan::Set } else { SearchPlan::Probe })
             }
             // Counting a common word's matches in the GIN index costs as much as the query, so
             // the range's 2,000 newest posts are sampled instead: in date order a word in 1 % or
@@ -569,12 +596,12 @@ impl Store {
         // Tags are small sets, and a rare search has few matches: counted exactly.
         let cap = if !q.post_tags.is_empty() || plan == SearchPlan::Ids {
             None
-        } else if plan == SearchPlan::Probe {
+        } else if plan.probes() {
             Some(limit(1))
         } else {
             Some(limit(0))
         };
-        let n = if plan == SearchPlan::Probe && self.backend() == Backend::Sqlite {
+        let n = if plan.probes() && self.backend() == Backend::Sqlite {
             self.count_common_word_sqlite(tracker_id, q, start, end, cap.unwrap_or(0)).await?
         } else {
             self.count_rows(tracker_id, q, plan, start, end, cap).await?
@@ -626,7 +653,7 @@ impl Store {
         );
         let m = q.match_expr(backend);
         // A numeric sort over many posts: the page's ids from the hours that can hold them.
-        let common_word_by_date = q.sort == PostSort::Date && plan == SearchPlan::Probe && backend == Backend::Sqlite;
+        let common_word_by_date = q.sort == PostSort::Date && plan.probes() && backend == Backend::Sqlite;
         let top_k = fast
             && (q.sort.bound().is_some() || common_word_by_date)
             && q.post_tags.is_empty()
@@ -653,7 +680,7 @@ impl Store {
         } else if q.sort == PostSort::Date
             && backend == Backend::Postgres
             && q.post_tags.is_empty()
-            && (plan == SearchPlan::Probe || (plan == SearchPlan::None && needs_posts))
+            && (plan.probes() || (plan == SearchPlan::None && needs_posts))
         {
             // A common word, or filters on the post: the range newest (or oldest) first, each
             // post tested, to the page (PostgreSQL would otherwise sort every match).
@@ -777,7 +804,7 @@ impl Store {
         };
         // A common word on SQLite: each round reads the word's matches within the post ids of
         // its hours (one range scan of the full-text index instead of a lookup per post).
-        let id_ranges = backend == Backend::Sqlite && plan == SearchPlan::Probe;
+        let id_ranges = backend == Backend::Sqlite && plan.probes();
         let mut best: Vec<(f64, i64)> = Vec::new();
         let mut done = 0usize;
         let mut round = (need as usize + 8).max(16);
@@ -871,6 +898,10 @@ impl Store {
         let backend = self.backend();
         let Some((key, index, kind)) = q.sort.link_key() else { return Ok(Vec::new()) };
         let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        // A word with a moderate number of matches: they are read at once, and the links read
+        // are tested against them here (a test of the full-text index per link costs ~0.07 ms).
+        let matches = if plan == SearchPlan::Set { self.search_matches(m, limit(3)).await? } else { None };
+        let (plan, m) = if matches.is_some() { (SearchPlan::None, "") } else { (plan, m) };
         let Some((w, needs_posts)) = q.where_with(backend, plan, true, None) else { return Ok(Vec::new()) };
         let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
         // What the index entries cannot answer (the deletion, and filters on the post) is checked
@@ -953,7 +984,7 @@ impl Store {
         let need = offset.saturating_add(per_page);
         // A search on SQLite tests each link read against the full-text index, which costs far
         // more than reading the link: its streams start smaller.
-        let first_min = if plan == SearchPlan::Probe && backend == Backend::Sqlite { WALK_FIRST_MIN_PROBED } else { WALK_FIRST_MIN };
+        let first_min = if plan.probes() && backend == Backend::Sqlite { WALK_FIRST_MIN_PROBED } else { WALK_FIRST_MIN };
         let first = (need.saturating_mul(WALK_FIRST) / conditions.len().max(1) as i64).max(first_min);
         let mut streams: Vec<Stream> =
             conditions.into_iter().map(|c| Stream { condition: c, after: None, piece: first, complete: false }).collect();
@@ -1044,7 +1075,8 @@ impl Store {
                 s.complete = (rows.len() as i64) < s.piece;
                 s.piece = s.piece.saturating_mul(4).min(WALK_PIECE_MAX);
                 s.after = rows.last().map(|l| l.1.clone());
-                found.extend(rows.iter().filter(|l| l.2).map(|l| l.1.clone()));
+                let matched = |id: &i64| matches.as_ref().map_or(true, |ids| ids.binary_search(id).is_ok());
+                found.extend(rows.iter().filter(|l| l.2 && matched(&l.1 .2)).map(|l| l.1.clone()));
             }
             // Done when `need` posts found are at or ahead of every open stream's place.
             let mut open = streams.iter().filter(|s| !s.complete).peekable();
@@ -1061,6 +1093,21 @@ impl Store {
         }
         found.sort_by(order);
         Ok(found.into_iter().skip(offset as usize).take(per_page as usize).map(|e| e.2).collect())
+    }
+
+    /// The post ids matching a search (SQLite), sorted, when there are at most `max`.
+    async fn search_matches(&self, m: &str, max: i64) -> Result<Option<Vec<i64>>> {
+        let sql = format!(
+            "SELECT COUNT(*), group_concat(rowid) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})",
+            max + 1
+        );
+        let (n, list): (i64, Option<String>) = with_pool!(self, |p| sqlx::query_as(&sql).bind(m).fetch_one(p).await?);
+        if n > max {
+            return Ok(None);
+        }
+        let mut ids: Vec<i64> = list.unwrap_or_default().split(',').filter_map(|x| x.parse().ok()).collect();
+        ids.sort_unstable();
+        Ok(Some(ids))
     }
 
     /// Ids of a page's posts in a sort whose key is kept on the link, when few posts match (tags,

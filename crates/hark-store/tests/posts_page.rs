@@ -254,7 +254,7 @@ async fn check_keys(s: &Store, t: i64, when: &str) {
     }
 }
 
-/// Every sort, direction, filter and pages 1 to 3 against the plain plan; totals against a
+/// Every sort, direction, filter and pages 1 and 3 against the plain plan; totals against a
 /// direct count.
 async fn check_all(s: &Store, t: i64, tags: (i64, i64), when: &str) {
     check_keys(s, t, when).await;
@@ -268,7 +268,8 @@ async fn check_all(s: &Store, t: i64, tags: (i64, i64), when: &str) {
         }
         for sort in SORTS {
             for ascending in [false, true] {
-                for page in 1..=3 {
+                // Page 3 stands for every page after the first (an offset, a walk past it).
+                for page in [1, 3] {
                     let mut q = f.clone();
                     q.sort = sort;
                     q.ascending = ascending;
@@ -286,30 +287,32 @@ async fn check_all(s: &Store, t: i64, tags: (i64, i64), when: &str) {
 // side by side.
 #[tokio::test]
 async fn fast_plans_equal_the_plain_query_sqlite() {
-    fast_plans_equal_the_plain_query(0, (10_000, 1_000, 2_000)).await;
+    fast_plans_equal_the_plain_query(0, (10_000, 1_000, 2_000, 150_000)).await;
 }
 
-/// Low limits: searches take the common-word plan, and totals that are counted get capped.
+/// Low limits: searches take the common-word plans (on SQLite 'kestrel', in about 230 posts, is
+/// tested against the full-text index; 'kestrel coffee', in about 80, is read into memory), and
+/// totals that are counted get capped.
 #[tokio::test]
 async fn fast_plans_equal_the_plain_query_sqlite_low_limits() {
-    fast_plans_equal_the_plain_query(0, (40, 30, 10)).await;
+    fast_plans_equal_the_plain_query(0, (40, 30, 10, 150)).await;
 }
 
 #[tokio::test]
 async fn fast_plans_equal_the_plain_query_postgres() {
-    fast_plans_equal_the_plain_query(1, (10_000, 1_000, 2_000)).await;
+    fast_plans_equal_the_plain_query(1, (10_000, 1_000, 2_000, 150_000)).await;
 }
 
 #[tokio::test]
 async fn fast_plans_equal_the_plain_query_postgres_low_limits() {
-    fast_plans_equal_the_plain_query(1, (40, 30, 10)).await;
+    fast_plans_equal_the_plain_query(1, (40, 30, 10, 150)).await;
 }
 
 /// The checks on backend `which` of [`backends`] (none when it is not configured).
-async fn fast_plans_equal_the_plain_query(which: usize, (total_cap, search_cap, rare): (i64, i64, i64)) {
+async fn fast_plans_equal_the_plain_query(which: usize, (total_cap, search_cap, rare, set): (i64, i64, i64, i64)) {
     {
         for b in backends().into_iter().skip(which).take(1) {
-            hark_store::post_list::set_limits(total_cap, search_cap, rare);
+            hark_store::post_list::set_limits(total_cap, search_cap, rare, set);
             let db = TestDb::new(b).await;
             let s = db.store().await;
             let (t, other) = setup(&s).await;

@@ -276,7 +276,7 @@ fn main() {
     let runs = env_usize("HARK_BENCH_RUNS", 10);
     if let Ok(n) = std::env::var("HARK_BENCH_SEARCH_SET") {
         use hark_store::post_list::*;
-        set_limits(TOTAL_CAP, SEARCH_TOTAL_CAP, RARE_SEARCH, n.parse().expect("HARK_BENCH_SEARCH_SET: a number"));
+        set_limits(TOTAL_CAP, SEARCH_TOTAL_CAP, RARE_SEARCH, n.parse().expect("HARK_BENCH_SEARCH_SET: a number"), WALK_DELETED_MAX);
     }
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let only = std::env::var("HARK_BENCH_ONLY").unwrap_or_default();

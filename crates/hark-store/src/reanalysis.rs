@@ -181,6 +181,20 @@ impl Store {
                 q = q.bind(now);
             }
             let changed = q.execute(&mut *tx).await?.rows_affected();
+            // The deleted links' own table (migration 0016; a removed link's rows go with it).
+            let mirror = match change {
+                LinkChange::SoftDelete => Some(format!(
+                    "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \
+                     FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NOT NULL AND post_id IN ({id_list}) ON CONFLICT DO NOTHING"
+                )),
+                LinkChange::Restore => {
+                    Some(format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"))
+                }
+                LinkChange::Remove => None,
+            };
+            if let Some(sql) = mirror {
+                sqlx::query(&sql).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?;
+            }
             laps.lap("links.update");
             let mut deltas = Deltas::default();
             for (_, subtrackers, r) in &records {

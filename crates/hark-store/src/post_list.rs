@@ -59,10 +59,11 @@ pub fn set_limits(total_cap: i64, search_cap: i64, rare_search: i64, search_set:
 const TOP_K_MAX: i64 = 1_000;
 /// The same for a sort whose key's index is walked.
 const WALK_MAX: i64 = 10_000;
-/// Index entries a walk's stream reads at first: twice the page's share of the stream (at least
-/// [`WALK_FIRST_MIN`]); each further piece reads four times the one before, up to
-/// [`WALK_PIECE_MAX`].
-const WALK_FIRST: i64 = 2;
+/// Index entries a walk's stream reads at first: five quarters of the page's share of the stream
+/// (`WALK_FIRST` / 4; at least [`WALK_FIRST_MIN`]). A stream read again reads what the page still
+/// lacks at the share of its links kept so far, with a margin, up to four times its piece before
+/// (at most [`WALK_PIECE_MAX`]).
+const WALK_FIRST: i64 = 5;
 const WALK_FIRST_MIN: i64 = 16;
 const WALK_FIRST_MIN_PROBED: i64 = 4;
 const WALK_PIECE_MAX: i64 = 100_000;
@@ -231,6 +232,9 @@ struct Stream {
     after: Option<WalkEntry>,
     piece: i64,
     complete: bool,
+    /// Links read and kept so far.
+    read: i64,
+    kept: i64,
 }
 
 /// Filters, sort and page of the posts page.
@@ -1021,9 +1025,9 @@ impl Store {
         // A search on SQLite tests each link read against the full-text index, which costs far
         // more than reading the link: its streams start smaller.
         let first_min = if plan.probes() && backend == Backend::Sqlite { WALK_FIRST_MIN_PROBED } else { WALK_FIRST_MIN };
-        let first = (need.saturating_mul(WALK_FIRST) / conditions.len().max(1) as i64).max(first_min);
+        let first = (need.saturating_mul(WALK_FIRST) / 4 / conditions.len().max(1) as i64).max(first_min);
         let mut streams: Vec<Stream> =
-            conditions.into_iter().map(|c| Stream { condition: c, after: None, piece: first, complete: false }).collect();
+            conditions.into_iter().map(|c| Stream { condition: c, after: None, piece: first, complete: false, read: 0, kept: 0 }).collect();
         let order = |a: &WalkEntry, b: &WalkEntry| {
             let o = a.0.compare(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
             if desc { o.reverse() } else { o }
@@ -1031,6 +1035,8 @@ impl Store {
         // The search is $4 when there is one; a piece's bound follows it.
         let first_bound = if m.is_empty() { 4 } else { 5 };
         let mut found: Vec<WalkEntry> = Vec::new();
+        // Posts found at or ahead of every open stream's place (after the last read).
+        let mut ahead = 0i64;
         loop {
             // Every stream not read yet, at once (one round trip); then the open stream least far
             // along.
@@ -1053,6 +1059,16 @@ impl Store {
                 unread
             };
             let after = streams[chosen[0]].after.clone().filter(|_| chosen.len() == 1);
+            if let (Some(_), &[i]) = (&after, chosen.as_slice()) {
+                // A stream read again: the posts still missing, at the share of its links kept so
+                // far, are at most what it must give (the others give some too); that, with a
+                // margin, unless more than the piece grown fourfold.
+                let s = &mut streams[i];
+                if s.kept > 0 {
+                    let estimate = ((need - ahead).max(1) as f64 * s.read as f64 / s.kept as f64 * 1.25).ceil() as i64 + first_min;
+                    s.piece = estimate.clamp(first_min, s.piece);
+                }
+            }
             let bound = if after.is_some() {
                 format!(" AND ({key}, created_at, post_id) {cmp} (${}, ${}, ${})", first_bound, first_bound + 1, first_bound + 2)
             } else {
@@ -1115,7 +1131,10 @@ impl Store {
                     matches.as_ref().map_or(true, |ids| ids.binary_search(id).is_ok())
                         && deleted.as_ref().map_or(true, |ids| ids.binary_search(id).is_err())
                 };
+                let before = found.len();
                 found.extend(rows.iter().filter(|l| l.2 && matched(&l.1 .2)).map(|l| l.1.clone()));
+                s.read += rows.len() as i64;
+                s.kept += (found.len() - before) as i64;
             }
             // Done when `need` posts found are at or ahead of every open stream's place.
             let mut open = streams.iter().filter(|s| !s.complete).peekable();
@@ -1126,7 +1145,8 @@ impl Store {
                 continue;
             }
             let Some(frontier) = open.filter_map(|s| s.after.as_ref()).min_by(|a, b| order(a, b)) else { break };
-            if found.iter().filter(|e| order(e, frontier) != std::cmp::Ordering::Greater).count() as i64 >= need {
+            ahead = found.iter().filter(|e| order(e, frontier) != std::cmp::Ordering::Greater).count() as i64;
+            if ahead >= need {
                 break;
             }
         }

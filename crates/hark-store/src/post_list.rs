@@ -480,16 +480,19 @@ impl PostQuery {
 impl Store {
     /// A page of a tracker's posts and the number of posts matching the filters.
     pub async fn query_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<(Vec<PostRow>, PostTotal)> {
-        let rows = self.query_post_page(tracker_id, q).await?;
-        let total = self.post_total(tracker_id, q).await?;
+        // One probe of the search for both.
+        let (page, total) = self.search_plans(tracker_id, q).await?;
+        let rows = self.post_page(tracker_id, q, true, page).await?;
+        let total = self.post_total_by(tracker_id, q, total).await?;
         Ok((rows, total))
     }
 
-    /// How a query's search is run: a probe of the full-text index with a limit tells a rare
-    /// word (its matches drive the query) from a common one (candidates are tested instead).
-    async fn search_plan(&self, tracker_id: i64, q: &PostQuery) -> Result<SearchPlan> {
+    /// How a query's search is run, for its page and for its total: a probe of the full-text
+    /// index with a limit tells a rare word (its matches drive the query) from a common one
+    /// (candidates are tested instead).
+    async fn search_plans(&self, tracker_id: i64, q: &PostQuery) -> Result<(SearchPlan, SearchPlan)> {
         if search_words(&q.search).is_empty() {
-            return Ok(SearchPlan::None);
+            return Ok((SearchPlan::None, SearchPlan::None));
         }
         let m = q.match_expr(self.backend());
         match self.backend() {
@@ -504,12 +507,13 @@ impl Store {
                 let (n, low, top): (i64, Option<i64>, Option<i64>) =
                     with_pool!(self, |p| sqlx::query_as(&sql).bind(&m).fetch_one(p).await?);
                 if n <= limit(2) {
-                    return Ok(SearchPlan::Ids);
+                    return Ok((SearchPlan::Ids, SearchPlan::Ids));
                 }
                 let (low, top) = (low.unwrap_or(0), top.unwrap_or(0).max(1));
                 let share = n as f64 / (top - low + 1).max(1) as f64;
                 // The reading is cut short at the limit when the estimate is wrong.
-                Ok(if share * top as f64 <= 2.0 * limit(3) as f64 { SearchPlan::Set } else { SearchPlan::Probe })
+                let plan = if share * top as f64 <= 2.0 * limit(3) as f64 { SearchPlan::Set } else { SearchPlan::Probe };
+                Ok((plan, plan))
             }
             // Counting a common word's matches in the GIN index costs as much as the query, so
             // the range's 2,000 newest posts are sampled instead: in date order a word in 1 % or
@@ -526,16 +530,19 @@ impl Store {
                     .fetch_one(p)
                     .await?);
                 // Another order reads the best hours first, where a word in few posts leaves
-                // most hours to read: it needs a word in 10 % of the posts.
-                let common = if q.sort == PostSort::Date { limit(2) / 1000 } else { limit(2) / 100 };
-                Ok(if n >= common { SearchPlan::Probe } else { SearchPlan::Ids })
+                // most hours to read: it needs a word in 10 % of the posts. The total is the same
+                // in every order: a word the date order finds common is counted up to the cap
+                // (an exact count of a word in 5 % of a million posts reads 90,000 of them).
+                let plan = |common: i64| if n >= common { SearchPlan::Probe } else { SearchPlan::Ids };
+                let by_date = plan(limit(2) / 1000);
+                Ok((if q.sort == PostSort::Date { by_date } else { plan(limit(2) / 100) }, by_date))
             }
         }
     }
 
     /// The exact number of posts matching the filters (counted over the post rows).
     pub async fn count_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<i64> {
-        let plan = self.search_plan(tracker_id, q).await?;
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
         self.count_rows(tracker_id, q, plan, q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX), None).await
     }
 
@@ -573,14 +580,12 @@ impl Store {
     /// tags and rare searches; otherwise counted up to [`TOTAL_CAP`] ([`SEARCH_TOTAL_CAP`] for a
     /// search) and flagged as capped above it.
     pub async fn post_total(&self, tracker_id: i64, q: &PostQuery) -> Result<PostTotal> {
+        let (_, plan) = self.search_plans(tracker_id, q).await?;
+        self.post_total_by(tracker_id, q, plan).await
+    }
+
+    async fn post_total_by(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan) -> Result<PostTotal> {
         let Some(platforms) = q.platform_list() else { return Ok(PostTotal::default()) };
-        // The total is the same in every order: on PostgreSQL a word the date order's sample finds
-        // common is counted up to the cap (the other orders' stricter sample drives only the page;
-        // an exact count of a word in 5 % of a million posts reads 90,000 of them).
-        let by_date;
-        let plan = self
-            .search_plan(tracker_id, if q.sort == PostSort::Date { q } else { by_date = PostQuery { sort: PostSort::Date, ..q.clone() }; &by_date })
-            .await?;
         let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
         if end < start {
             return Ok(PostTotal::default());
@@ -649,18 +654,19 @@ impl Store {
 
     /// Posts of one page, in the query's order, with their tags.
     pub async fn query_post_page(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
-        self.post_page(tracker_id, q, true).await
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
+        self.post_page(tracker_id, q, true, plan).await
     }
 
     /// The same page by the plain plan (every matching post sorted), to check the others against.
     #[doc(hidden)]
     pub async fn query_post_page_plain(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
-        self.post_page(tracker_id, q, false).await
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
+        self.post_page(tracker_id, q, false, plan).await
     }
 
-    async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool) -> Result<Vec<PostRow>> {
+    async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool, plan: SearchPlan) -> Result<Vec<PostRow>> {
         let backend = self.backend();
-        let plan = self.search_plan(tracker_id, q).await?;
         let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };
         let per_page = q.per_page.clamp(1, 1000);

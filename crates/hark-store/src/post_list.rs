@@ -912,11 +912,11 @@ impl Store {
 
     /// Ids of a page's posts in a sort whose key is kept on the link, read in the order of the
     /// key's index (tracker, platform, kind of post, key, time, post, bucket; for the score:
-    /// tracker, bucket, score, time, post, platform, kind; links not deleted only): one stream per
-    /// platform and kind (per bucket), each read in pieces (the range, the subtracker and the
-    /// bucket (platform and kind) filters checked on the index entries, a search and a filter on
-    /// the post on each piece's links, or for a word of moderate use against its matches read
-    /// into memory; a piece starts where the one before ended, by a row-value bound, and reads
+    /// tracker, bucket, score, time, post, platform, kind): one stream per platform and kind (per
+    /// bucket), each read in pieces (the range, the subtracker and the bucket (platform and kind)
+    /// filters checked on the index entries, the deletion against the range's deleted links read
+    /// first, a search and a filter on the post on each piece's links, or for a word of moderate
+    /// use against its matches read into memory; a piece starts where the one before ended, by a row-value bound, and reads
     /// four times as many links). The stream least far along is read next, until the page's posts
     /// are all ahead of every stream still open: a stream's posts never hold back another's,
     /// however differently the key runs on each, and a filter on the platform or the kind (stories,
@@ -931,24 +931,29 @@ impl Store {
         let (plan, m) = if matches.is_some() { (SearchPlan::None, "") } else { (plan, m) };
         let Some((w, needs_posts)) = q.where_with(backend, plan, true, None) else { return Ok(Vec::new()) };
         let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
-        // The range's deleted links (migration 0016; usually a few) are left out here; when there
-        // are many, each link read is looked up instead. One row: the ids as text.
-        let concat = match backend {
-            Backend::Sqlite => "group_concat(post_id)",
-            Backend::Postgres => "string_agg(CAST(post_id AS TEXT), ',')",
-        };
-        let sql = format!(
-            "SELECT {concat} FROM (SELECT post_id FROM tracker_deleted_posts WHERE tracker_id = $1 \
-             AND created_at >= $2 AND created_at <= $3 LIMIT {}) d",
-            limit(4) + 1
-        );
-        let list: Option<String> =
-            with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).bind(start).bind(end).fetch_one(p).await?);
-        let deleted = Some(id_list(list)).filter(|ids| ids.len() as i64 <= limit(4));
         // The index entries answer the range, platform, kind, bucket and subtracker: only a
-        // search tested against the full-text index, a filter on the post, or (many deleted
-        // links) the deletion is checked on each link read.
-        let keep = if needs_posts || plan != SearchPlan::None || deleted.is_none() {
+        // search tested against the full-text index, a filter on the post, or the deletion is
+        // checked on each link read. When nothing else is, the range's deleted links (migration
+        // 0016; usually a few) are read first, as one row, and left out here instead; when there
+        // are many, each link read is looked up after all.
+        let looked_up = needs_posts || plan != SearchPlan::None;
+        let deleted = if looked_up {
+            None
+        } else {
+            let concat = match backend {
+                Backend::Sqlite => "group_concat(post_id)",
+                Backend::Postgres => "string_agg(CAST(post_id AS TEXT), ',')",
+            };
+            let sql = format!(
+                "SELECT {concat} FROM (SELECT post_id FROM tracker_deleted_posts WHERE tracker_id = $1 \
+                 AND created_at >= $2 AND created_at <= $3 LIMIT {}) d",
+                limit(4) + 1
+            );
+            let list: Option<String> =
+                with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).bind(start).bind(end).fetch_one(p).await?);
+            Some(id_list(list)).filter(|ids| ids.len() as i64 <= limit(4))
+        };
+        let keep = if looked_up || deleted.is_none() {
             format!("CASE WHEN EXISTS (SELECT 1 FROM tracker_posts tp{join} WHERE {w} AND tp.post_id = c.post_id) THEN 1 ELSE 0 END")
         } else {
             "1".to_string()
@@ -1162,12 +1167,9 @@ impl Store {
 
     /// The post ids matching a search (SQLite), sorted, when there are at most `max`.
     async fn search_matches(&self, m: &str, max: i64) -> Result<Option<Vec<i64>>> {
-        let sql = format!(
-            "SELECT COUNT(*), group_concat(rowid) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})",
-            max + 1
-        );
-        let (n, list): (i64, Option<String>) = with_pool!(self, |p| sqlx::query_as(&sql).bind(m).fetch_one(p).await?);
-        Ok((n <= max).then(|| id_list(list)))
+        let sql = format!("SELECT group_concat(rowid) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})", max + 1);
+        let list: Option<String> = with_pool!(self, |p| sqlx::query_scalar(&sql).bind(m).fetch_one(p).await?);
+        Ok(Some(id_list(list)).filter(|ids| ids.len() as i64 <= max))
     }
 
     /// Ids of a page's posts in a sort whose key is kept on the link, when few posts match (tags,

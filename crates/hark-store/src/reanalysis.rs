@@ -176,25 +176,49 @@ impl Store {
             laps.lap("links.select");
             let records: Vec<(i64, i64, PostRecord)> =
                 rows.into_iter().map(|r| (r.post_id, r.subtrackers, r.record())).collect();
-            let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
-            if !matches!(change, LinkChange::Remove) {
-                q = q.bind(now);
-            }
-            let changed = q.execute(&mut *tx).await?.rows_affected();
-            // The deleted links' own table (migration 0016; a removed link's rows go with it).
-            let mirror = match change {
-                LinkChange::SoftDelete => Some(format!(
-                    "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \
-                     FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NOT NULL AND post_id IN ({id_list}) ON CONFLICT DO NOTHING"
-                )),
-                LinkChange::Restore => {
-                    Some(format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"))
+            // The deleted links' own table (migration 0016) follows in the same transaction: on
+            // PostgreSQL in the links' statement (the rows the update returns), on SQLite from the
+            // links just written. A removed link's row goes with it (SQLite: a foreign key;
+            // PostgreSQL: a trigger, migration 0017).
+            let changed = match (self.backend(), change) {
+                (Backend::Postgres, LinkChange::SoftDelete) => {
+                    let sql = format!(
+                        "WITH d AS ({write} RETURNING tracker_id, post_id, created_at), \
+                         m AS (INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT * FROM d ON CONFLICT DO NOTHING) \
+                         SELECT COUNT(*) FROM d"
+                    );
+                    sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(&ids_json).bind(now).fetch_one(&mut *tx).await? as u64
                 }
-                LinkChange::Remove => None,
+                (Backend::Postgres, LinkChange::Restore) => {
+                    let sql = format!(
+                        "WITH d AS ({write} RETURNING post_id), \
+                         m AS (DELETE FROM tracker_deleted_posts x USING d WHERE x.tracker_id = $1 AND x.post_id = d.post_id) \
+                         SELECT COUNT(*) FROM d"
+                    );
+                    sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(&ids_json).bind(now).fetch_one(&mut *tx).await? as u64
+                }
+                _ => {
+                    let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
+                    if !matches!(change, LinkChange::Remove) {
+                        q = q.bind(now);
+                    }
+                    let changed = q.execute(&mut *tx).await?.rows_affected();
+                    let mirror = match change {
+                        LinkChange::SoftDelete => Some(format!(
+                            "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \
+                             FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NOT NULL AND post_id IN ({id_list}) ON CONFLICT DO NOTHING"
+                        )),
+                        LinkChange::Restore => {
+                            Some(format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"))
+                        }
+                        LinkChange::Remove => None,
+                    };
+                    if let Some(sql) = mirror {
+                        sqlx::query(&sql).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?;
+                    }
+                    changed
+                }
             };
-            if let Some(sql) = mirror {
-                sqlx::query(&sql).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?;
-            }
             laps.lap("links.update");
             let mut deltas = Deltas::default();
             for (_, subtrackers, r) in &records {

@@ -8,6 +8,7 @@ import {
   matchesSentiment,
   matchesTagFilter,
   NO_CAPTION,
+  pager,
   pickVideo,
   postStats,
   shortCaption,
@@ -124,5 +125,21 @@ describe('totalLabel', () => {
     expect(totalLabel(10000, true)).toBe('10,000+ posts');
     expect(totalLabel(1000, true)).toBe('1,000+ posts');
     expect(totalLabel(0, false)).toBe('0 posts');
+  });
+});
+
+describe('pager', () => {
+  it('counts the pages of an exact total', () => {
+    expect(pager(0, false, 0, 1, 25)).toEqual({ pages: 1, morePages: false });
+    expect(pager(30, false, 25, 1, 25)).toEqual({ pages: 2, morePages: false });
+    expect(pager(50, false, 25, 2, 25)).toEqual({ pages: 2, morePages: false });
+  });
+
+  it('leaves Next open after a full page when the total is a lower bound', () => {
+    expect(pager(400, true, 25, 1, 25)).toEqual({ pages: 16, morePages: true });
+    // Past the counted posts, the page reached counts.
+    expect(pager(400, true, 25, 20, 25)).toEqual({ pages: 20, morePages: true });
+    // A page that is not full is the last.
+    expect(pager(400, true, 10, 21, 25)).toEqual({ pages: 21, morePages: false });
   });
 });

@@ -23,6 +23,16 @@ export function totalLabel(total: number, capped = false): string {
   return `${total.toLocaleString('en-US')}${capped ? '+' : ''} posts`;
 }
 
+/**
+ * The pager's page count. A total not counted to the end (`capped`, shown with '+') is a lower
+ * bound: after a full page there may be more, so Next stays open (`morePages`), and the count
+ * is at least the current page (a page that is not full is the last).
+ */
+export function pager(total: number, capped: boolean, onPage: number, page: number, perPage: number): { pages: number; morePages: boolean } {
+  const morePages = capped && onPage >= perPage;
+  return { pages: Math.max(1, Math.ceil(total / perPage), capped ? page : 1), morePages };
+}
+
 export const deletedMessage = (n: number) => `Successfully deleted ${n} post(s).`;
 export const ignoredMessage = (n: number) => `Successfully ignored ${n} user(s).`;
 

@@ -47,6 +47,7 @@ import {
   matchesSentiment,
   matchesTagFilter,
   NEW_POSTS_NOTICE_MS,
+  pager,
   POST_HIDE_DELAY_MS,
   POSTS_FETCH_ERROR,
   POSTS_PAGE_SIZE,
@@ -171,7 +172,7 @@ export default function PostsPage() {
   // Hidden posts still in the fetched page lower the count (a refetch no longer has them).
   const hiddenShown = (data?.posts ?? []).filter((p) => hidden.has(p.key)).length;
   const total = data ? Math.max(0, data.total - hiddenShown) : 0;
-  const pages = Math.max(1, Math.ceil((data?.total ?? 0) / POSTS_PAGE_SIZE));
+  const { pages, morePages } = pager(data?.total ?? 0, !!data?.totalCapped, data?.posts.length ?? 0, query.page, POSTS_PAGE_SIZE);
   const openItem = items.find((i) => i.key === openKey) ?? null;
 
   const hide = (keys: string[]) => setHidden((h) => new Set([...h, ...keys]));
@@ -456,15 +457,21 @@ export default function PostsPage() {
             </div>
           )}
         </div>
-        {data && pages > 1 ? (
+        {data && (pages > 1 || morePages) ? (
           <nav className="mt-4 flex items-center justify-center gap-3 text-sm" aria-label="Pages">
             <Button variant="secondary" size="sm" disabled={query.page <= 1} onClick={() => update(setPage(query.page - 1))}>
               Previous
             </Button>
             <span data-testid="page-of">
               Page {query.page} of {pages}
+              {morePages ? '+' : ''}
             </span>
-            <Button variant="secondary" size="sm" disabled={query.page >= pages} onClick={() => update(setPage(query.page + 1))}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={query.page >= pages && !morePages}
+              onClick={() => update(setPage(query.page + 1))}
+            >
               Next
             </Button>
           </nav>

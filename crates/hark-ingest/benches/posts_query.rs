@@ -304,7 +304,7 @@ fn main() {
         use hark_store::post_list::*;
         let set = env_usize("HARK_BENCH_SEARCH_SET", SEARCH_SET_MAX as usize) as i64;
         let examined = env_usize("HARK_BENCH_SEARCH_EXAMINED", SEARCH_EXAMINED as usize) as i64;
-        set_limits(TOTAL_CAP, SEARCH_TOTAL_CAP, RARE_SEARCH, set, WALK_DELETED_MAX, examined);
+        set_limits([TOTAL_CAP, SEARCH_TOTAL_CAP, RARE_SEARCH, set, WALK_DELETED_MAX, examined, ENGAGEMENT_SKIP_FROM]);
     }
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let only = std::env::var("HARK_BENCH_ONLY").unwrap_or_default();

@@ -1128,8 +1128,11 @@ impl Store {
         let entry_filter: String = entry_filter.iter().map(|f| format!(" AND {f}")).collect();
         let need = offset.saturating_add(per_page);
         // A search on SQLite tests each link read against the full-text index, which costs far
-        // more than reading the link: its streams start smaller.
-        let first_min = if plan.probes() && backend == Backend::Sqlite { WALK_FIRST_MIN_PROBED } else { WALK_FIRST_MIN };
+        // more than reading the link: its streams start smaller. So do the score's streams with
+        // a filter on the platform or the kind checked on their entries (stories: one entry in a
+        // hundred passes), where the best bucket's stream usually holds the page.
+        let small_start = (plan.probes() && backend == Backend::Sqlite) || (q.sort == PostSort::Sentiment && !entry_filter.is_empty());
+        let first_min = if small_start { WALK_FIRST_MIN_PROBED } else { WALK_FIRST_MIN };
         let first = (need.saturating_mul(WALK_FIRST) / 4 / conditions.len().max(1) as i64).max(first_min);
         let mut streams: Vec<Stream> =
             conditions.into_iter().map(|c| Stream { condition: c, after: None, piece: first, complete: false, read: 0, kept: 0 }).collect();

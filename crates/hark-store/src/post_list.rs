@@ -38,7 +38,7 @@ pub const SEARCH_SET_MAX: i64 = 150_000;
 /// On PostgreSQL, a common word's total is counted among the range's newest this many links at
 /// most (each tested against the word, about 3 µs a link): past them, the total is the lower
 /// bound found so far.
-pub const SEARCH_EXAMINED: i64 = 10_000;
+pub const SEARCH_EXAMINED: i64 = 5_000;
 /// A page in engagement order at least this deep, without a filter but the platforms (all those
 /// with posts in the range), skips its posts in the engagement index (the dashboard's, migration
 /// 0006: tracker, engagement, time, post) with the deleted links left out by their copy: one

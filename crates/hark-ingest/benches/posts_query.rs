@@ -5,7 +5,8 @@
 //!
 //! `cargo bench -p hark-ingest --bench posts_query` — `HARK_BENCH_POSTS` sets the number of
 //! generated posts (default 1,150,000, of which the demo search keeps about 1,000,000);
-//! `HARK_BENCH_RUNS` the runs per query (default 20: p95 is the 19th). To measure again without loading again:
+//! `HARK_BENCH_RUNS` the runs per query (default 20: p95 is the 19th). To measure again without
+//! loading again:
 //! `HARK_BENCH_SQLITE_DB=/path/bench.db` keeps the SQLite database there (loaded when missing,
 //! reused when present) and `HARK_BENCH_PG_DB=name` does the same with a PostgreSQL database of
 //! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend;

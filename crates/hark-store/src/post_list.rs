@@ -1111,7 +1111,11 @@ impl Store {
             };
             let mut entry = Vec::new();
             if platforms.len() != PlatformSet::all().iter().count() {
-                entry.push(format!("{platform_col} IN ({})", quoted(&platforms)));
+                // An expression on PostgreSQL too: a condition on the column itself lets the
+                // planner read the platform's links through another key's index (tracker,
+                // platform, kind, …), fetching and sorting them all, once per bucket (stories:
+                // 3,105 links five times, 20–35 ms, against about 3 ms in the score's index).
+                entry.push(format!("(platform || '') IN ({})", quoted(&platforms)));
             }
             if kinds.len() < 3 {
                 entry.push(format!("post_kind IN ({})", kinds.iter().map(|k| (*k as i16).to_string()).collect::<Vec<_>>().join(",")));

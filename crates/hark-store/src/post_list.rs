@@ -337,6 +337,18 @@ fn int_list(ids: &[i64]) -> String {
 }
 
 impl PostQuery {
+    /// No filter but the platforms and the range: no search, tags, influencer tags, sentiment
+    /// (all five buckets count as none), retweets, stories or subtracker.
+    fn platforms_only(&self) -> bool {
+        search_words(&self.search).is_empty()
+            && self.post_tags.is_empty()
+            && self.influencer_tags.is_empty()
+            && self.bucket_list().is_none()
+            && !self.exclude_retweets
+            && !self.stories_only
+            && self.subtracker_bit().is_none()
+    }
+
     /// The bit of the subtracker filtered on, if any.
     fn subtracker_bit(&self) -> Option<i64> {
         self.subtracker.filter(|n| (1..=62).contains(n)).map(|n| 1i64 << (n - 1))
@@ -763,15 +775,9 @@ impl Store {
         let mut ordered_ids: Option<Vec<i64>> = None;
         let skip = fast
             && q.sort == PostSort::Engagement
-            && plan == SearchPlan::None
+            && q.platforms_only()
             && offset >= limit(6)
             && offset.saturating_add(per_page) <= WALK_MAX
-            && q.sentiment.is_empty()
-            && !q.exclude_retweets
-            && !q.stories_only
-            && q.post_tags.is_empty()
-            && q.influencer_tags.is_empty()
-            && q.subtracker_bit().is_none()
             && self.platforms_cover_range(tracker_id, q).await?;
         if skip {
             ordered_ids = Some(self.engagement_skip_ids(tracker_id, q, offset, per_page).await?);
@@ -1010,8 +1016,9 @@ impl Store {
     /// bucket), each read in pieces (the range, the subtracker and the bucket (platform and kind)
     /// filters checked on the index entries, the deletion against the range's deleted links read
     /// first, a search and a filter on the post on each piece's links, or for a word of moderate
-    /// use against its matches read into memory; a piece starts where the one before ended, by a row-value bound, and reads
-    /// four times as many links). The stream least far along is read next, until the page's posts
+    /// use against its matches read into memory; a piece starts where the one before ended, by a
+    /// row-value bound, and is sized as [`WALK_FIRST`] says). The stream least far along is read
+    /// next, until the page's posts
     /// are all ahead of every stream still open: a stream's posts never hold back another's,
     /// however differently the key runs on each, and a filter on the platform or the kind (stories,
     /// retweets) reads only the streams it keeps.

@@ -181,19 +181,15 @@ impl Store {
             // links just written. A removed link's row goes with it (SQLite: a foreign key;
             // PostgreSQL: a trigger, migration 0017).
             let changed = match (self.backend(), change) {
-                (Backend::Postgres, LinkChange::SoftDelete) => {
+                (Backend::Postgres, LinkChange::SoftDelete | LinkChange::Restore) => {
+                    let mirror = if matches!(change, LinkChange::SoftDelete) {
+                        "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) \
+                         SELECT tracker_id, post_id, created_at FROM d ON CONFLICT DO NOTHING"
+                    } else {
+                        "DELETE FROM tracker_deleted_posts x USING d WHERE x.tracker_id = $1 AND x.post_id = d.post_id"
+                    };
                     let sql = format!(
-                        "WITH d AS ({write} RETURNING tracker_id, post_id, created_at), \
-                         m AS (INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT * FROM d ON CONFLICT DO NOTHING) \
-                         SELECT COUNT(*) FROM d"
-                    );
-                    sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(&ids_json).bind(now).fetch_one(&mut *tx).await? as u64
-                }
-                (Backend::Postgres, LinkChange::Restore) => {
-                    let sql = format!(
-                        "WITH d AS ({write} RETURNING post_id), \
-                         m AS (DELETE FROM tracker_deleted_posts x USING d WHERE x.tracker_id = $1 AND x.post_id = d.post_id) \
-                         SELECT COUNT(*) FROM d"
+                        "WITH d AS ({write} RETURNING tracker_id, post_id, created_at), m AS ({mirror}) SELECT COUNT(*) FROM d"
                     );
                     sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(&ids_json).bind(now).fetch_one(&mut *tx).await? as u64
                 }

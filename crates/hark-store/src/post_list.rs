@@ -1345,11 +1345,11 @@ impl Store {
     }
 
     /// Refreshes the query planner's statistics (after a bulk load).
-    /// On PostgreSQL the links are vacuumed first, as the background refresh
-    /// ([`Store::note_writes`]) does.
+    /// On PostgreSQL the links and the hourly rollup are vacuumed first, as the background
+    /// refresh ([`Store::note_writes`]) does.
     pub async fn analyze(&self) -> Result<()> {
         if let crate::Db::Postgres(p) = &self.db {
-            sqlx::raw_sql("VACUUM (ANALYZE) tracker_posts").execute(p).await?;
+            sqlx::raw_sql("VACUUM (ANALYZE) tracker_posts, rollup_hourly").execute(p).await?;
         }
         with_pool!(self, |p| sqlx::query("ANALYZE").execute(p).await.map(|_| ())?);
         Ok(())

@@ -112,6 +112,10 @@ pub fn set_search_merge_after(posts: u64) {
     SEARCH_MERGE_AFTER.store(posts, Ordering::Relaxed);
 }
 
+/// The vacuum of Hark's statistics refresh and of [`Store::analyze`] (PostgreSQL): the tables
+/// whose visibility maps the posts page's index-only reads need.
+pub(crate) const VACUUM_TABLES: &str = "VACUUM (ANALYZE) tracker_posts, rollup_hourly";
+
 /// Writes before the first refresh; after it, a refresh when the writes since the last one reach
 /// the total written before it (statistics are refreshed about log2 times while a store grows).
 const ANALYZE_AFTER: u64 = 20_000;
@@ -206,7 +210,7 @@ impl Store {
                 // keys' indexes alone, and its total and a walk's platform check sum the rollup's
                 // counts from their index (migration 0018; a scan of the table otherwise, 8.6 ms
                 // against 2.9 over 30 days); autovacuum does it as well when it is on.
-                let r = match sqlx::raw_sql("VACUUM (ANALYZE) tracker_posts, rollup_hourly").execute(&pool).await {
+                let r = match sqlx::raw_sql(VACUUM_TABLES).execute(&pool).await {
                     Ok(_) => sqlx::query(
                         "ANALYZE posts, rollup_terms, rollup_authors, rollup_author_totals, \
                          rollup_author_days, rollup_subtrackers",

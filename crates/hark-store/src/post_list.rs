@@ -1349,7 +1349,7 @@ impl Store {
     /// refresh ([`Store::note_writes`]) does.
     pub async fn analyze(&self) -> Result<()> {
         if let crate::Db::Postgres(p) = &self.db {
-            sqlx::raw_sql("VACUUM (ANALYZE) tracker_posts, rollup_hourly").execute(p).await?;
+            sqlx::raw_sql(crate::VACUUM_TABLES).execute(p).await?;
         }
         with_pool!(self, |p| sqlx::query("ANALYZE").execute(p).await.map(|_| ())?);
         Ok(())

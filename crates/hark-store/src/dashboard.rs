@@ -8,8 +8,8 @@
 //! * With post tags, influencer tags or a subtracker, rollups cannot answer: the whole range is
 //!   read from the post rows with the extra conditions.
 //!
-//! Deleted posts (`tracker_posts.deleted_at` set) never count: the row reads skip them and the
-//! rollups have their contribution subtracted when they are deleted.
+//! Deleted posts (bulk delete: [`crate::Backend::live_link`]) never count: the row reads skip
+//! them and the rollups have their contribution subtracted when they are deleted.
 
 use std::collections::HashMap;
 
@@ -56,8 +56,8 @@ impl DashboardFilter {
 
     /// Conditions on `tp` (tracker_posts) and `p` (posts) beyond tracker and time. Platform names
     /// come from a closed enum and tag ids are integers, so inlining them is safe.
-    pub(crate) fn row_conditions(&self, list: &str) -> String {
-        let mut c = format!(" AND tp.deleted_at IS NULL AND tp.platform IN ({list})");
+    pub(crate) fn row_conditions(&self, backend: crate::Backend, list: &str) -> String {
+        let mut c = format!(" AND {} AND tp.platform IN ({list})", backend.live_link("tp"));
         if let Some(i) = self.subtracker {
             c.push_str(&format!(" AND (tp.subtrackers & {}) <> 0", 1i64 << (i.clamp(1, 63) - 1)));
         }
@@ -329,10 +329,12 @@ impl Store {
             if x > y {
                 continue;
             }
-            let n: i64 = with_pool!(self, |p| sqlx::query_scalar(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM tracker_posts WHERE tracker_id = $1 AND created_at >= $2 \
-                 AND created_at <= $3 AND deleted_at IS NULL LIMIT 1) x"
-            )
+            let sql = format!(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.created_at >= $2 \
+                 AND tp.created_at <= $3 AND {} LIMIT 1) x",
+                self.backend().live_link("tp")
+            );
+            let n: i64 = with_pool!(self, |p| sqlx::query_scalar(&sql)
             .bind(tracker_id)
             .bind(x)
             .bind(y)
@@ -363,7 +365,7 @@ impl Store {
             let r: (i64, i64, i64, i64) = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?);
             Ok::<_, crate::StoreError>(Counts { posts: r.0, engagement: r.1, reach: r.2, impressions: r.3 })
         };
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         let sql = format!(
             "SELECT COUNT(*), CAST(COALESCE(SUM(p.engagement), 0) AS BIGINT), CAST(COALESCE(SUM(p.author_followers), 0) AS BIGINT), \
              CAST(COALESCE(SUM(p.impressions), 0) AS BIGINT) {FROM_ROWS}{cond}"
@@ -389,7 +391,7 @@ impl Store {
             return self.users_from_rollups(tracker_id, f, &list).await;
         }
         let (interior, edges) = self.row_pieces(f, DAY_MS);
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         let mut parts = Vec::new();
         let mut n = 2;
         if interior.is_some() {
@@ -451,7 +453,7 @@ impl Store {
                 acc.entry(r.0).or_default().add(Counts { posts: r.1, engagement: r.2, reach: r.3, impressions: r.4 });
             }
         }
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         // Floor division that is also right before 1970: created_at - mod(created_at, r) with a
         // non-negative remainder.
         let bucket = format!("(tp.created_at - (((tp.created_at % {resolution}) + {resolution}) % {resolution}))");
@@ -492,7 +494,7 @@ impl Store {
             let Some(col) = column_of(kind) else {
                 return Ok(vec![]);
             };
-            let cond = f.row_conditions(&list);
+            let cond = f.row_conditions(self.backend(), &list);
             let sql = format!("SELECT {col} AS t, COUNT(*) {FROM_ROWS}{cond} AND {col} IS NOT NULL GROUP BY {col}");
             let sql = &sql;
             self.edges_concurrently(&edges, |(a, b)| async move {
@@ -665,7 +667,7 @@ impl Store {
         wanted: &[(&str, PlatformSet)],
         (a, b): (i64, i64),
     ) -> Result<Vec<HashMap<String, i64>>> {
-        let cond = u.row_conditions(list);
+        let cond = u.row_conditions(self.backend(), list);
         let joined = match self.backend() {
             crate::Backend::Sqlite => "group_concat(p.terms, char(10))",
             crate::Backend::Postgres => "string_agg(p.terms, E'\\n')",
@@ -731,7 +733,7 @@ impl Store {
                 add((r.0, r.1), r.2, r.3, r.4);
             }
         }
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         let sql = format!(
             "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
              CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
@@ -795,7 +797,7 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         let by_engagement = f.rollups_apply() && self.dash_counts(tracker_id, f).await?.posts > TOP_POSTS_SCAN;
         let from = if by_engagement && self.backend() == crate::Backend::Sqlite {
             FROM_ROWS.replace("tracker_posts tp", "tracker_posts tp INDEXED BY tracker_posts_engagement_idx")
@@ -828,7 +830,7 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok((vec![], 0));
         };
-        let mut cond = f.row_conditions(&list);
+        let mut cond = f.row_conditions(self.backend(), &list);
         let mut pattern = String::new();
         if let Some((kind, t)) = term {
             // A cheap pre-filter on the JSON text (LIKE wildcards in the term only widen it); the
@@ -901,7 +903,7 @@ impl Store {
             let r: (i64, i64) = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_one(p).await?);
             total = (total.0 + r.0, total.1 + r.1);
         }
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         let sql =
             format!("SELECT CAST(COALESCE(SUM(p.likes), 0) AS BIGINT), CAST(COALESCE(SUM(p.dislikes), 0) AS BIGINT) {FROM_ROWS}{cond}");
         for (a, b) in edges {
@@ -935,7 +937,7 @@ impl Store {
                 }
             }
         }
-        let cond = f.row_conditions(&list);
+        let cond = f.row_conditions(self.backend(), &list);
         let cols: Vec<String> = (0..n)
             .map(|i| format!("CAST(COALESCE(SUM(CASE WHEN (tp.subtrackers & {}) <> 0 THEN 1 ELSE 0 END), 0) AS BIGINT)", 1i64 << i))
             .collect();
@@ -961,8 +963,9 @@ impl Store {
         let mut ends = Vec::with_capacity(2);
         for dir in ["ASC", "DESC"] {
             let sql = format!(
-                "SELECT tp.created_at FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL \
-                 AND tp.platform IN ({list}) ORDER BY tp.created_at {dir} LIMIT 1"
+                "SELECT tp.created_at FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {} \
+                 AND tp.platform IN ({list}) ORDER BY tp.created_at {dir} LIMIT 1",
+                self.backend().live_link("tp")
             );
             let t: Option<i64> = with_pool!(self, |p| sqlx::query_scalar(&sql).bind(tracker_id).fetch_optional(p).await?);
             ends.push(t);

@@ -113,7 +113,7 @@ impl Store {
         list: &str,
         ranges: &[(i64, i64)],
     ) -> Result<HashMap<AuthorKey, Activity>> {
-        let cond = f.row_conditions(list);
+        let cond = f.row_conditions(self.backend(), list);
         let sql = format!(
             "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
              CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
@@ -284,7 +284,7 @@ impl Store {
             ));
             binds.extend([lo, hi, lo_mask, hi_mask]);
         }
-        let cond = f.row_conditions(list);
+        let cond = f.row_conditions(self.backend(), list);
         for (a, b) in &p.rows {
             let n = binds.len() + 2;
             parts.push(format!(

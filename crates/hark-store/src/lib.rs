@@ -113,8 +113,9 @@ pub fn set_search_merge_after(posts: u64) {
 }
 
 /// The vacuum of Hark's statistics refresh and of [`Store::analyze`] (PostgreSQL): the tables
-/// whose visibility maps the posts page's index-only reads need.
-pub(crate) const VACUUM_TABLES: &str = "VACUUM (ANALYZE) tracker_posts, rollup_hourly";
+/// whose visibility maps the posts page's index-only reads need, and the deleted links (migration
+/// 0020), which each delete and undo write.
+pub(crate) const VACUUM_TABLES: &str = "VACUUM (ANALYZE) tracker_posts, rollup_hourly, tracker_deleted_posts";
 
 /// Writes before the first refresh; after it, a refresh when the writes since the last one reach
 /// the total written before it (statistics are refreshed about log2 times while a store grows).
@@ -124,6 +125,29 @@ const ANALYZE_AFTER: u64 = 20_000;
 pub enum Backend {
     Sqlite,
     Postgres,
+}
+
+impl Backend {
+    /// SQL that holds when the link `alias` (a `tracker_posts` row, or the table itself) is not
+    /// deleted (bulk delete). SQLite keeps the deletion in the link (`deleted_at`) with a copy in
+    /// `tracker_deleted_posts`; PostgreSQL keeps it in `tracker_deleted_posts` alone (migration
+    /// 0020), so a delete and its undo write none of the links and none of their indexes.
+    pub(crate) fn live_link(self, alias: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("{alias}.deleted_at IS NULL"),
+            Backend::Postgres => format!("NOT {}", self.deleted_link(alias)),
+        }
+    }
+
+    /// SQL that holds when the link `alias` is deleted: the negation of [`Backend::live_link`].
+    pub(crate) fn deleted_link(self, alias: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("{alias}.deleted_at IS NOT NULL"),
+            Backend::Postgres => format!(
+                "EXISTS (SELECT 1 FROM tracker_deleted_posts dl WHERE dl.tracker_id = {alias}.tracker_id AND dl.post_id = {alias}.post_id)"
+            ),
+        }
+    }
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -366,7 +390,7 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(done, "statistics not refreshed after {ANALYZE_AFTER} writes");
-        for table in ["tracker_posts", "rollup_hourly"] {
+        for table in ["tracker_posts", "rollup_hourly", "tracker_deleted_posts"] {
             let vacuumed: bool = sqlx::query_scalar(
                 "SELECT last_vacuum IS NOT NULL AND last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = $1",
             )

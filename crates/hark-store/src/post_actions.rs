@@ -83,17 +83,19 @@ impl Store {
     /// Sets the sentiment shown for a post of a tracker and moves its count in the daily
     /// sentiment rollup from the old bucket to the new one. None when the tracker has no such post.
     pub async fn edit_sentiment(&self, tracker_id: i64, post_id: i64, bucket: &str) -> Result<Option<SentimentEdit>> {
+        let select = format!(
+            "SELECT COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket), p.created_at, p.platform, {} \
+             FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id = $2",
+            self.backend().deleted_link("tp")
+        );
         with_pool!(self, |p| {
             let mut tx = p.begin().await?;
-            let row: Option<(Option<String>, Millis, String, Option<Millis>)> = sqlx::query_as(
-                "SELECT COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket), p.created_at, p.platform, tp.deleted_at \
-                 FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id = $2",
-            )
+            let row: Option<(Option<String>, Millis, String, bool)> = sqlx::query_as(&select)
             .bind(tracker_id)
             .bind(post_id)
             .fetch_optional(&mut *tx)
             .await?;
-            let Some((old, created_at, platform, deleted_at)) = row else {
+            let Some((old, created_at, platform, deleted)) = row else {
                 return Ok(None);
             };
             let old = old.unwrap_or_else(|| "neutral".into());
@@ -104,7 +106,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             // A deleted post counts nowhere; restoring it counts the bucket it has then.
-            if old != bucket && deleted_at.is_none() {
+            if old != bucket && !deleted {
                 let day = created_at.div_euclid(DAY_MS) * DAY_MS;
                 for (term, n) in [(old.as_str(), -1i64), (bucket, 1)] {
                     sqlx::query(

@@ -392,9 +392,9 @@ impl PostQuery {
         let driven = unindexed || plan == SearchPlan::Ids || !self.post_tags.is_empty();
         let time = if driven && backend == Backend::Sqlite { "+tp.created_at" } else { "tp.created_at" };
         // Inlined values come from closed sets (platform names, buckets) or are integers.
-        let mut w = format!(
-            "tp.tracker_id = $1 AND tp.deleted_at IS NULL AND {time} >= {lo} AND {time} <= {hi} AND tp.platform IN ({platforms})"
-        );
+        let live = live_in_range(backend, "$1", (lo, hi));
+        let mut w =
+            format!("tp.tracker_id = $1 AND {live} AND {time} >= {lo} AND {time} <= {hi} AND tp.platform IN ({platforms})");
         let mut needs_posts = false;
         if plan != SearchPlan::None {
             match (backend, plan) {
@@ -517,6 +517,22 @@ impl PostQuery {
     }
 }
 
+/// SQL that holds when the link `tp` of the tracker `tracker` (an expression) is not deleted, for
+/// a query of the links of one time range (`lo`, `hi`: expressions). On PostgreSQL (deletions in
+/// `tracker_deleted_posts` alone, migration 0020) a range usually holds no deleted link: one look
+/// at their time index, run once (an initial plan), then spares the look-up of each link read
+/// (page 200 by date: 5.2 ms with the look-ups, 1.6 ms without).
+fn live_in_range(backend: Backend, tracker: &str, (lo, hi): (&str, &str)) -> String {
+    match backend {
+        Backend::Sqlite => backend.live_link("tp"),
+        Backend::Postgres => format!(
+            "(NOT EXISTS (SELECT 1 FROM tracker_deleted_posts dr WHERE dr.tracker_id = {tracker} AND dr.created_at >= {lo} \
+             AND dr.created_at <= {hi}) OR {})",
+            backend.live_link("tp")
+        ),
+    }
+}
+
 impl Store {
     /// A page of a tracker's posts and the number of posts matching the filters.
     pub async fn query_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<(Vec<PostRow>, PostTotal)> {
@@ -558,10 +574,13 @@ impl Store {
             // the range's 2,000 newest posts are sampled instead: in date order a word in 1 % or
             // more of them is common (the range is walked and each post tested).
             Backend::Postgres => {
-                let sql = "SELECT COUNT(*) FROM (SELECT tp.post_id FROM tracker_posts tp WHERE tp.tracker_id = $2 \
-                     AND tp.deleted_at IS NULL AND tp.created_at >= $3 AND tp.created_at <= $4 ORDER BY tp.created_at DESC LIMIT 2000) tp \
-                     JOIN posts p ON p.id = tp.post_id WHERE p.fts @@ to_tsquery('simple', $1)";
-                let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(sql)
+                let sql = format!(
+                    "SELECT COUNT(*) FROM (SELECT tp.post_id FROM tracker_posts tp WHERE tp.tracker_id = $2 \
+                     AND {} AND tp.created_at >= $3 AND tp.created_at <= $4 ORDER BY tp.created_at DESC LIMIT 2000) tp \
+                     JOIN posts p ON p.id = tp.post_id WHERE p.fts @@ to_tsquery('simple', $1)",
+                    live_in_range(Backend::Postgres, "$2", ("$3", "$4"))
+                );
+                let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql)
                     .bind(&m)
                     .bind(tracker_id)
                     .bind(q.start.unwrap_or(i64::MIN))
@@ -596,7 +615,7 @@ impl Store {
             // before the limit; the range is walked newest first instead, stopping at the cap.
             Some(c) if backend == Backend::Postgres => format!(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 \
-                 AND tp.deleted_at IS NULL AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at DESC OFFSET 0) tp\
+                 AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at DESC OFFSET 0) tp\
                  {join} WHERE {w} LIMIT {}) x",
                 c + 1
             ),
@@ -720,7 +739,7 @@ impl Store {
         let examined = limit(5);
         let sql = format!(
             "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 \
-             AND tp.deleted_at IS NULL AND tp.created_at >= $2 AND tp.created_at <= $3 \
+             AND tp.created_at >= $2 AND tp.created_at <= $3 \
              ORDER BY tp.created_at DESC, tp.post_id DESC LIMIT {examined}) tp JOIN posts p ON p.id = tp.post_id WHERE {w} LIMIT {}) x), \
              (SELECT CAST(COALESCE(SUM(posts), 0) AS BIGINT) FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $5 AND hour <= $3)",
             cap + 1
@@ -806,7 +825,7 @@ impl Store {
             // A common word, or filters on the post: the range newest (or oldest) first, each
             // post tested, to the page (PostgreSQL would otherwise sort every match).
             format!(
-                "SELECT {columns} FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL \
+                "SELECT {columns} FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 \
                  AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at {dir}, tp.post_id {dir} OFFSET 0) tp \
                  JOIN posts p ON p.id = tp.post_id WHERE {w} ORDER BY tp.created_at {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}"
             )

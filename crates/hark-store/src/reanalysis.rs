@@ -141,80 +141,94 @@ impl Store {
             Backend::Sqlite => ("MAX", "SELECT value FROM json_each($2)"),
             Backend::Postgres => ("GREATEST", "SELECT jsonb_array_elements_text($2::jsonb)::bigint"),
         };
+        let backend = self.backend();
         let (state, sign) = match change {
-            LinkChange::Remove | LinkChange::SoftDelete => ("tp.deleted_at IS NULL", -1),
-            LinkChange::Restore => ("tp.deleted_at IS NOT NULL", 1),
+            LinkChange::Remove | LinkChange::SoftDelete => (backend.live_link("tp"), -1),
+            LinkChange::Restore => (backend.deleted_link("tp"), 1),
         };
+        // The sentiment counted is the one shown: a manual edit replaces the computed bucket.
+        let columns = "p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
+             p.likes, p.dislikes, tp.subtrackers, p.region, \
+             p.post_type, p.is_story, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
+             p.country, p.device, p.gender, p.lang, p.author_username, \
+             p.author_id, p.terms";
         with_pool!(self, |pool| {
             let mut tx = pool.begin().await?;
             // The ids travel as one JSON array parameter: no parameter limit, and PostgreSQL keeps
             // an index plan (a prepared IN list of hundreds of parameters gets a generic plan that
             // can be a sequential scan).
             let ids_json = serde_json::to_string(post_ids).unwrap_or_else(|_| "[]".into());
-            // The sentiment counted is the one shown: a manual edit replaces the computed bucket.
-            let select = format!(
-                "SELECT p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
-                 p.likes, p.dislikes, tp.subtrackers, p.region, \
-                 p.post_type, p.is_story, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
-                 p.country, p.device, p.gender, p.lang, p.author_username, \
-                 p.author_id, p.terms FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-                 WHERE {state} AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
-            );
-            let write = match change {
-                LinkChange::Remove => format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"),
-                LinkChange::SoftDelete => format!(
-                    "UPDATE tracker_posts SET deleted_at = $3 WHERE tracker_id = $1 AND deleted_at IS NULL AND post_id IN ({id_list})"
-                ),
-                LinkChange::Restore => format!(
-                    "UPDATE tracker_posts SET deleted_at = NULL WHERE tracker_id = $1 AND deleted_at IS NOT NULL \
-                     AND post_id IN ({id_list}) AND $3 >= 0"
-                ),
-            };
             let mut laps = crate::ingest::Laps::new();
-            let rows: Vec<ContributionRow> =
-                sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
-            laps.lap("links.select");
-            let records: Vec<(i64, i64, PostRecord)> =
-                rows.into_iter().map(|r| (r.post_id, r.subtrackers, r.record())).collect();
-            // The deleted links' own table (migration 0016) follows in the same transaction: on
-            // PostgreSQL in the links' statement (the rows the update returns), on SQLite from the
-            // links just written. A removed link's row goes with it (SQLite: a foreign key;
-            // PostgreSQL: a trigger, migration 0017).
-            let changed = match (self.backend(), change) {
+            let (rows, changed): (Vec<ContributionRow>, u64) = match (backend, change) {
+                // PostgreSQL keeps a deletion in `tracker_deleted_posts` alone (migration 0020):
+                // one statement writes those rows and returns the links it changed, so two deletes
+                // of the same post at once count it once (the second waits, then finds the row).
                 (Backend::Postgres, LinkChange::SoftDelete | LinkChange::Restore) => {
-                    let mirror = if matches!(change, LinkChange::SoftDelete) {
-                        "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) \
-                         SELECT tracker_id, post_id, created_at FROM d ON CONFLICT DO NOTHING"
+                    let write = if matches!(change, LinkChange::SoftDelete) {
+                        format!(
+                            "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) \
+                             SELECT tp.tracker_id, tp.post_id, tp.created_at FROM tracker_posts tp \
+                             WHERE tp.tracker_id = $1 AND tp.post_id IN ({id_list}) ON CONFLICT DO NOTHING RETURNING post_id"
+                        )
                     } else {
-                        "DELETE FROM tracker_deleted_posts x USING d WHERE x.tracker_id = $1 AND x.post_id = d.post_id"
+                        format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list}) RETURNING post_id")
                     };
                     let sql = format!(
-                        "WITH d AS ({write} RETURNING tracker_id, post_id, created_at), m AS ({mirror}) SELECT COUNT(*) FROM d"
+                        "WITH d AS ({write}) SELECT {columns} FROM d JOIN tracker_posts tp ON tp.tracker_id = $1 AND tp.post_id = d.post_id \
+                         JOIN posts p ON p.id = tp.post_id"
                     );
-                    sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(&ids_json).bind(now).fetch_one(&mut *tx).await? as u64
+                    let rows: Vec<ContributionRow> =
+                        sqlx::query_as(&sql).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
+                    let n = rows.len() as u64;
+                    (rows, n)
                 }
                 _ => {
+                    let select = format!(
+                        "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+                         WHERE {state} AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
+                    );
+                    let rows: Vec<ContributionRow> =
+                        sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
+                    laps.lap("links.select");
+                    // SQLite keeps the deletion in the link, with its copy (migration 0016) from the
+                    // links just written; a removed link's copy goes with it (SQLite: a foreign
+                    // key; PostgreSQL: a trigger, migration 0020).
+                    let live = backend.live_link("tracker_posts");
+                    let (write, mirror) = match change {
+                        LinkChange::Remove => {
+                            (format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"), None)
+                        }
+                        LinkChange::SoftDelete => (
+                            format!(
+                                "UPDATE tracker_posts SET deleted_at = $3 WHERE tracker_id = $1 AND {live} AND post_id IN ({id_list})"
+                            ),
+                            Some(format!(
+                                "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \
+                                 FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NOT NULL AND post_id IN ({id_list}) \
+                                 ON CONFLICT DO NOTHING"
+                            )),
+                        ),
+                        LinkChange::Restore => (
+                            format!(
+                                "UPDATE tracker_posts SET deleted_at = NULL WHERE tracker_id = $1 AND deleted_at IS NOT NULL \
+                                 AND post_id IN ({id_list}) AND $3 >= 0"
+                            ),
+                            Some(format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list})")),
+                        ),
+                    };
                     let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
                     if !matches!(change, LinkChange::Remove) {
                         q = q.bind(now);
                     }
                     let changed = q.execute(&mut *tx).await?.rows_affected();
-                    let mirror = match change {
-                        LinkChange::SoftDelete => Some(format!(
-                            "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \
-                             FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NOT NULL AND post_id IN ({id_list}) ON CONFLICT DO NOTHING"
-                        )),
-                        LinkChange::Restore => {
-                            Some(format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"))
-                        }
-                        LinkChange::Remove => None,
-                    };
                     if let Some(sql) = mirror {
                         sqlx::query(&sql).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?;
                     }
-                    changed
+                    (rows, changed)
                 }
             };
+            let records: Vec<(i64, i64, PostRecord)> =
+                rows.into_iter().map(|r| (r.post_id, r.subtrackers, r.record())).collect();
             laps.lap("links.update");
             let mut deltas = Deltas::default();
             for (_, subtrackers, r) in &records {
@@ -286,7 +300,7 @@ impl Store {
 
     pub async fn count_links(&self, tracker_id: i64) -> Result<i64> {
         Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(
-            "SELECT COUNT(*) FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NULL"
+            &format!("SELECT COUNT(*) FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {}", self.backend().live_link("tp"))
         )
         .bind(tracker_id)
         .fetch_one(p)
@@ -298,9 +312,10 @@ impl Store {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, StoredPost>(
             &format!(
                 "SELECT tp.post_id, {}, p.country, p.lang, tp.subtrackers, tp.sentiment_rule FROM tracker_posts tp \
-                 JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.deleted_at IS NULL \
+                 JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND {} \
                  ORDER BY tp.post_id LIMIT $3",
-                crate::POST_ROW_COLUMNS
+                crate::POST_ROW_COLUMNS,
+                self.backend().live_link("tp")
             )
         )
         .bind(tracker_id)
@@ -326,7 +341,8 @@ impl Store {
         let select = format!(
             "SELECT tp.post_id, p.created_at, p.platform, tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket \
              FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-             WHERE tp.tracker_id = $1 AND tp.deleted_at IS NULL AND tp.post_id IN ({id_list})"
+             WHERE tp.tracker_id = $1 AND {} AND tp.post_id IN ({id_list})",
+            self.backend().live_link("tp")
         );
         let new_rule: std::collections::HashMap<i64, Option<&'static str>> = updates.iter().copied().collect();
         with_pool!(self, |pool| {
@@ -377,18 +393,20 @@ impl Store {
     /// Stores the subtrackers (bit i = subtracker i+1) posts of a tracker now match, and moves
     /// their counts in the share-of-voice rollup.
     pub async fn set_subtrackers(&self, tracker_id: i64, updates: &[(i64, i64)]) -> Result<()> {
+        let select = format!(
+            "SELECT tp.subtrackers, tp.created_at, tp.platform, {} FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.post_id = $2",
+            self.backend().deleted_link("tp")
+        );
         with_pool!(self, |p| {
             let mut tx = p.begin().await?;
             let mut moves: std::collections::HashMap<(i64, String, i64), i64> = Default::default();
             for (post_id, mask) in updates {
-                let old: Option<(i64, i64, String, Option<Millis>)> = sqlx::query_as(
-                    "SELECT subtrackers, created_at, platform, deleted_at FROM tracker_posts WHERE tracker_id = $1 AND post_id = $2",
-                )
+                let old: Option<(i64, i64, String, bool)> = sqlx::query_as(&select)
                 .bind(tracker_id)
                 .bind(*post_id)
                 .fetch_optional(&mut *tx)
                 .await?;
-                let Some((old, created_at, platform, deleted_at)) = old else { continue };
+                let Some((old, created_at, platform, deleted)) = old else { continue };
                 if old == *mask {
                     continue;
                 }
@@ -399,7 +417,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 // A deleted post counts nowhere; restoring it counts the mask it has then.
-                if deleted_at.is_some() {
+                if deleted {
                     continue;
                 }
                 let hour = created_at.div_euclid(3_600_000) * 3_600_000;

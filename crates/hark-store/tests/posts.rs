@@ -282,6 +282,45 @@ async fn a_deleted_post_unlinked_and_collected_again_shows() {
     .await;
 }
 
+/// The rows of the deleted links' table (migration 0016; on PostgreSQL the deletion itself,
+/// migration 0020), read from outside the store.
+async fn deleted_link_rows(db: &TestDb) -> i64 {
+    let sql = "SELECT COUNT(*) FROM tracker_deleted_posts";
+    match db.backend {
+        hark_store::Backend::Sqlite => {
+            let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
+            sqlx::query_scalar(sql).fetch_one(&mut c).await.unwrap()
+        }
+        hark_store::Backend::Postgres => {
+            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
+            sqlx::query_scalar(sql).fetch_one(&mut c).await.unwrap()
+        }
+    }
+}
+
+/// A deletion is one row per post, gone with its undo, with its link's removal, and with its
+/// tracker; two trackers' deletions of the same post are their own.
+#[tokio::test]
+async fn deleted_links_leave_with_their_links() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let s = db.store().await;
+        let t = setup(&s).await;
+        seed(&s, t).await;
+        let gone = s.tracker_post_ids(t, &["twitter;2".into(), "twitter;3".into(), "twitter;4".into()]).await.unwrap();
+        assert_eq!(s.soft_delete_posts(t, &gone, 10).await.unwrap(), 3);
+        assert_eq!(deleted_link_rows(&db).await, 3);
+        assert_eq!(s.restore_posts(t, &gone[..1], 20).await.unwrap(), 1);
+        assert_eq!(deleted_link_rows(&db).await, 2);
+        // Removing a live link and a deleted one: only the deleted one had a row.
+        assert_eq!(s.unlink_posts(t, &[gone[0], gone[1]], 30).await.unwrap(), 2);
+        assert_eq!(deleted_link_rows(&db).await, 1);
+        assert_eq!(s.count_links(t).await.unwrap(), 2);
+        assert!(s.delete_tracker(t).await.unwrap());
+        assert_eq!(deleted_link_rows(&db).await, 0);
+    }
+}
+
 #[tokio::test]
 async fn sentiment_edit_moves_the_rollup_and_the_filter() {
     each_backend(|s| async move {

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use hark_core::{Millis, PlatformSet};
 
+use crate::BeginWrite;
 use crate::{with_pool, Result, Store};
 
 pub const HOUR_MS: i64 = 3_600_000;
@@ -1018,7 +1019,7 @@ impl Store {
     /// Creates an influencer tag of `owner_id` holding the given accounts (platform name, username).
     pub async fn create_influencer_tag(&self, owner_id: i64, name: &str, accounts: &[(&str, &str)], now: Millis) -> Result<i64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let id: i64 = sqlx::query_scalar(
                 "INSERT INTO influencer_tags (owner_id, name, color, created_at) VALUES ($1, $2, '#6366f1', $3) RETURNING id",
             )

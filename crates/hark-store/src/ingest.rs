@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use hark_core::Millis;
 use serde::{Deserialize, Serialize};
 
+use crate::BeginWrite;
 use crate::{with_pool, Backend, Result, Store};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -351,7 +352,7 @@ impl Store {
 
         let mut laps = Laps::new();
         with_pool!(self, |pool| {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             laps.lap("begin");
             // Upsert posts, collecting every id and, for posts stored before, their engagement then
             // (`prev_engagement` is set from the stored row by the update and is NULL on an insert).

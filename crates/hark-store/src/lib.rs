@@ -53,6 +53,29 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
+/// A write transaction. SQLite: `BEGIN IMMEDIATE`, so the write lock is taken at the start and a
+/// second writer waits for it (the busy timeout). A deferred transaction that reads first fails at
+/// its first write with "database is locked" when another write has committed since its read (in
+/// WAL mode its snapshot cannot become a writer): bulk delete or undo while posts were collected.
+pub(crate) trait BeginWrite {
+    type Database: sqlx::Database;
+    async fn begin_write(&self) -> std::result::Result<sqlx::Transaction<'static, Self::Database>, sqlx::Error>;
+}
+
+impl BeginWrite for SqlitePool {
+    type Database = sqlx::Sqlite;
+    async fn begin_write(&self) -> std::result::Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
+        self.begin_with("BEGIN IMMEDIATE").await
+    }
+}
+
+impl BeginWrite for PgPool {
+    type Database = sqlx::Postgres;
+    async fn begin_write(&self) -> std::result::Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
+        self.begin().await
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Db {
     Sqlite(SqlitePool),

@@ -2,6 +2,7 @@
 
 use hark_core::Millis;
 
+use crate::BeginWrite;
 use crate::ingest::{bucket_index, SENTIMENT_COLUMNS};
 use crate::post_list::{id_set, json_ids};
 use crate::{with_pool, Result, Store};
@@ -54,7 +55,7 @@ impl Store {
         );
         let posts = json_ids(post_ids);
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let mut added = 0;
             let mut removed = 0;
             if !remove.is_empty() {
@@ -89,7 +90,7 @@ impl Store {
             self.backend().deleted_link("tp")
         );
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let row: Option<(Option<String>, Millis, String, bool)> = sqlx::query_as(&select)
             .bind(tracker_id)
             .bind(post_id)
@@ -147,7 +148,7 @@ impl Store {
     /// lowercased. Returns how many were not ignored before.
     pub async fn ignore_users(&self, tracker_id: i64, users: &[(String, String)], now: Millis) -> Result<u64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let mut n = 0;
             for (platform, username) in users {
                 n += sqlx::query(
@@ -169,7 +170,7 @@ impl Store {
 
     pub async fn unignore_users(&self, tracker_id: i64, users: &[(String, String)]) -> Result<u64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let mut n = 0;
             for (platform, username) in users {
                 n += sqlx::query("DELETE FROM ignored_users WHERE tracker_id = $1 AND platform = $2 AND username = $3")

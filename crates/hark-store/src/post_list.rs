@@ -21,6 +21,7 @@
 
 use hark_core::{Millis, PlatformSet, Post};
 
+use crate::BeginWrite;
 use crate::ingest::PostKind;
 use crate::{with_pool, Backend, Result, Store, POST_ROW_COLUMNS};
 
@@ -1431,7 +1432,7 @@ impl Store {
     /// The owner's previous visit to a tracker's posts, and records this one at `now`.
     pub async fn swap_last_visit(&self, tracker_id: i64, user_id: i64, now: Millis) -> Result<Option<Millis>> {
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let before: Option<i64> =
                 sqlx::query_scalar("SELECT visited_at FROM tracker_visits WHERE tracker_id = $1 AND user_id = $2")
                     .bind(tracker_id)

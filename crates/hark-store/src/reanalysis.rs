@@ -3,6 +3,7 @@
 
 use hark_core::{Millis, Platform};
 
+use crate::BeginWrite;
 use crate::ingest::{Deltas, PostRecord, PostTerms};
 use crate::{with_pool, Backend, Result, Store};
 
@@ -153,7 +154,7 @@ impl Store {
              p.country, p.device, p.gender, p.lang, p.author_username, \
              p.author_id, p.terms";
         with_pool!(self, |pool| {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             // The ids travel as one JSON array parameter: no parameter limit, and PostgreSQL keeps
             // an index plan (a prepared IN list of hundreds of parameters gets a generic plan that
             // can be a sequential scan).
@@ -346,7 +347,7 @@ impl Store {
         );
         let new_rule: std::collections::HashMap<i64, Option<&'static str>> = updates.iter().copied().collect();
         with_pool!(self, |pool| {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_write().await?;
             let rows: Vec<SentimentRow> = sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
             let records: Vec<PostRecord> = rows
                 .iter()
@@ -398,7 +399,7 @@ impl Store {
             self.backend().deleted_link("tp")
         );
         with_pool!(self, |p| {
-            let mut tx = p.begin().await?;
+            let mut tx = p.begin_write().await?;
             let mut moves: std::collections::HashMap<(i64, String, i64), i64> = Default::default();
             for (post_id, mask) in updates {
                 let old: Option<(i64, i64, String, bool)> = sqlx::query_as(&select)

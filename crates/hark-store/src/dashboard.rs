@@ -15,8 +15,7 @@ use std::collections::HashMap;
 
 use hark_core::{Millis, PlatformSet};
 
-use crate::BeginWrite;
-use crate::{with_pool, Result, Store};
+use crate::{with_pool, BeginWrite, Result, Store};
 
 pub const HOUR_MS: i64 = 3_600_000;
 pub const DAY_MS: i64 = 86_400_000;

@@ -8,8 +8,7 @@ use std::collections::HashMap;
 use hark_core::Millis;
 use serde::{Deserialize, Serialize};
 
-use crate::BeginWrite;
-use crate::{with_pool, Backend, Result, Store};
+use crate::{with_pool, Backend, BeginWrite, Result, Store};
 
 const HOUR_MS: i64 = 3_600_000;
 const DAY_MS: i64 = 86_400_000;

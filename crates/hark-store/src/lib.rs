@@ -256,7 +256,8 @@ impl Store {
                 // transaction), so their visibility maps let the posts page's walks read the sort
                 // keys' indexes alone, and its total and a walk's platform check sum the rollup's
                 // counts from their index (migration 0018; a scan of the table otherwise, 8.6 ms
-                // against 2.9 over 30 days); autovacuum does it as well when it is on.
+                // against 2.9 over 30 days); the deleted links (migration 0020) lose the rows each
+                // delete and undo leave. Autovacuum does it as well when it is on.
                 let r = match sqlx::raw_sql(VACUUM_TABLES).execute(&pool).await {
                     Ok(_) => sqlx::query(
                         "ANALYZE posts, rollup_terms, rollup_authors, rollup_author_totals, \

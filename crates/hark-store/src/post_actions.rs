@@ -2,10 +2,9 @@
 
 use hark_core::Millis;
 
-use crate::BeginWrite;
 use crate::ingest::{bucket_index, SENTIMENT_COLUMNS};
 use crate::post_list::{id_set, json_ids};
-use crate::{with_pool, Result, Store};
+use crate::{with_pool, BeginWrite, Result, Store};
 
 const DAY_MS: i64 = 86_400_000;
 

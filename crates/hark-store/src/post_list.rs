@@ -21,9 +21,8 @@
 
 use hark_core::{Millis, PlatformSet, Post};
 
-use crate::BeginWrite;
 use crate::ingest::PostKind;
-use crate::{with_pool, Backend, Result, Store, POST_ROW_COLUMNS};
+use crate::{with_pool, Backend, BeginWrite, Result, Store, POST_ROW_COLUMNS};
 
 
 const HOUR_MS: i64 = 3_600_000;
@@ -1365,7 +1364,7 @@ impl Store {
     }
 
     /// Refreshes the query planner's statistics (after a bulk load).
-    /// On PostgreSQL the links and the hourly rollup are vacuumed first, as the background
+    /// On PostgreSQL the tables of [`crate::VACUUM_TABLES`] are vacuumed first, as the background
     /// refresh ([`Store::note_writes`]) does.
     pub async fn analyze(&self) -> Result<()> {
         if let crate::Db::Postgres(p) = &self.db {

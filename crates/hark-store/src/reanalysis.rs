@@ -3,9 +3,8 @@
 
 use hark_core::{Millis, Platform};
 
-use crate::BeginWrite;
 use crate::ingest::{Deltas, PostRecord, PostTerms};
-use crate::{with_pool, Backend, Result, Store};
+use crate::{with_pool, Backend, BeginWrite, Result, Store};
 
 /// A queued or running re-analysis of a tracker's stored posts.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -191,17 +190,16 @@ impl Store {
                     let rows: Vec<ContributionRow> =
                         sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
                     laps.lap("links.select");
-                    // SQLite keeps the deletion in the link, with its copy (migration 0016) from the
-                    // links just written; a removed link's copy goes with it (SQLite: a foreign
-                    // key; PostgreSQL: a trigger, migration 0020).
-                    let live = backend.live_link("tracker_posts");
+                    // Here only SQLite deletes and restores: it keeps the deletion in the link, with
+                    // its copy (migration 0016) from the links just written; a removed link's copy
+                    // goes with it (SQLite: a foreign key; PostgreSQL: a trigger, migration 0020).
                     let (write, mirror) = match change {
                         LinkChange::Remove => {
                             (format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"), None)
                         }
                         LinkChange::SoftDelete => (
                             format!(
-                                "UPDATE tracker_posts SET deleted_at = $3 WHERE tracker_id = $1 AND {live} AND post_id IN ({id_list})"
+                                "UPDATE tracker_posts SET deleted_at = $3 WHERE tracker_id = $1 AND deleted_at IS NULL AND post_id IN ({id_list})"
                             ),
                             Some(format!(
                                 "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \

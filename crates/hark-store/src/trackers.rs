@@ -1,7 +1,6 @@
 use hark_core::{Friendly, Millis, Permission, TrackerHash, TrackerStatus};
 
-use crate::BeginWrite;
-use crate::{with_pool, Result, Store, StoreError};
+use crate::{with_pool, BeginWrite, Result, Store, StoreError};
 
 /// A tracker as stored, with its owner's name. JSON columns stay text here; the API decodes them.
 #[derive(Debug, Clone, sqlx::FromRow)]

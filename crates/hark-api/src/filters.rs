@@ -102,23 +102,44 @@ impl FilterQuery {
     }
 }
 
+/// The filters every analytic page shares, parsed and checked once: the dashboard's panels, the
+/// posts list and every export read them from here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageFilter {
+    pub platforms: PlatformSet,
+    pub range: DateRange,
+    /// Post tag ids, each once; with `post_tags_all` a post needs every one (ALL), else any (ANY).
+    pub post_tags: Vec<i64>,
+    pub post_tags_all: bool,
+    pub influencer_tags: Vec<i64>,
+    pub influencer_tags_all: bool,
+    /// A subtracker, 1-based.
+    pub subtracker: Option<u32>,
+}
+
+/// Tags one filter may combine at most.
+pub const MAX_FILTER_TAGS: usize = 100;
+/// The highest subtracker number a filter may name (bit 62 of the stored labels).
+pub const MAX_SUBTRACKER: u32 = 63;
+
 impl FilterQuery {
-    /// Tag ids and modes (ALL unless `any`), and the subtracker, checked.
-    pub fn dashboard_filter(&self, tracker: PlatformSet, now: Millis) -> ApiResult<hark_store::DashboardFilter> {
-        let ids = |s: Option<&str>| -> ApiResult<Vec<i64>> {
-            let s = s.unwrap_or("").trim();
-            if s.is_empty() {
-                return Ok(vec![]);
+    /// Every shared filter, checked: platforms within the tracker's, the range, tag ids and modes
+    /// (ALL unless `any`), and the subtracker.
+    pub fn parse(&self, tracker: PlatformSet, now: Millis) -> ApiResult<PageFilter> {
+        let ids = |name: &str, s: Option<&str>| -> ApiResult<Vec<i64>> {
+            let mut out = Vec::new();
+            for x in s.unwrap_or("").split(',').map(str::trim).filter(|x| !x.is_empty()) {
+                let id = x.parse::<i64>().map_err(|_| {
+                    ApiError::bad_request("invalid_query", format!("{name} is a comma-separated list of tag ids."))
+                })?;
+                if !out.contains(&id) {
+                    out.push(id);
+                }
             }
-            let v = s
-                .split(',')
-                .map(|x| x.trim().parse::<i64>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|_| ApiError::bad_request("invalid_query", "Tag filters are comma-separated tag ids."))?;
-            if v.len() > 100 {
-                return Err(ApiError::bad_request("invalid_query", "At most 100 tags can be combined."));
+            if out.len() > MAX_FILTER_TAGS {
+                return Err(ApiError::bad_request("invalid_query", format!("At most {MAX_FILTER_TAGS} tags can be combined.")));
             }
-            Ok(v)
+            Ok(out)
         };
         let all = |m: Option<&str>| -> ApiResult<bool> {
             match m.unwrap_or("all") {
@@ -127,21 +148,40 @@ impl FilterQuery {
                 _ => Err(ApiError::bad_request("invalid_query", "Tag filter mode must be 'any' or 'all'.")),
             }
         };
-        if self.subtracker.is_some_and(|i| !(1..=63).contains(&i)) {
+        if self.subtracker.is_some_and(|i| !(1..=MAX_SUBTRACKER).contains(&i)) {
             return Err(ApiError::bad_request("invalid_query", "Unknown subtracker."));
         }
-        let DateRange { start, end } = self.range(now)?;
-        Ok(hark_store::DashboardFilter {
+        Ok(PageFilter {
             platforms: self.platforms(tracker)?,
-            start,
-            end,
-            post_tags: ids(self.post_tags.as_deref())?,
+            range: self.range(now)?,
+            post_tags: ids("postTags", self.post_tags.as_deref())?,
             post_tags_all: all(self.post_tag_filter_mode.as_deref())?,
-            influencer_tags: ids(self.influencer_tags.as_deref())?,
+            influencer_tags: ids("influencerTags", self.influencer_tags.as_deref())?,
             influencer_tags_all: all(self.influencer_tag_filter_mode.as_deref())?,
             subtracker: self.subtracker,
-            rows_only: false,
         })
+    }
+
+    /// [`parse`](Self::parse), as the dashboard's store filter.
+    pub fn dashboard_filter(&self, tracker: PlatformSet, now: Millis) -> ApiResult<hark_store::DashboardFilter> {
+        Ok(self.parse(tracker, now)?.dashboard())
+    }
+}
+
+impl PageFilter {
+    /// The dashboard's store filter.
+    pub fn dashboard(self) -> hark_store::DashboardFilter {
+        hark_store::DashboardFilter {
+            platforms: self.platforms,
+            start: self.range.start,
+            end: self.range.end,
+            post_tags: self.post_tags,
+            post_tags_all: self.post_tags_all,
+            influencer_tags: self.influencer_tags,
+            influencer_tags_all: self.influencer_tags_all,
+            subtracker: self.subtracker,
+            rows_only: false,
+        }
     }
 }
 
@@ -206,6 +246,10 @@ mod tests {
         assert!(q(|q| q.post_tags = Some("x".into())).dashboard_filter(PlatformSet::all(), 0).is_err());
         assert!(q(|q| q.post_tag_filter_mode = Some("most".into())).dashboard_filter(PlatformSet::all(), 0).is_err());
         assert!(q(|q| q.subtracker = Some(0)).dashboard_filter(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.subtracker = Some(64)).parse(PlatformSet::all(), 0).is_err());
+        assert_eq!(q(|q| q.post_tags = Some("3,3, 4".into())).parse(PlatformSet::all(), 0).unwrap().post_tags, vec![3, 4]);
+        let many = (0..101).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+        assert!(q(|q| q.influencer_tags = Some(many)).parse(PlatformSet::all(), 0).is_err());
     }
 
     #[test]

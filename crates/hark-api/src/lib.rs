@@ -18,6 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub mod auth;
+pub mod csv_file;
 pub mod dto;
 pub mod error;
 pub mod extract;
@@ -54,6 +55,11 @@ impl AppState {
     tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"))
 )]
 struct ApiDoc;
+
+/// The OpenAPI document, pretty-printed: what `hark openapi` prints and web/src/api/openapi.json holds.
+pub fn openapi_json() -> String {
+    api().1.to_pretty_json().expect("the OpenAPI document serialises")
+}
 
 /// The API routes and the OpenAPI document describing exactly them.
 pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {

@@ -345,6 +345,25 @@ async fn tags_are_validated_sorted_and_unique() {
     .await;
 }
 
+/// Each list names its own item schema: the posts page's items (with `key`) and the dashboard's
+/// (with `externalId`) are two shapes, and neither overwrites the other in the document.
+#[tokio::test]
+async fn openapi_item_schemas_match_their_lists() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let doc = app.get("/api/v1/openapi.json").await.body;
+    let schema = |r: &serde_json::Value| -> serde_json::Value {
+        let name = r["$ref"].as_str().unwrap_or_else(|| panic!("not a reference: {r}")).rsplit('/').next().unwrap().to_string();
+        doc["components"]["schemas"][&name].clone()
+    };
+    let ok = |path: &str| schema(&doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]);
+    let posts_item = schema(&ok("/api/v1/trackers/{hash}/posts")["properties"]["posts"]["items"]);
+    assert!(posts_item["properties"].get("key").is_some(), "posts list items: {posts_item}");
+    let side_item = schema(&ok("/api/v1/trackers/{hash}/dashboard/posts")["properties"]["posts"]["items"]);
+    assert!(side_item["properties"].get("externalId").is_some(), "dashboard items: {side_item}");
+    let top_item = schema(&ok("/api/v1/trackers/{hash}/dashboard/top-posts")["properties"]["posts"]["items"]);
+    assert!(top_item["properties"].get("externalId").is_some(), "top posts items: {top_item}");
+}
+
 #[tokio::test]
 async fn openapi_lists_every_route() {
     let app = TestApp::spawn(Backend::Sqlite).await;

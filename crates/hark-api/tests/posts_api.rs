@@ -33,7 +33,13 @@ async fn seeded(app: &TestApp) -> String {
                "author":{"username":"dee"},"counts":{"likes":1}}),
         json!({"platform":"twitter","id":"5","text":"old coffee","createdAt": now - 40 * DAY, "author":{"username":"eve"}}),
     ];
-    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    import_posts(app, &hash, &lines).await;
+    hash
+}
+
+/// Imports posts (Hark's NDJSON) into a tracker; every one must be taken.
+async fn import_posts(app: &TestApp, hash: &str, posts: &[Value]) {
+    let body: String = posts.iter().map(|l| format!("{l}\n")).collect();
     let token = app.csrf().await;
     let res = send(
         app.client
@@ -42,8 +48,7 @@ async fn seeded(app: &TestApp) -> String {
             .body(body),
     )
     .await;
-    assert_eq!(res.body["imported"], 5, "{:?}", res.body);
-    hash
+    assert_eq!(res.body["imported"], posts.len(), "{:?}", res.body);
 }
 
 fn ids(body: &Value) -> Vec<String> {
@@ -355,6 +360,71 @@ async fn indirect_matches_carry_their_note_flag() {
             .collect();
         assert_eq!(flags[0], ("77".to_string(), true), "{flags:?}");
         assert!(flags[1..].iter().all(|(_, indirect)| !indirect), "{flags:?}");
+    })
+    .await;
+}
+
+/// The header's subtracker choice reaches the posts list and its export through the filter
+/// query every page shares (`subtracker=N`), and a number out of range is refused.
+#[tokio::test]
+async fn the_shared_subtracker_filter_narrows_the_list_and_export() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let created = app
+            .post(
+                "/api/v1/trackers",
+                json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["coffee"]}]},
+                       "subtrackers": ["espresso"]}),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{:?}", created.body);
+        let hash = created.body["hash"].as_str().unwrap().to_string();
+        let now = hark_core::now_millis();
+        import_posts(&app, &hash, &[
+            json!({"platform":"twitter","id":"1","text":"espresso coffee","createdAt": now - DAY, "author":{"username":"ann"}}),
+            json!({"platform":"twitter","id":"2","text":"filter coffee","createdAt": now - DAY, "author":{"username":"bob"}}),
+        ])
+        .await;
+        let base = format!("/api/v1/trackers/{hash}/posts");
+        assert_eq!(ids(&app.get(&format!("{base}?days=30")).await.body).len(), 2);
+        let sub = app.get(&format!("{base}?days=30&subtracker=1")).await;
+        assert_eq!(sub.status, 200, "{:?}", sub.body);
+        assert_eq!(ids(&sub.body), ["1"]);
+        assert_eq!(sub.body["total"], 1);
+        let csv = app.client.get(app.url(&format!("{base}/export.csv?days=30&subtracker=1"))).send().await.unwrap();
+        let text = csv.text().await.unwrap();
+        assert!(text.contains("espresso coffee") && !text.contains("filter coffee"), "{text}");
+        let bad = app.get(&format!("{base}?days=30&subtracker=64")).await;
+        assert_eq!(bad.status, 400, "{:?}", bad.body);
+        assert_eq!(bad.body["error"]["code"], "invalid_query");
+    })
+    .await;
+}
+
+/// Every CSV export writes a cell that a spreadsheet would run as a formula (=, +, -, @, tab,
+/// carriage return first) as text, prefixed with an apostrophe.
+#[tokio::test]
+async fn csv_exports_neutralise_spreadsheet_formulas() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let now = hark_core::now_millis();
+        import_posts(&app, &hash, &[
+            json!({"platform":"twitter","id":"1","text":"=HYPERLINK(\"http://evil\",\"coffee\")","createdAt": now - DAY,
+                   "author":{"username":"ann","name":"@SUM(1+1) coffee"}}),
+            json!({"platform":"twitter","id":"2","text":"+1 coffee","createdAt": now - DAY, "author":{"username":"bob","name":"-2+3"}}),
+        ])
+        .await;
+        for path in [format!("/api/v1/trackers/{hash}/posts/export.csv?days=30"), format!("/api/v1/trackers/{hash}/dashboard/posts?days=30&format=csv")] {
+            let text = app.client.get(app.url(&path)).send().await.unwrap().text().await.unwrap();
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            let cells: Vec<String> = reader.records().flat_map(|r| r.unwrap().iter().map(str::to_string).collect::<Vec<_>>()).collect();
+            for bad in ["=HYPERLINK(\"http://evil\",\"coffee\")", "@SUM(1+1) coffee", "+1 coffee", "-2+3"] {
+                assert!(!cells.iter().any(|c| c == bad), "{path}: {bad} left as a formula in {cells:?}");
+                let safe = format!("'{bad}");
+                assert!(cells.iter().any(|c| *c == safe), "{path}: {safe} missing in {cells:?}");
+            }
+        }
     })
     .await;
 }

@@ -1,6 +1,7 @@
 //! Hark's domain: the values that must be valid, the tracker search model and, later, the matcher
 //! and enrichment. No I/O lives here.
 
+pub mod bucket;
 pub mod criteria;
 pub mod forecast;
 pub mod limits;
@@ -19,6 +20,7 @@ pub mod post_type;
 pub mod query;
 pub mod text;
 
+pub use bucket::Bucket;
 pub use criteria::{AccountLimits, AccountLists, CriteriaInput, TrackerCriteria};
 pub use permission::Permission;
 pub use platform::{Platform, PlatformSet};

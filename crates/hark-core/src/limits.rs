@@ -6,6 +6,8 @@ pub const DEFAULT_MAX_SEARCHES: i64 = 5;
 pub const DEFAULT_MAX_IGNORED: i64 = 5;
 pub const EXTRA_MAX_IGNORED: i64 = 50;
 pub const TRIAL_DAYS: i64 = 14;
+/// An hour and a day in milliseconds (UTC: rollups count whole hours and days).
+pub const HOUR_MS: i64 = 3_600_000;
 pub const DAY_MS: i64 = 86_400_000;
 pub const TAG_NAME_MAX: usize = 45;
 pub const TITLE_MAX: usize = 200;

@@ -12,7 +12,7 @@
 //! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend;
 //! `HARK_BENCH_CASES=search,page 2` only the queries whose label contains one of the words.
 //! `HARK_BENCH_SEARCH_SET=n` sets the most matches a search on SQLite reads into memory for a walk
-//! (default `hark_store::post_list::SEARCH_SET_MAX`; 0 turns it off), to compare the plans, and
+//! (default `PostListTuning::search_set_max`; 0 turns it off), to compare the plans, and
 //! `HARK_BENCH_SEARCH_EXAMINED=n` the most links a search's total examines on PostgreSQL.
 
 use std::time::Instant;
@@ -139,7 +139,7 @@ async fn time_query(store: &Store, t: i64, name: &str, q: &PostQuery, runs: usiz
 
 async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
     println!("{name}");
-    let store = Store::connect(url).await.expect("connect");
+    let store = Store::connect(url).await.expect("connect").with_post_list_tuning(tuning());
     store.migrate().await.expect("migrate");
     // A reused database was filled by this benchmark: tracker 1, tags 1 (A) and 2 (B).
     let (t, a, b) = if reuse {
@@ -313,15 +313,19 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
     store.close().await;
 }
 
+/// Hark's posts-page limits, with the search limits the environment sets (to compare plans).
+fn tuning() -> hark_store::PostListTuning {
+    let d = hark_store::PostListTuning::default();
+    hark_store::PostListTuning {
+        search_set_max: env_usize("HARK_BENCH_SEARCH_SET", d.search_set_max as usize) as i64,
+        search_examined: env_usize("HARK_BENCH_SEARCH_EXAMINED", d.search_examined as usize) as i64,
+        ..d
+    }
+}
+
 fn main() {
     let posts = env_usize("HARK_BENCH_POSTS", 1_150_000);
     let runs = env_usize("HARK_BENCH_RUNS", 20);
-    {
-        use hark_store::post_list::*;
-        let set = env_usize("HARK_BENCH_SEARCH_SET", SEARCH_SET_MAX as usize) as i64;
-        let examined = env_usize("HARK_BENCH_SEARCH_EXAMINED", SEARCH_EXAMINED as usize) as i64;
-        set_limits([TOTAL_CAP, SEARCH_TOTAL_CAP, RARE_SEARCH, set, WALK_DELETED_MAX, examined, ENGAGEMENT_SKIP_FROM]);
-    }
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let only = std::env::var("HARK_BENCH_ONLY").unwrap_or_default();
     rt.block_on(async {

@@ -8,10 +8,11 @@ use std::collections::HashMap;
 use hark_core::Millis;
 use serde::{Deserialize, Serialize};
 
-use crate::{with_pool, Backend, BeginWrite, Result, Store};
+use crate::dialect::Backend;
+use crate::sentiment::{bucket_index, SENTIMENT_COLUMNS};
+use crate::time::{DAY_MS, HOUR_MS};
+use crate::{with_pool, BeginWrite, Result, Store};
 
-const HOUR_MS: i64 = 3_600_000;
-const DAY_MS: i64 = 86_400_000;
 
 /// Terms derived from a post that the rollups count; kept on the post so deletes can subtract.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -122,19 +123,6 @@ pub(crate) struct HourAgg {
     pub(crate) real_min: [Option<f64>; 2],
 }
 
-/// Sentiment buckets and their per-hour count columns of `rollup_hourly`.
-pub(crate) const SENTIMENT_COLUMNS: [(&str, &str); 5] = [
-    ("positive", "s_positive"),
-    ("slight_positive", "s_slight_positive"),
-    ("neutral", "s_neutral"),
-    ("slight_negative", "s_slight_negative"),
-    ("negative", "s_negative"),
-];
-
-/// The count column of a shown bucket (an unknown bucket counts as neutral).
-pub(crate) fn bucket_index(bucket: &str) -> usize {
-    SENTIMENT_COLUMNS.iter().position(|(b, _)| *b == bucket).unwrap_or(2)
-}
 
 /// Integer sort keys bounded per hour: `rollup_hourly.max_<name>` / `min_<name>`.
 pub(crate) const INT_BOUNDS: [&str; 7] = ["engagement", "followers", "impressions", "likes", "comments", "shares", "views"];

@@ -1,10 +1,13 @@
-//! Removing posts from a tracker with their rollup contribution, and the re-analysis jobs that a
-//! search edit with "re-analyze previous data" queues.
+//! The re-analysis jobs that a search edit with "re-analyze previous data" queues, and what they
+//! write: links removed (through [`Store::unlink_posts`]), keyword sentiment rules, subtrackers.
 
 use hark_core::{Millis, Platform};
 
-use crate::ingest::{Deltas, PostRecord, PostTerms};
-use crate::{with_pool, Backend, BeginWrite, Result, Store};
+use crate::ingest::{Deltas, PostRecord};
+use crate::dialect::Backend;
+use crate::sentiment::known_bucket;
+use crate::time::HOUR_MS;
+use crate::{with_pool, BeginWrite, Result, Store};
 
 /// A queued or running re-analysis of a tracker's stored posts.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -18,14 +21,7 @@ pub struct Reanalysis {
     pub removed: i64,
 }
 
-#[derive(Debug, Clone, Copy)]
-enum LinkChange {
-    /// The link goes (re-analysis found the post no longer matches).
-    Remove,
-    /// The link stays, marked deleted (bulk delete; undo restores it).
-    SoftDelete,
-    Restore,
-}
+
 
 /// A stored post of a tracker, as re-analysis reads it.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -56,190 +52,7 @@ struct SentimentRow {
     sentiment_bucket: Option<String>,
 }
 
-const BUCKETS: [&str; 5] = ["negative", "slight_negative", "neutral", "slight_positive", "positive"];
-
-#[derive(sqlx::FromRow)]
-struct ContributionRow {
-    post_id: i64,
-    created_at: Millis,
-    platform: String,
-    engagement: i64,
-    author_followers: i64,
-    impressions: i64,
-    likes: i64,
-    dislikes: i64,
-    subtrackers: i64,
-    region: Option<String>,
-    post_type: String,
-    is_story: bool,
-    sentiment_bucket: Option<String>,
-    country: Option<String>,
-    device: Option<String>,
-    gender: Option<String>,
-    lang: Option<String>,
-    author_username: String,
-    author_id: String,
-    terms: String,
-}
-
-fn known(s: &str, options: &[&'static str]) -> Option<&'static str> {
-    options.iter().copied().find(|o| *o == s)
-}
-
-impl ContributionRow {
-    fn record(self) -> PostRecord {
-        PostRecord {
-            platform: Platform::parse(&self.platform).map(Platform::name).unwrap_or("news"),
-            created_at: self.created_at,
-            engagement: self.engagement,
-            author_followers: self.author_followers,
-            impressions: self.impressions,
-            likes: self.likes,
-            dislikes: self.dislikes,
-            region: self.region,
-            post_type: known(&self.post_type, &["original", "reply", "retweet"]).unwrap_or("original"),
-            is_story: self.is_story,
-            sentiment_bucket: self
-                .sentiment_bucket
-                .as_deref()
-                .and_then(|b| known(b, &BUCKETS))
-                .unwrap_or("neutral"),
-            country: self.country,
-            device: self.device,
-            gender: self.gender.as_deref().and_then(|g| known(g, &["male", "female"])),
-            lang: self.lang,
-            author_username: self.author_username,
-            author_id: self.author_id,
-            terms: serde_json::from_str::<PostTerms>(&self.terms).unwrap_or_default(),
-            ..Default::default()
-        }
-    }
-}
-
 impl Store {
-    /// Removes posts from a tracker and subtracts what they added to its rollups, in one
-    /// transaction. Returns how many links were removed.
-    pub async fn unlink_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
-        self.change_links(tracker_id, post_ids, LinkChange::Remove, now).await
-    }
-
-    /// Hides posts of a tracker (bulk delete, undoable) and subtracts their rollup contribution.
-    pub async fn soft_delete_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
-        self.change_links(tracker_id, post_ids, LinkChange::SoftDelete, now).await
-    }
-
-    /// Brings back posts hidden by [`Store::soft_delete_posts`] and adds their rollups back.
-    pub async fn restore_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
-        self.change_links(tracker_id, post_ids, LinkChange::Restore, now).await
-    }
-
-    async fn change_links(&self, tracker_id: i64, post_ids: &[i64], change: LinkChange, now: Millis) -> Result<u64> {
-        if post_ids.is_empty() {
-            return Ok(0);
-        }
-        let (max_of, id_list) = match self.backend() {
-            Backend::Sqlite => ("MAX", "SELECT value FROM json_each($2)"),
-            Backend::Postgres => ("GREATEST", "SELECT jsonb_array_elements_text($2::jsonb)::bigint"),
-        };
-        let backend = self.backend();
-        let (state, sign) = match change {
-            LinkChange::Remove | LinkChange::SoftDelete => (backend.live_link("tp"), -1),
-            LinkChange::Restore => (backend.deleted_link("tp"), 1),
-        };
-        // The sentiment counted is the one shown: a manual edit replaces the computed bucket.
-        let columns = "p.id AS post_id, p.created_at, p.platform, p.engagement, p.author_followers, p.impressions, \
-             p.likes, p.dislikes, tp.subtrackers, p.region, \
-             p.post_type, p.is_story, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment_bucket, \
-             p.country, p.device, p.gender, p.lang, p.author_username, \
-             p.author_id, p.terms";
-        with_pool!(self, |pool| {
-            let mut tx = pool.begin_write().await?;
-            // The ids travel as one JSON array parameter: no parameter limit, and PostgreSQL keeps
-            // an index plan (a prepared IN list of hundreds of parameters gets a generic plan that
-            // can be a sequential scan).
-            let ids_json = serde_json::to_string(post_ids).unwrap_or_else(|_| "[]".into());
-            let mut laps = crate::ingest::Laps::new();
-            let (rows, changed): (Vec<ContributionRow>, u64) = match (backend, change) {
-                // PostgreSQL keeps a deletion in `tracker_deleted_posts` alone (migration 0020):
-                // one statement writes those rows and returns the links it changed, so two deletes
-                // of the same post at once count it once (the second waits, then finds the row).
-                (Backend::Postgres, LinkChange::SoftDelete | LinkChange::Restore) => {
-                    let write = if matches!(change, LinkChange::SoftDelete) {
-                        format!(
-                            "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) \
-                             SELECT tp.tracker_id, tp.post_id, tp.created_at FROM tracker_posts tp \
-                             WHERE tp.tracker_id = $1 AND tp.post_id IN ({id_list}) ON CONFLICT DO NOTHING RETURNING post_id"
-                        )
-                    } else {
-                        format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list}) RETURNING post_id")
-                    };
-                    let sql = format!(
-                        "WITH d AS ({write}) SELECT {columns} FROM d JOIN tracker_posts tp ON tp.tracker_id = $1 AND tp.post_id = d.post_id \
-                         JOIN posts p ON p.id = tp.post_id"
-                    );
-                    let rows: Vec<ContributionRow> =
-                        sqlx::query_as(&sql).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
-                    let n = rows.len() as u64;
-                    (rows, n)
-                }
-                _ => {
-                    let select = format!(
-                        "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-                         WHERE {state} AND tp.tracker_id = $1 AND tp.post_id IN ({id_list})"
-                    );
-                    let rows: Vec<ContributionRow> =
-                        sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
-                    laps.lap("links.select");
-                    // Here only SQLite deletes and restores: it keeps the deletion in the link, with
-                    // its copy (migration 0016) from the links just written; a removed link's copy
-                    // goes with it (SQLite: a foreign key; PostgreSQL: a trigger, migration 0020).
-                    let (write, mirror) = match change {
-                        LinkChange::Remove => {
-                            (format!("DELETE FROM tracker_posts WHERE tracker_id = $1 AND post_id IN ({id_list})"), None)
-                        }
-                        LinkChange::SoftDelete => (
-                            format!(
-                                "UPDATE tracker_posts SET deleted_at = $3 WHERE tracker_id = $1 AND deleted_at IS NULL AND post_id IN ({id_list})"
-                            ),
-                            Some(format!(
-                                "INSERT INTO tracker_deleted_posts (tracker_id, post_id, created_at) SELECT tracker_id, post_id, created_at \
-                                 FROM tracker_posts WHERE tracker_id = $1 AND deleted_at IS NOT NULL AND post_id IN ({id_list}) \
-                                 ON CONFLICT DO NOTHING"
-                            )),
-                        ),
-                        LinkChange::Restore => (
-                            format!(
-                                "UPDATE tracker_posts SET deleted_at = NULL WHERE tracker_id = $1 AND deleted_at IS NOT NULL \
-                                 AND post_id IN ({id_list}) AND $3 >= 0"
-                            ),
-                            Some(format!("DELETE FROM tracker_deleted_posts WHERE tracker_id = $1 AND post_id IN ({id_list})")),
-                        ),
-                    };
-                    let mut q = sqlx::query(&write).bind(tracker_id).bind(&ids_json);
-                    if !matches!(change, LinkChange::Remove) {
-                        q = q.bind(now);
-                    }
-                    let changed = q.execute(&mut *tx).await?.rows_affected();
-                    if let Some(sql) = mirror {
-                        sqlx::query(&sql).bind(tracker_id).bind(&ids_json).execute(&mut *tx).await?;
-                    }
-                    (rows, changed)
-                }
-            };
-            let records: Vec<(i64, i64, PostRecord)> =
-                rows.into_iter().map(|r| (r.post_id, r.subtrackers, r.record())).collect();
-            laps.lap("links.update");
-            let mut deltas = Deltas::default();
-            for (_, subtrackers, r) in &records {
-                deltas.add_post(tracker_id, r, r.sentiment_bucket, *subtrackers, sign);
-            }
-            crate::ingest::write_deltas!(tx, deltas, max_of, now);
-            tx.commit().await?;
-            laps.lap("links.commit");
-            Ok(changed)
-        })
-    }
-
     /// Queues a re-analysis for a tracker (done by [`Store::edit_tracker`] for mode "reanalyze").
     pub async fn pending_reanalysis(&self) -> Result<Option<Reanalysis>> {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(
@@ -331,12 +144,14 @@ impl Store {
         if updates.is_empty() {
             return Ok(());
         }
-        let (max_of, id_list) = match self.backend() {
-            Backend::Sqlite => ("MAX", "SELECT value FROM json_each($2)"),
-            Backend::Postgres => ("GREATEST", "SELECT jsonb_array_elements_text($2::jsonb)::bigint"),
+        let backend = self.backend();
+        let max_of = match backend {
+            Backend::Sqlite => "MAX",
+            Backend::Postgres => "GREATEST",
         };
+        let id_list = backend.id_set("$2");
         let ids: Vec<i64> = updates.iter().map(|(id, _)| *id).collect();
-        let ids_json = serde_json::to_string(&ids).unwrap_or_else(|_| "[]".into());
+        let ids_json = crate::dialect::json_ids(&ids);
         let select = format!(
             "SELECT tp.post_id, p.created_at, p.platform, tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket \
              FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
@@ -374,8 +189,8 @@ impl Store {
                 if r.sentiment_override.is_some() {
                     continue;
                 }
-                let scored = r.sentiment_bucket.as_deref().and_then(|b| known(b, &BUCKETS)).unwrap_or("neutral");
-                let before = r.sentiment_rule.as_deref().and_then(|b| known(b, &BUCKETS)).unwrap_or(scored);
+                let scored = r.sentiment_bucket.as_deref().and_then(known_bucket).unwrap_or("neutral");
+                let before = r.sentiment_rule.as_deref().and_then(known_bucket).unwrap_or(scored);
                 let after = rule.unwrap_or(scored);
                 if before != after {
                     deltas.add_term(tracker_id, rec, "sentiment", before, -1);
@@ -419,7 +234,7 @@ impl Store {
                 if deleted {
                     continue;
                 }
-                let hour = created_at.div_euclid(3_600_000) * 3_600_000;
+                let hour = created_at.div_euclid(HOUR_MS) * HOUR_MS;
                 for bit in 0..63 {
                     let (was, is) = (old & (1i64 << bit) != 0, mask & (1i64 << bit) != 0);
                     if was != is {
@@ -449,3 +264,4 @@ impl Store {
         Ok(())
     }
 }
+

@@ -362,4 +362,21 @@ impl Store {
             .map(|_| ())?);
         Ok(())
     }
+
+    /// Lets viewers export and embed the tracker's pages (the share-exports right).
+    pub async fn set_share_exports(&self, tracker_id: i64, on: bool) -> Result<()> {
+        self.set_flag(tracker_id, "share_exports", on).await
+    }
+
+    /// Marks a tracker as the public demo (readable by anyone, changed by no visitor).
+    pub async fn set_demo(&self, tracker_id: i64, on: bool) -> Result<()> {
+        self.set_flag(tracker_id, "is_demo", on).await
+    }
+
+    /// Sets one of the tracker's boolean columns (named by the callers above, never by input).
+    async fn set_flag(&self, tracker_id: i64, column: &'static str, on: bool) -> Result<()> {
+        let sql = format!("UPDATE trackers SET {column} = $1 WHERE id = $2");
+        with_pool!(self, |p| sqlx::query(&sql).bind(on).bind(tracker_id).execute(p).await.map(|_| ())?);
+        Ok(())
+    }
 }

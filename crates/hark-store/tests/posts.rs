@@ -3,18 +3,7 @@
 
 use hark_core::{Friendly, Platform, PlatformSet, Post};
 use hark_store::{NewTracker, NewUser, PostQuery, PostRecord, PostSort, Store, TrackerLink};
-use hark_testkit::{backends, TestDb};
-
-async fn each_backend<F, Fut>(f: F)
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for b in backends() {
-        let db = TestDb::new(b).await;
-        f(db.store().await).await;
-    }
-}
+use hark_testkit::{backends, each_backend, TestDb};
 
 async fn setup(s: &Store) -> i64 {
     let u = s

@@ -315,10 +315,18 @@ async fn fast_plans_equal_the_plain_query_postgres_low_limits() {
 async fn fast_plans_equal_the_plain_query(which: usize, limits: [i64; 7]) {
     {
         for b in backends().into_iter().skip(which).take(1) {
-            hark_store::post_list::set_limits(limits);
+            let tuning = hark_store::PostListTuning {
+                total_cap: limits[0],
+                search_total_cap: limits[1],
+                rare_search: limits[2],
+                search_set_max: limits[3],
+                walk_deleted_max: limits[4],
+                search_examined: limits[5],
+                engagement_skip_from: limits[6],
+            };
             let (search_cap, examined) = (limits[1], limits[5]);
             let db = TestDb::new(b).await;
-            let s = db.store().await;
+            let s = db.store().await.with_post_list_tuning(tuning);
             let (t, other) = setup(&s).await;
             let mut r = Rng(0x9e37_79b9_7f4a_7c15);
             let mut records: Vec<PostRecord> = (0..N).map(|i| record(i, &mut r, t)).collect();

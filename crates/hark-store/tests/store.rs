@@ -1,8 +1,8 @@
 //! Store tests: each runs on SQLite and, when configured, PostgreSQL, on a fresh database.
 
 use hark_core::{Friendly, Permission, PlatformSet, TrackerStatus};
-use hark_store::{NewTracker, NewUser, PostCountFilter, Store, TrackerEdit};
-use hark_testkit::{backends, TestDb};
+use hark_store::{NewTracker, NewUser, PostCountFilter, TrackerEdit};
+use hark_testkit::each_backend;
 
 fn user(email: &str) -> NewUser {
     NewUser {
@@ -28,17 +28,6 @@ fn tracker(owner: i64, slug: &str) -> NewTracker {
         volume_limit: None,
         is_demo: false,
         is_preview_mode: false,
-    }
-}
-
-async fn each_backend<F, Fut>(f: F)
-where
-    F: Fn(Store) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for b in backends() {
-        let db = TestDb::new(b).await;
-        f(db.store().await).await;
     }
 }
 

@@ -21,6 +21,18 @@ pub fn backends() -> Vec<Backend> {
     b
 }
 
+/// Runs `f` on a fresh, migrated store of each of [`backends`].
+pub async fn each_backend<F, Fut>(f: F)
+where
+    F: Fn(Store) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        f(db.store().await).await;
+    }
+}
+
 fn postgres_admin_url() -> Option<String> {
     std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty())
 }

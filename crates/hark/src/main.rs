@@ -26,6 +26,8 @@ enum Command {
     Import(ImportArgs),
     /// Print the enrichment of each line of standard input (plain text or post JSON) as JSON.
     Analyze,
+    /// Print the OpenAPI document of the JSON API (the web app's types are generated from it).
+    Openapi,
     /// Manage accounts.
     User {
         #[command(subcommand)]
@@ -352,6 +354,10 @@ fn main() -> ExitCode {
             Command::User { command: UserCommand::Add(a) } => user_add(a).await,
             Command::Import(a) => import(a).await,
             Command::Analyze => analyze(),
+            Command::Openapi => {
+                println!("{}", hark_api::openapi_json());
+                Ok(())
+            }
         }
     });
     match result {

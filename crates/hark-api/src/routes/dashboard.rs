@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
-use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use hark_core::{now_millis, Permission, Platform, PlatformSet, TrackerCriteria};
 use hark_store::{Counts, DashboardFilter, DashboardPost, TrackerRow, DAY_MS, HOUR_MS};
@@ -15,6 +14,7 @@ use jiff::{Timestamp, ToSpan, Zoned};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::csv_file::CsvFile;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{MaybeUser, Query};
 use crate::filters::FilterQuery;
@@ -576,56 +576,8 @@ pub async fn top_pages(
 }
 
 #[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PostItem {
-    id: i64,
-    platform: String,
-    external_id: String,
-    created_at: i64,
-    author_username: String,
-    author_name: String,
-    author_avatar: Option<String>,
-    author_followers: i64,
-    text: String,
-    title: Option<String>,
-    url: Option<String>,
-    likes: i64,
-    shares: i64,
-    comments: i64,
-    views: i64,
-    dislikes: i64,
-    engagement: i64,
-    sentiment: Option<String>,
-}
-
-impl From<DashboardPost> for PostItem {
-    fn from(p: DashboardPost) -> Self {
-        Self {
-            id: p.id,
-            platform: p.platform,
-            external_id: p.external_id,
-            created_at: p.created_at,
-            author_username: p.author_username,
-            author_name: p.author_name,
-            author_avatar: p.author_avatar,
-            author_followers: p.author_followers,
-            text: p.text,
-            title: p.title,
-            url: p.url,
-            likes: p.likes,
-            shares: p.shares,
-            comments: p.comments,
-            views: p.views,
-            dislikes: p.dislikes,
-            engagement: p.engagement,
-            sentiment: p.sentiment,
-        }
-    }
-}
-
-#[derive(Serialize, ToSchema)]
 pub struct TopPosts {
-    posts: Vec<PostItem>,
+    posts: Vec<DashboardPost>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/top-posts", tag = "dashboard",
@@ -638,7 +590,7 @@ pub async fn top_posts(
 ) -> ApiResult<axum::Json<TopPosts>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let posts = state.store.dash_top_posts(c.row.id, &c.filter, TOP as i64).await?;
-    Ok(axum::Json(TopPosts { posts: posts.into_iter().map(Into::into).collect() }))
+    Ok(axum::Json(TopPosts { posts }))
 }
 
 // ---- prediction --------------------------------------------------------------------------------
@@ -730,18 +682,12 @@ pub struct SideViewQuery {
 
 #[derive(Serialize, ToSchema)]
 pub struct PostPage {
-    posts: Vec<PostItem>,
+    posts: Vec<DashboardPost>,
     total: i64,
 }
 
 pub const SIDE_PAGE: i64 = 25;
 const TOPIC_TEXT: usize = 200;
-
-fn csv_field(s: &str) -> String {
-    // A leading formula character is neutralised so spreadsheets show the text as text.
-    let s = if s.starts_with(['=', '+', '-', '@']) { format!("'{s}") } else { s.to_string() };
-    format!("\"{}\"", s.replace('"', "\"\""))
-}
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/posts", tag = "dashboard",
     params(("hash" = String, Path), FilterQuery, SideViewQuery),
@@ -761,41 +707,37 @@ pub async fn side_posts(
     };
     if s.format.as_deref() == Some("csv") {
         let (posts, _) = state.store.dash_posts(c.row.id, &c.filter, term, 100_000, 0).await?;
-        let mut out = String::from("platform,id,created_at,username,name,text,url,likes,shares,comments,views,engagement\n");
+        let mut w = CsvFile::new([
+            "platform", "id", "created_at", "username", "name", "text", "url", "likes", "shares", "comments", "views", "engagement",
+        ])?;
         for p in posts {
             let when = Timestamp::from_millisecond(p.created_at).map(|t| t.to_string()).unwrap_or_default();
-            out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                p.platform,
-                csv_field(&p.external_id),
+            w.row([
+                p.platform.to_string(),
+                p.external_id,
                 when,
-                csv_field(&p.author_username),
-                csv_field(&p.author_name),
-                csv_field(&p.text),
-                csv_field(p.url.as_deref().unwrap_or("")),
-                p.likes,
-                p.shares,
-                p.comments,
-                p.views,
-                p.engagement
-            ));
+                p.author_username,
+                p.author_name,
+                p.text,
+                p.url.unwrap_or_default(),
+                p.likes.to_string(),
+                p.shares.to_string(),
+                p.comments.to_string(),
+                p.views.to_string(),
+                p.engagement.to_string(),
+            ])?;
         }
-        return Ok((
-            [(header::CONTENT_TYPE, "text/csv; charset=utf-8"), (header::CONTENT_DISPOSITION, "attachment; filename=\"posts.csv\"")],
-            out,
-        )
-            .into_response());
+        return w.into_response("posts.csv");
     }
     let page = s.page.unwrap_or(1).clamp(1, 10_000);
     let (posts, total) = state.store.dash_posts(c.row.id, &c.filter, term, SIDE_PAGE, (page - 1) * SIDE_PAGE).await?;
     let posts = posts
         .into_iter()
-        .map(|p| {
-            let mut item = PostItem::from(p);
-            if term.is_some() && item.text.chars().count() > TOPIC_TEXT {
-                item.text = item.text.chars().take(TOPIC_TEXT).collect::<String>() + "…";
+        .map(|mut p| {
+            if term.is_some() && p.text.chars().count() > TOPIC_TEXT {
+                p.text = p.text.chars().take(TOPIC_TEXT).collect::<String>() + "…";
             }
-            item
+            p
         })
         .collect();
     Ok(axum::Json(PostPage { posts, total }).into_response())
@@ -843,9 +785,4 @@ mod tests {
         assert!(whole_hour_offsets(&TimeZone::get("Europe/Paris").unwrap(), 0, 400 * DAY_MS));
     }
 
-    #[test]
-    fn csv_fields_are_quoted_and_formulas_neutralised() {
-        assert_eq!(csv_field("a \"b\""), "\"a \"\"b\"\"\"");
-        assert_eq!(csv_field("=SUM(A1)"), "\"'=SUM(A1)\"");
-    }
 }

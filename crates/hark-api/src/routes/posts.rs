@@ -2,16 +2,16 @@
 //! administrators do on posts (tags, sentiment, bulk delete and ignore with undo, add by URL).
 
 use axum::extract::{Path, State};
-use axum::http::header;
 use axum::response::IntoResponse;
 use hark_core::{now_millis, Permission, Platform, PlatformSet, PostKey};
 use hark_store::{PostQuery, PostRow, PostSort, TrackerRow, UserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::csv_file::CsvFile;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, MaybeUser, Query};
-use crate::filters::{DateRange, FilterQuery};
+use crate::filters::{DateRange, FilterQuery, PageFilter};
 use crate::routes::load_tracker;
 use crate::AppState;
 
@@ -40,8 +40,6 @@ pub struct PostsParams {
     #[serde(rename = "excludeRT")]
     pub exclude_rt: Option<String>,
     pub ig_story_only: Option<String>,
-    /// 1-based subtracker number.
-    pub sub: Option<String>,
 }
 
 fn flag(v: &Option<String>) -> bool {
@@ -59,29 +57,9 @@ fn positive(v: &Option<String>, name: &str, max: i64, default: i64) -> ApiResult
     }
 }
 
-fn id_list(v: &Option<String>, name: &str) -> ApiResult<Vec<i64>> {
-    let mut out = Vec::new();
-    for s in v.as_deref().unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let id: i64 = s.parse().map_err(|_| ApiError::bad_request("invalid_query", format!("{name} must be a list of ids.")))?;
-        if !out.contains(&id) {
-            out.push(id);
-        }
-    }
-    Ok(out)
-}
-
-fn tag_mode_all(v: &Option<String>) -> ApiResult<bool> {
-    match v.as_deref() {
-        None | Some("") | Some("all") => Ok(true),
-        Some("any") => Ok(false),
-        Some(_) => Err(ApiError::bad_request("invalid_query", "A tag filter mode is 'any' or 'all'.")),
-    }
-}
-
-/// Builds the store query from the request; `user` owns the influencer tags.
-pub fn post_query(row: &TrackerRow, user: Option<&UserRow>, f: &FilterQuery, p: &PostsParams) -> ApiResult<PostQuery> {
-    let platforms = f.platforms(PlatformSet::from_bits(row.platforms))?;
-    let DateRange { start, end } = f.range(now_millis())?;
+/// Builds the store query from the shared filters and the page's own parameters; `user` owns the
+/// influencer tags (anonymous visitors have none).
+pub fn post_query(user: Option<&UserRow>, f: PageFilter, p: &PostsParams) -> ApiResult<PostQuery> {
     let (sort, ascending) = match p.sort.as_deref().filter(|s| !s.is_empty()) {
         None => (PostSort::Date, false),
         Some(s) => {
@@ -98,7 +76,7 @@ pub fn post_query(row: &TrackerRow, user: Option<&UserRow>, f: &FilterQuery, p: 
     };
     let mut sentiment = Vec::new();
     for s in p.sentiment.as_deref().unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let b = hark_store::post_list::SENTIMENT_BUCKETS
+        let b = hark_store::SENTIMENT_BUCKETS
             .iter()
             .find(|b| **b == s)
             .ok_or_else(|| ApiError::bad_request("invalid_query", format!("'{s}' is not a sentiment level.")))?;
@@ -110,29 +88,21 @@ pub fn post_query(row: &TrackerRow, user: Option<&UserRow>, f: &FilterQuery, p: 
     if search.chars().count() > 500 {
         return Err(ApiError::bad_request("invalid_query", "The search is longer than 500 characters."));
     }
-    let subtracker = match p.sub.as_deref().filter(|s| !s.is_empty()) {
-        None => None,
-        Some(s) => Some(
-            s.parse::<u32>()
-                .ok()
-                .filter(|n| (1..=62).contains(n))
-                .ok_or_else(|| ApiError::bad_request("invalid_query", "sub must be a subtracker number."))?,
-        ),
-    };
+    let DateRange { start, end } = f.range;
     Ok(PostQuery {
-        platforms,
+        platforms: f.platforms,
         start,
         end,
         search,
         sentiment,
         exclude_retweets: flag(&p.exclude_rt),
         stories_only: flag(&p.ig_story_only),
-        post_tags: id_list(&f.post_tags, "postTags")?,
-        post_tags_all: tag_mode_all(&f.post_tag_filter_mode)?,
-        influencer_tags: if user.is_some() { id_list(&f.influencer_tags, "influencerTags")? } else { Vec::new() },
-        influencer_tags_all: tag_mode_all(&f.influencer_tag_filter_mode)?,
+        post_tags: f.post_tags,
+        post_tags_all: f.post_tags_all,
+        influencer_tags: if user.is_some() { f.influencer_tags } else { Vec::new() },
+        influencer_tags_all: f.influencer_tags_all,
         influencer_tag_owner: user.map_or(0, |u| u.id),
-        subtracker,
+        subtracker: f.subtracker,
         sort,
         ascending,
         page: positive(&p.page, "page", 1_000_000, 1)?,
@@ -248,7 +218,7 @@ pub async fn list_posts(
     Query(v): Query<VisitParam>,
 ) -> ApiResult<axum::Json<PostsPage>> {
     let (row, perm) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
-    let q = post_query(&row, user.as_ref(), &f, &p)?;
+    let q = post_query(user.as_ref(), f.parse(PlatformSet::from_bits(row.platforms), now_millis())?, &p)?;
     let owner = user.as_ref().filter(|u| u.id == row.owner_id);
     let last_visited = match owner {
         Some(u) if q.page == 1 && !flag(&v.background) => state.store.swap_last_visit(row.id, u.id, now_millis()).await?,
@@ -299,18 +269,15 @@ pub async fn export_posts(
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
         });
     }
-    let mut q = post_query(&row, user.as_ref(), &f, &p)?;
+    let mut q = post_query(user.as_ref(), f.parse(PlatformSet::from_bits(row.platforms), now_millis())?, &p)?;
     q.per_page = 1000;
     let tags: std::collections::HashMap<i64, String> =
         state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
     let anonymize = anonymizes_facebook(&row);
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let header = [
+    let mut w = CsvFile::new([
         "Date (UTC)", "Platform", "Name", "Username", "Title", "Text", "Link", "Type", "Likes", "Comments", "Shares",
         "Views", "Engagement", "Engagement rate (%)", "Reach", "Impressions", "Sentiment", "Country", "Tags",
-    ];
-    let csv_err = |e: csv::Error| ApiError::Internal(e.to_string());
-    w.write_record(header).map_err(csv_err)?;
+    ])?;
     let mut written = 0i64;
     for page in 1.. {
         q.page = page;
@@ -321,7 +288,7 @@ pub async fn export_posts(
             let c = &it.post.counts;
             let num = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
             let tag_names: Vec<&str> = it.tags.iter().filter_map(|t| tags.get(t).map(String::as_str)).collect();
-            w.write_record([
+            w.row([
                 csv_field_time(it.post.created_at),
                 it.post.platform.name().to_string(),
                 it.post.author.name.clone(),
@@ -341,23 +308,14 @@ pub async fn export_posts(
                 it.sentiment_bucket.clone(),
                 it.country.clone().unwrap_or_default(),
                 tag_names.join(", "),
-            ])
-            .map_err(csv_err)?;
+            ])?;
         }
         written += n;
         if n < q.per_page || written >= EXPORT_MAX {
             break;
         }
     }
-    let body = w.into_inner().map_err(|e| csv_err(e.into_error().into()))?;
-    let name = format!("posts-{}-{}.csv", row.friendly, jiff::Timestamp::now().strftime("%Y%m%d"));
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
-        ],
-        body,
-    ))
+    w.into_response(&format!("posts-{}-{}.csv", row.friendly, jiff::Timestamp::now().strftime("%Y%m%d")))
 }
 
 async fn manage(state: &AppState, hash: &str, user: &UserRow) -> ApiResult<TrackerRow> {
@@ -432,7 +390,7 @@ pub async fn edit_sentiment(
     Json(input): Json<SentimentInput>,
 ) -> ApiResult<axum::Json<SentimentResult>> {
     let row = manage(&state, &hash, &user).await?;
-    let bucket = hark_store::post_list::SENTIMENT_BUCKETS
+    let bucket = hark_store::SENTIMENT_BUCKETS
         .iter()
         .find(|b| **b == input.sentiment)
         .ok_or_else(|| ApiError::unprocessable("invalid_sentiment", "Choose one of the five sentiment levels."))?;

@@ -2,11 +2,11 @@
 
 use hark_core::Millis;
 
-use crate::ingest::{bucket_index, SENTIMENT_COLUMNS};
-use crate::post_list::{id_set, json_ids};
+use crate::sentiment::{bucket_index, SENTIMENT_COLUMNS};
+use crate::dialect::json_ids;
+use crate::time::{DAY_MS, HOUR_MS};
 use crate::{with_pool, BeginWrite, Result, Store};
 
-const DAY_MS: i64 = 86_400_000;
 
 /// A manual sentiment edit: the bucket before and after.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +24,7 @@ impl Store {
         }
         let sql = format!(
             "SELECT post_id FROM tracker_posts WHERE tracker_id = $1 AND indirect AND post_id IN ({})",
-            id_set(self.backend(), "$2")
+            self.backend().id_set("$2")
         );
         let ids = json_ids(post_ids);
         let found: Vec<i64> =
@@ -44,13 +44,13 @@ impl Store {
              FROM tracker_posts tp JOIN tags t ON t.tracker_id = tp.tracker_id \
              WHERE tp.tracker_id = $1 AND tp.post_id IN ({}) AND t.id IN ({}) \
              ON CONFLICT (tracker_id, post_id, tag_id) DO NOTHING",
-            id_set(b, "$2"),
-            id_set(b, "$3")
+            b.id_set("$2"),
+            b.id_set("$3")
         );
         let delete = format!(
             "DELETE FROM post_tags WHERE tracker_id = $1 AND post_id IN ({}) AND tag_id IN ({})",
-            id_set(b, "$2"),
-            id_set(b, "$3")
+            b.id_set("$2"),
+            b.id_set("$3")
         );
         let posts = json_ids(post_ids);
         with_pool!(self, |p| {
@@ -122,7 +122,7 @@ impl Store {
                     .await?;
                 }
                 // The posts page's totals by sentiment count per hour.
-                let hour = created_at.div_euclid(3_600_000) * 3_600_000;
+                let hour = created_at.div_euclid(HOUR_MS) * HOUR_MS;
                 let (from, to) = (
                     SENTIMENT_COLUMNS[bucket_index(&old)].1,
                     SENTIMENT_COLUMNS[bucket_index(bucket)].1,
@@ -202,27 +202,5 @@ impl Store {
         .bind(tracker_id)
         .fetch_all(p)
         .await?))
-    }
-
-    /// Lets viewers export and embed the tracker's pages (the share-exports right).
-    pub async fn set_share_exports(&self, tracker_id: i64, on: bool) -> Result<()> {
-        with_pool!(self, |p| sqlx::query("UPDATE trackers SET share_exports = $1 WHERE id = $2")
-            .bind(on)
-            .bind(tracker_id)
-            .execute(p)
-            .await
-            .map(|_| ())?);
-        Ok(())
-    }
-
-    /// Marks a tracker as the public demo (readable by anyone, changed by no visitor).
-    pub async fn set_demo(&self, tracker_id: i64, on: bool) -> Result<()> {
-        with_pool!(self, |p| sqlx::query("UPDATE trackers SET is_demo = $1 WHERE id = $2")
-            .bind(on)
-            .bind(tracker_id)
-            .execute(p)
-            .await
-            .map(|_| ())?);
-        Ok(())
     }
 }

@@ -1,4 +1,4 @@
-//! Dashboard author reads on the rollup path: influencers and the users count.
+//! Influencers and the users count, on the author rollups.
 //!
 //! A range is cut into whole UTC days (`rollup_authors`, and the day bits of
 //! `rollup_author_days`) and at most two partial days read from post rows (an hourly author
@@ -11,8 +11,111 @@
 
 use std::collections::HashMap;
 
-use crate::dashboard::{split_range, AuthorStat, DashboardFilter, AUTHOR_KEY, DAY_MS, FROM_ROWS};
+use super::{split_range, DashboardFilter, AUTHOR_KEY, FROM_ROWS};
+use crate::time::DAY_MS;
 use crate::{with_pool, Backend, Result, Store};
+
+/// An author's activity in the range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthorStat {
+    pub platform: String,
+    pub author: String,
+    pub name: String,
+    pub avatar: Option<String>,
+    pub verified: bool,
+    pub posts: i64,
+    pub engagement: i64,
+    pub followers: i64,
+}
+
+impl Store {
+    /// Authors with their posts, engagement and largest follower count in the range; the top
+    /// `limit` by engagement and the top `limit` by posts, each with its display fields.
+    pub async fn dash_influencers(&self, tracker_id: i64, f: &DashboardFilter, limit: usize) -> Result<(Vec<AuthorStat>, Vec<AuthorStat>)> {
+        let Some(list) = f.platform_list() else {
+            return Ok((vec![], vec![]));
+        };
+        if f.rollups_apply() {
+            let (e, p) = self.influencers_from_rollups(tracker_id, f, &list, limit).await?;
+            return tokio::try_join!(self.with_display(tracker_id, e), self.with_display(tracker_id, p));
+        }
+        let (interior, edges) = self.row_pieces(f, DAY_MS);
+        let mut acc: HashMap<(String, String), (i64, i64, i64)> = HashMap::new();
+        let mut add = |k: (String, String), posts: i64, eng: i64, fol: i64| {
+            let e = acc.entry(k).or_default();
+            e.0 += posts;
+            e.1 += eng;
+            e.2 = e.2.max(fol);
+        };
+        if let Some((a, b)) = interior {
+            let sql = format!(
+                "SELECT platform, author, CAST(SUM(posts) AS BIGINT), CAST(SUM(engagement) AS BIGINT), \
+                 CAST(MAX(followers) AS BIGINT) FROM rollup_authors WHERE tracker_id = $1 AND day >= $2 AND day < $3 \
+                 AND platform IN ({list}) GROUP BY platform, author"
+            );
+            let rows: Vec<(String, String, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+            for r in rows {
+                add((r.0, r.1), r.2, r.3, r.4);
+            }
+        }
+        let cond = f.row_conditions(self.backend(), &list);
+        let sql = format!(
+            "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
+             CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
+        );
+        for (a, b) in edges {
+            let rows: Vec<(String, String, i64, i64, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+            for r in rows {
+                add((r.0, r.1), r.2, r.3, r.4);
+            }
+        }
+        let all: Vec<((String, String), (i64, i64, i64))> = acc.into_iter().filter(|(_, v)| v.0 > 0).collect();
+        let top = |key: fn(&(i64, i64, i64)) -> (i64, i64)| {
+            let mut v: Vec<&((String, String), (i64, i64, i64))> = all.iter().collect();
+            v.sort_by(|x, y| key(&y.1).cmp(&key(&x.1)).then_with(|| x.0.cmp(&y.0)));
+            v.truncate(limit);
+            v.into_iter().cloned().collect::<Vec<_>>()
+        };
+        let by_eng = top(|v| (v.1, v.0));
+        let by_posts = top(|v| (v.0, v.1));
+        let mut out = (Vec::new(), Vec::new());
+        for (src, dst) in [(by_eng, &mut out.0), (by_posts, &mut out.1)] {
+            for ((platform, author), (posts, engagement, followers)) in src {
+                let (name, avatar, verified) = self.author_display(tracker_id, &platform, &author).await?;
+                dst.push(AuthorStat { platform, author, name, avatar, verified, posts, engagement, followers });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The name, avatar and verified flag of the author's most recently stored post in the
+    /// tracker (the freshest profile). The author key is the username, or the author id when the
+    /// username is empty: two lookups, each reading `posts_author_idx` (platform, username, and
+    /// the row id it ends with) backwards until a post of the tracker.
+    pub(crate) async fn author_display(&self, tracker_id: i64, platform: &str, author: &str) -> Result<(String, Option<String>, bool)> {
+        for (username, id_cond) in [(author, ""), ("", " AND p.author_id = $4")] {
+            let sql = format!(
+                "SELECT p.author_name, p.author_avatar, p.author_verified FROM posts p \
+                 WHERE p.platform = $1 AND p.author_username = $2{id_cond} \
+                 AND EXISTS (SELECT 1 FROM tracker_posts tp WHERE tp.post_id = p.id AND tp.tracker_id = $3) \
+                 ORDER BY p.id DESC LIMIT 1"
+            );
+            let r: Option<(String, Option<String>, bool)> = with_pool!(self, |p| {
+                let mut q = sqlx::query_as(&sql).bind(platform).bind(username).bind(tracker_id);
+                if !id_cond.is_empty() {
+                    q = q.bind(author);
+                }
+                q.fetch_optional(p).await?
+            });
+            if let Some(r) = r {
+                return Ok(r);
+            }
+        }
+        Ok((author.to_string(), None, false))
+    }
+}
 
 /// (platform, author key).
 pub(crate) type AuthorKey = (String, String);
@@ -346,7 +449,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dashboard::HOUR_MS;
+    use crate::time::HOUR_MS;
 
     #[test]
     fn pieces_cut_whole_days_and_partial_days() {

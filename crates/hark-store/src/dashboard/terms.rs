@@ -1,0 +1,283 @@
+//! Topics (hashtags, mentions, keywords, domains, links) and the scalar breakdowns (country,
+//! device, post type, sentiment, gender, language): whole days from the term rollups, or the
+//! lifetime totals when those days hold every post, and the partial edges from the post rows.
+
+use std::collections::HashMap;
+
+use hark_core::PlatformSet;
+
+use super::{DashboardFilter, FAR, FROM_ROWS};
+use crate::time::HOUR_MS;
+use crate::{with_pool, Result, Store};
+
+/// Term kinds held as JSON lists in `posts.terms`; the others are columns.
+pub(super) fn json_kind(kind: &str) -> bool {
+    crate::ingest::TOTAL_KINDS.contains(&kind)
+}
+
+/// `PostTerms` read without copying its strings (escaped ones only are owned).
+#[derive(serde::Deserialize, Default)]
+pub(super) struct TermsRef<'a> {
+    #[serde(default, borrow, rename = "h")]
+    h: Vec<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow, rename = "m")]
+    m: Vec<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow, rename = "k")]
+    k: Vec<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow, rename = "d")]
+    d: Vec<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow, rename = "l")]
+    l: Vec<std::borrow::Cow<'a, str>>,
+}
+
+impl TermsRef<'_> {
+    pub(super) fn of(&self, kind: &str) -> &[std::borrow::Cow<'_, str>] {
+        match kind {
+            "hashtag" => &self.h,
+            "mention" => &self.m,
+            "keyword" => &self.k,
+            "domain" => &self.d,
+            "link" => &self.l,
+            _ => &[],
+        }
+    }
+}
+
+/// The post column a scalar term kind comes from (as the rollups record it).
+fn column_of(kind: &str) -> Option<&'static str> {
+    match kind {
+        "country" => Some("p.country"),
+        "region" => Some("p.region"),
+        "source" => Some("p.device"),
+        "post_type" => Some("p.post_type"),
+        "sentiment" => Some("COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket)"),
+        "gender" => Some("p.gender"),
+        "lang" => Some("p.lang"),
+        _ => None,
+    }
+}
+
+/// Terms with a positive count, most frequent first (ties by term).
+fn sorted_terms(acc: HashMap<String, i64>) -> Vec<(String, i64)> {
+    let mut v: Vec<(String, i64)> = acc.into_iter().filter(|(_, c)| *c > 0).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
+/// Where whole-day term counts come from: the daily rows of `[a, b)`, or the lifetime counts
+/// (`rollup_term_totals`, listed kinds only) when those days hold every post of the tracker.
+#[derive(Clone, Copy)]
+enum Interior {
+    Days(i64, i64),
+    Lifetime,
+}
+
+impl Store {
+    /// Every term of `kind` with its count in the range, most frequent first (ties by term).
+    pub async fn dash_terms(&self, tracker_id: i64, f: &DashboardFilter, kind: &str) -> Result<Vec<(String, i64)>> {
+        if json_kind(kind) {
+            let mut v = self.dash_terms_many(tracker_id, f, &[(kind, PlatformSet::all())]).await?;
+            return Ok(v.pop().unwrap_or_default());
+        }
+        let Some(list) = f.platform_list() else {
+            return Ok(vec![]);
+        };
+        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
+        // The whole days and the partial ones are read at once.
+        let whole = async {
+            let mut acc: HashMap<String, i64> = HashMap::new();
+            if let Some((a, b)) = interior {
+                self.interior_terms(tracker_id, &list, kind, Interior::Days(a, b), &mut acc, None).await?;
+            }
+            Ok::<_, crate::StoreError>(acc)
+        };
+        let partial = async {
+            let Some(col) = column_of(kind) else {
+                return Ok(vec![]);
+            };
+            let cond = f.row_conditions(self.backend(), &list);
+            let sql = format!("SELECT {col} AS t, COUNT(*) {FROM_ROWS}{cond} AND {col} IS NOT NULL GROUP BY {col}");
+            let sql = &sql;
+            self.edges_concurrently(&edges, |(a, b)| async move {
+                let rows: Vec<(String, i64)> =
+                    with_pool!(self, |p| sqlx::query_as(sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+                Ok(rows)
+            })
+            .await
+        };
+        let (mut acc, parts) = tokio::try_join!(whole, partial)?;
+        for (t, c) in parts.into_iter().flatten() {
+            *acc.entry(t).or_default() += c;
+        }
+        Ok(sorted_terms(acc))
+    }
+
+    /// Term counts of the rollups' whole days `[a, b)` added to `acc`.
+    async fn interior_terms(
+        &self,
+        tracker_id: i64,
+        list: &str,
+        kind: &str,
+        source: Interior,
+        acc: &mut HashMap<String, i64>,
+        limit: Option<usize>,
+    ) -> Result<()> {
+        // With a limit (only when nothing else is added to these counts) the database keeps the
+        // top terms itself, in the order `sorted_terms` gives (bytewise on the term).
+        let top = match (limit, self.backend()) {
+            (None, _) => String::new(),
+            (Some(n), crate::Backend::Sqlite) => {
+                format!(" HAVING SUM(count) > 0 ORDER BY 2 DESC, term LIMIT {n}")
+            }
+            (Some(n), crate::Backend::Postgres) => {
+                format!(" HAVING SUM(count) > 0 ORDER BY 2 DESC, term COLLATE \"C\" LIMIT {n}")
+            }
+        };
+        let rows: Vec<(String, i64)> = match source {
+            Interior::Days(a, b) => {
+                let sql = format!(
+                    "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = $2 \
+                     AND day >= $3 AND day < $4 AND platform IN ({list}) GROUP BY term{top}"
+                );
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(kind).bind(a).bind(b).fetch_all(p).await?)
+            }
+            Interior::Lifetime => {
+                let sql = format!(
+                    "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_term_totals WHERE tracker_id = $1 AND kind = $2 \
+                     AND platform IN ({list}) GROUP BY term{top}"
+                );
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(kind).fetch_all(p).await?)
+            }
+        };
+        for (t, c) in rows {
+            *acc.entry(t).or_default() += c;
+        }
+        Ok(())
+    }
+
+    /// Several term lists of kinds kept in `posts.terms` (hashtag, keyword, domain, link…), each
+    /// for the filter's platforms among its own: the partial first and last days are read from
+    /// the post rows once for all of them.
+    pub async fn dash_terms_many(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        wants: &[(&str, PlatformSet)],
+    ) -> Result<Vec<Vec<(String, i64)>>> {
+        self.dash_top_terms_many(tracker_id, f, wants, None).await
+    }
+
+    /// `dash_terms_many` keeping the first `limit` terms of each list (all with None).
+    pub async fn dash_top_terms_many(
+        &self,
+        tracker_id: i64,
+        f: &DashboardFilter,
+        wants: &[(&str, PlatformSet)],
+        limit: Option<usize>,
+    ) -> Result<Vec<Vec<(String, i64)>>> {
+        let mut out = Vec::with_capacity(wants.len());
+        let subs: Vec<DashboardFilter> =
+            wants.iter().map(|(_, keep)| DashboardFilter { platforms: f.platforms.intersect(*keep), ..f.clone() }).collect();
+        let (interior, edges) = self.day_pieces(tracker_id, f).await?;
+        let mut union = PlatformSet::default();
+        for (i, (kind, _)) in wants.iter().enumerate() {
+            if !json_kind(kind) {
+                return Err(crate::StoreError::Config(format!("not a listed term kind: {kind}")));
+            }
+            for p in subs[i].platforms.iter() {
+                union.insert(p);
+            }
+        }
+        // Without partial days the whole days' counts are final, so the database can cut them.
+        let top = if edges.is_empty() { limit } else { None };
+        // The whole days and the two partial ones are read at once.
+        let u = DashboardFilter { platforms: union, ..f.clone() };
+        let whole = async {
+            let mut accs: Vec<HashMap<String, i64>> = vec![HashMap::new(); wants.len()];
+            let Some((a, b)) = interior else { return Ok(accs) };
+            // Whole days holding every post of the tracker: the lifetime counts answer.
+            let lifetime = edges.is_empty()
+                && ((a, b) == (-FAR, FAR)
+                    || matches!(self.dash_bounds(tracker_id, &u).await?, Some((lo, hi)) if a <= lo && hi < b));
+            let source = if lifetime { Interior::Lifetime } else { Interior::Days(a, b) };
+            for (i, (kind, _)) in wants.iter().enumerate() {
+                if let Some(list) = subs[i].platform_list() {
+                    self.interior_terms(tracker_id, &list, kind, source, &mut accs[i], top).await?;
+                }
+            }
+            Ok::<_, crate::StoreError>(accs)
+        };
+        let ulist = u.platform_list();
+        let wanted: Vec<(&str, PlatformSet)> = wants.iter().zip(&subs).map(|((k, _), sub)| (*k, sub.platforms)).collect();
+        let partial = async {
+            match &ulist {
+                Some(list) => self.edges_concurrently(&edges, |range| self.edge_terms(tracker_id, &u, list, &wanted, range)).await,
+                None => Ok(vec![]),
+            }
+        };
+        let (mut accs, parts) = tokio::try_join!(whole, partial)?;
+        for part in parts {
+            for (acc, got) in accs.iter_mut().zip(part) {
+                for (t, c) in got {
+                    *acc.entry(t).or_default() += c;
+                }
+            }
+        }
+        for acc in accs {
+            let mut v = sorted_terms(acc);
+            if let Some(n) = limit {
+                v.truncate(n);
+            }
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    /// Term counts of the posts in one inclusive millisecond range, one map per wanted (kind,
+    /// platforms). The posts' term lists come joined per platform and hour (one row per hour
+    /// instead of one per post: at 100,000 posts a day the per-row cost dominated), and are
+    /// parsed without copying the terms.
+    async fn edge_terms(
+        &self,
+        tracker_id: i64,
+        u: &DashboardFilter,
+        list: &str,
+        wanted: &[(&str, PlatformSet)],
+        (a, b): (i64, i64),
+    ) -> Result<Vec<HashMap<String, i64>>> {
+        let cond = u.row_conditions(self.backend(), list);
+        let joined = match self.backend() {
+            crate::Backend::Sqlite => "group_concat(p.terms, char(10))",
+            crate::Backend::Postgres => "string_agg(p.terms, E'\\n')",
+        };
+        let sql = format!("SELECT tp.platform, {joined} {FROM_ROWS}{cond} GROUP BY tp.platform, tp.created_at / {HOUR_MS}");
+        let rows: Vec<(String, String)> = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
+        let mut accs: Vec<HashMap<String, i64>> = vec![HashMap::new(); wanted.len()];
+        for (platform, joined) in rows {
+            let Ok(platform) = hark_core::Platform::parse(&platform) else {
+                continue;
+            };
+            let which: Vec<usize> = (0..wanted.len()).filter(|i| wanted[*i].1.contains(platform)).collect();
+            if which.is_empty() {
+                continue;
+            }
+            // JSON never holds a raw newline (serde escapes it inside strings).
+            for line in joined.split('\n') {
+                let Ok(terms) = serde_json::from_str::<TermsRef>(line) else {
+                    continue;
+                };
+                for &i in &which {
+                    for t in terms.of(wanted[i].0) {
+                        match accs[i].get_mut(t.as_ref()) {
+                            Some(c) => *c += 1,
+                            None => {
+                                accs[i].insert(t.to_string(), 1);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(accs)
+    }
+}

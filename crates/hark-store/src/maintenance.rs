@@ -1,0 +1,261 @@
+//! Upkeep Hark does itself: PostgreSQL's planner statistics refreshed after large writes (autovacuum
+//! may be off), and SQLite's full-text index merged into one b-tree as it grows.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use sqlx::sqlite::SqlitePool;
+
+use crate::{with_pool, Db, Result, Store};
+
+/// Hark refreshes PostgreSQL's planner statistics itself after large writes instead of relying
+/// on autovacuum (which may be off): stale statistics turn index probes into table scans.
+#[derive(Debug, Default)]
+pub(crate) struct Staleness {
+    pub(crate) since: AtomicU64,
+    pub(crate) at_last: AtomicU64,
+    pub(crate) running: AtomicBool,
+}
+
+/// Posts indexed before SQLite's full-text index is first merged into one b-tree; after that, a
+/// merge when the posts indexed since the last one reach a quarter of all posts
+/// ([`Store::note_indexed`]).
+pub(crate) const SEARCH_MERGE_AFTER: u64 = 20_000;
+
+
+/// The vacuum of Hark's statistics refresh and of [`Store::analyze`] (PostgreSQL): the tables
+/// whose visibility maps the posts page's index-only reads need, and the deleted links (migration
+/// 0020), which each delete and undo write.
+pub(crate) const VACUUM_TABLES: &str = "VACUUM (ANALYZE) tracker_posts, rollup_hourly, tracker_deleted_posts";
+
+/// Writes before the first refresh; after it, a refresh when the writes since the last one reach
+/// the total written before it (statistics are refreshed about log2 times while a store grows).
+const ANALYZE_AFTER: u64 = 20_000;
+
+/// The merge of [`Store::note_indexed`]: when the posts indexed since the last merge reach a
+/// quarter of all posts (and at least [`SEARCH_MERGE_AFTER`]), FTS5's incremental optimize
+/// (`'merge'` with a negative page count: every b-tree of every level) is run step by step, each
+/// step its own short write, until one b-tree is left.
+async fn merge_search_index(pool: &SqlitePool, state: &Staleness) -> std::result::Result<(), sqlx::Error> {
+    let since = state.since.load(Ordering::Relaxed);
+    let posts: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM posts").fetch_one(pool).await?;
+    if since < (posts.max(0) as u64) / 4 {
+        return Ok(());
+    }
+    state.since.store(0, Ordering::Relaxed);
+    // Each step writes about 500 pages; a million posts take a dozen or so. The steps are capped
+    // by the index's size, so that batches written meanwhile cannot keep a merge going forever.
+    let steps = 50 + posts.max(0) / 10_000;
+    for _ in 0..steps {
+        sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -500)").execute(pool).await?;
+        let segments: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?;
+        if segments <= 1 {
+            break;
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Counts rows written; on PostgreSQL, refreshes the planner statistics of the large tables in
+    /// the background once enough have changed (see [`Staleness`]).
+    pub fn note_writes(&self, rows: u64) {
+        let Db::Postgres(pool) = &self.db else { return };
+        let s = &self.stats;
+        let since = s.since.fetch_add(rows, Ordering::Relaxed) + rows;
+        let at_last = s.at_last.load(Ordering::Relaxed);
+        if since < ANALYZE_AFTER.max(at_last) || s.running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        s.since.store(0, Ordering::Relaxed);
+        s.at_last.store(at_last + since, Ordering::Relaxed);
+        let (pool, stats) = (pool.clone(), self.stats.clone());
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                // The links and the hourly rollup are vacuumed too (VACUUM runs outside a
+                // transaction), so their visibility maps let the posts page's walks read the sort
+                // keys' indexes alone, and its total and a walk's platform check sum the rollup's
+                // counts from their index (migration 0018; a scan of the table otherwise, 8.6 ms
+                // against 2.9 over 30 days); the deleted links (migration 0020) lose the rows each
+                // delete and undo leave. Autovacuum does it as well when it is on.
+                let r = match sqlx::raw_sql(VACUUM_TABLES).execute(&pool).await {
+                    Ok(_) => sqlx::query(
+                        "ANALYZE posts, rollup_terms, rollup_authors, rollup_author_totals, \
+                         rollup_author_days, rollup_subtrackers",
+                    )
+                    .execute(&pool)
+                    .await
+                    .map(|_| ()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = r {
+                    tracing::warn!(error = %e, "refreshing planner statistics failed");
+                }
+                stats.running.store(false, Ordering::Release);
+            });
+        } else {
+            s.running.store(false, Ordering::Release);
+        }
+    }
+
+    /// Counts posts added to SQLite's full-text index and, once enough have been (see
+    /// [`SEARCH_MERGE_AFTER`]), merges the index into one b-tree in the background, a few hundred
+    /// pages a step. FTS5 keeps new posts in small b-trees and merges them only level by level:
+    /// at a million posts a search tests each post against about ten of them, and one b-tree makes
+    /// that test about fifteen times cheaper (the posts page's searches sorted by a key test each
+    /// link they read).
+    pub fn note_indexed(&self, posts: u64) {
+        let Db::Sqlite(pool) = &self.db else { return };
+        let s = &self.search_index;
+        s.since.fetch_add(posts, Ordering::Relaxed);
+        if s.since.load(Ordering::Relaxed) < self.search_merge_after || s.running.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (pool, state) = (pool.clone(), self.search_index.clone());
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            s.running.store(false, Ordering::Release);
+            return;
+        };
+        rt.spawn(async move {
+            if let Err(e) = merge_search_index(&pool, &state).await {
+                tracing::warn!(error = %e, "merging the full-text index failed");
+            }
+            state.running.store(false, Ordering::Release);
+        });
+    }
+
+    /// The number of b-trees SQLite's full-text index is made of (None on PostgreSQL).
+    #[cfg(test)]
+    pub(crate) async fn search_index_segments(&self) -> Result<Option<i64>> {
+        let Db::Sqlite(pool) = &self.db else { return Ok(None) };
+        Ok(Some(sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?))
+    }
+
+    /// Refreshes the query planner's statistics (after a bulk load).
+    /// On PostgreSQL the tables of [`VACUUM_TABLES`] are vacuumed first, as the background
+    /// refresh ([`Store::note_writes`]) does.
+    pub async fn analyze(&self) -> Result<()> {
+        if let Db::Postgres(p) = &self.db {
+            sqlx::raw_sql(VACUUM_TABLES).execute(p).await?;
+        }
+        with_pool!(self, |p| sqlx::query("ANALYZE").execute(p).await.map(|_| ())?);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// After enough posts, SQLite's full-text index is merged into one b-tree in the background,
+    /// and searches find what they found before.
+    #[tokio::test]
+    async fn indexed_posts_merge_the_search_index() {
+        let dir = std::env::temp_dir().join(format!("hark_fts_merge_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let mut store = Store::connect(&format!("sqlite://{}", dir.join("t.db").display())).await.expect("connect");
+        store.migrate().await.expect("migrate");
+        store.search_merge_after = 30;
+        let Db::Sqlite(pool) = &store.db else { unreachable!() };
+        // One b-tree per committed write.
+        for i in 1..=40i64 {
+            sqlx::query("INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) VALUES ($1, $2, '', '', '', '')")
+                .bind(i)
+                .bind(format!("kestrel word{} {}", i % 7, if i % 2 == 0 { "coffee" } else { "tea" }))
+                .execute(pool)
+                .await
+                .expect("index");
+        }
+        let segments = store.search_index_segments().await.expect("segments").expect("sqlite");
+        assert!(segments > 1, "{segments} b-trees before the merge");
+        let search = |m: &'static str| async move {
+            sqlx::query_scalar::<_, i64>("SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 ORDER BY rowid")
+                .bind(m)
+                .fetch_all(pool)
+                .await
+                .expect("search")
+        };
+        let before = (search("kestrel").await, search("coffee word3").await);
+        assert_eq!(before.0.len(), 40);
+        store.note_indexed(29);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(store.search_index_segments().await.unwrap(), Some(segments), "merged too early");
+        store.note_indexed(11);
+        let mut merged = false;
+        for _ in 0..100 {
+            if store.search_index_segments().await.unwrap() == Some(1) && !store.search_index.running.load(Ordering::Acquire) {
+                merged = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(merged, "the index was merged into one b-tree");
+        assert_eq!((search("kestrel").await, search("coffee word3").await), before);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// After enough writes, PostgreSQL's statistics of the post tables are refreshed by Hark.
+    #[tokio::test]
+    async fn large_writes_refresh_planner_statistics() {
+        let Some(admin) = std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
+            eprintln!("HARK_TEST_POSTGRES_URL not set: skipped");
+            return;
+        };
+        let name = format!("hark_test_stats_{}", std::process::id());
+        let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("admin");
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}")).execute(&mut c).await.expect("drop");
+        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create");
+        let base = admin.rsplit_once('/').map_or(admin.clone(), |(b, _)| b.to_string());
+        let store = Store::connect(&format!("{base}/{name}")).await.expect("connect");
+        store.migrate().await.expect("migrate");
+        let Db::Postgres(pool) = &store.db else { unreachable!() };
+        let analyzed = || async {
+            sqlx::query_scalar::<_, bool>(
+                // `posts`: a migration analyzes `tracker_posts` itself.
+                "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = 'posts'",
+            )
+            .fetch_one(pool)
+            .await
+            .expect("pg_stat_user_tables")
+        };
+        store.note_writes(ANALYZE_AFTER - 1);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!analyzed().await, "refreshed too early");
+        store.note_writes(1);
+        let mut done = false;
+        for _ in 0..100 {
+            if analyzed().await {
+                done = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(done, "statistics not refreshed after {ANALYZE_AFTER} writes");
+        for table in ["tracker_posts", "rollup_hourly", "tracker_deleted_posts"] {
+            let vacuumed: bool = sqlx::query_scalar(
+                "SELECT last_vacuum IS NOT NULL AND last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = $1",
+            )
+            .bind(table)
+            .fetch_one(pool)
+            .await
+            .expect("pg_stat_user_tables");
+            assert!(vacuumed, "{table} was vacuumed and analyzed");
+        }
+        // The walk streams' multi-column statistics (migration 0019), which ANALYZE builds.
+        let built: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_statistic_ext WHERE stxrelid = 'tracker_posts'::regclass \
+             AND stxname IN ('tracker_posts_stream_stats', 'tracker_posts_score_stream_stats') AND 'm' = ANY(stxkind)",
+        )
+        .fetch_one(pool)
+        .await
+        .expect("pg_statistic_ext");
+        assert_eq!(built, 2, "the walk streams' statistics");
+        // The next refresh waits for as many writes again.
+        assert_eq!(store.stats.at_last.load(Ordering::Relaxed), ANALYZE_AFTER);
+        store.close().await;
+        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+    }
+}

@@ -1,0 +1,192 @@
+//! A page of the posts page: the fetch strategy for the query's sort and filters, then the page's
+//! rows with their tags.
+
+use hark_core::{Millis, Post};
+
+use super::plan::SearchPlan;
+use super::query::{PostQuery, PostSort};
+use super::total::PostTotal;
+use crate::dialect::Backend;
+use crate::{with_pool, Result, Store, POST_ROW_COLUMNS};
+
+/// Pages deeper than this many posts use the plain sorted query.
+const TOP_K_MAX: i64 = 1_000;
+/// The same for a sort whose key's index is walked.
+const WALK_MAX: i64 = 10_000;
+
+/// One post of a page.
+#[derive(Debug, Clone)]
+pub struct PostRow {
+    pub post_id: i64,
+    pub post: Post,
+    pub sentiment: Option<f64>,
+    /// The bucket shown: the manual edit when there is one.
+    pub sentiment_bucket: String,
+    pub sentiment_edited: bool,
+    pub engagement: i64,
+    pub engagement_rate: Option<f64>,
+    pub reach: i64,
+    pub impressions: i64,
+    pub country: Option<String>,
+    pub post_type: String,
+    pub matched_at: Millis,
+    pub tags: Vec<i64>,
+}
+
+#[derive(sqlx::FromRow)]
+struct RawRow {
+    post_id: i64,
+    #[sqlx(flatten)]
+    row: crate::StoredRow,
+    sentiment: Option<f64>,
+    bucket: Option<String>,
+    edited: Option<String>,
+    engagement: i64,
+    engagement_rate: Option<f64>,
+    author_followers: i64,
+    impressions: i64,
+    country: Option<String>,
+    post_type: String,
+    matched_at: Millis,
+}
+
+impl Store {
+    /// A page of a tracker's posts and the number of posts matching the filters.
+    pub async fn query_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<(Vec<PostRow>, PostTotal)> {
+        // One probe of the search for both.
+        let (page, total) = self.search_plans(tracker_id, q).await?;
+        // The page and its total at the same time, on two connections.
+        tokio::try_join!(self.post_page(tracker_id, q, true, page), self.post_total_by(tracker_id, q, total))
+    }
+
+    /// Posts of one page, in the query's order, with their tags.
+    pub async fn query_post_page(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
+        self.post_page(tracker_id, q, true, plan).await
+    }
+
+    pub(crate) async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool, plan: SearchPlan) -> Result<Vec<PostRow>> {
+        let backend = self.backend();
+        let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
+        let dir = if q.ascending { "ASC" } else { "DESC" };
+        let per_page = q.per_page.clamp(1, 1000);
+        let offset = (q.page.max(1) - 1).saturating_mul(per_page);
+        let columns = format!(
+            "tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
+             COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS bucket, \
+             tp.sentiment_override AS edited, p.engagement, p.engagement_rate, p.author_followers, p.impressions, p.country, \
+             p.post_type, tp.matched_at"
+        );
+        let m = q.match_expr(backend);
+        // A numeric sort over many posts: the page's ids from the hours that can hold them.
+        let common_word_by_date = q.sort == PostSort::Date && plan.probes() && backend == Backend::Sqlite;
+        let top_k = fast
+            && (q.sort.bound().is_some() || common_word_by_date)
+            && q.post_tags.is_empty()
+            && plan != SearchPlan::Ids
+            && offset.saturating_add(per_page) <= TOP_K_MAX;
+        // Few posts, driven from their ids (as `where_with` reads them).
+        let driven_sqlite = backend == Backend::Sqlite && (plan == SearchPlan::Ids || !q.post_tags.is_empty());
+        let mut ordered_ids: Option<Vec<i64>> = None;
+        let skip = fast
+            && q.sort == PostSort::Engagement
+            && q.platforms_only()
+            && offset >= self.tuning.engagement_skip_from
+            && offset.saturating_add(per_page) <= WALK_MAX
+            && self.platforms_cover_range(tracker_id, q).await?;
+        if skip {
+            ordered_ids = Some(self.engagement_skip_ids(tracker_id, q, offset, per_page).await?);
+        } else if fast && q.sort.link_key().is_some() {
+            // A key kept on the link: its index is walked from the page's first post when many
+            // posts could match; tags and rare searches (few posts) sort their posts' links.
+            ordered_ids = Some(if q.post_tags.is_empty() && plan != SearchPlan::Ids && offset.saturating_add(per_page) <= WALK_MAX {
+                self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?
+            } else {
+                self.sorted_link_ids(tracker_id, q, plan, &m, offset, per_page).await?
+            });
+        } else if top_k {
+            ordered_ids = Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?);
+        }
+        let sql = if let Some(ids) = &ordered_ids {
+            format!(
+                "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 \
+                 AND tp.post_id IN ({})",
+                ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            )
+        } else if q.sort == PostSort::Date
+            && backend == Backend::Postgres
+            && q.post_tags.is_empty()
+            && (plan.probes() || (plan == SearchPlan::None && needs_posts))
+        {
+            // A common word, or filters on the post: the range newest (or oldest) first, each
+            // post tested, to the page (PostgreSQL would otherwise sort every match).
+            format!(
+                "SELECT {columns} FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 \
+                 AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at {dir}, tp.post_id {dir} OFFSET 0) tp \
+                 JOIN posts p ON p.id = tp.post_id WHERE {w} ORDER BY tp.created_at {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}"
+            )
+        } else if !needs_posts && q.sort == PostSort::Date {
+            // The page's links first, in the (tracker, time) index order; then only their posts.
+            // Few links driven from their ids (tags, a rare search) are sorted instead: on SQLite
+            // the `+` keeps the time index out of the order too, or oldest first it would read
+            // the range from its start, testing each link (tags on recent posts: 0.2 s).
+            let time = if driven_sqlite { "+tp.created_at" } else { "tp.created_at" };
+            format!(
+                "SELECT {columns} FROM (SELECT tp.post_id, tp.created_at, tp.sentiment_override, tp.sentiment_rule, tp.matched_at \
+                 FROM tracker_posts tp WHERE {w} ORDER BY {time} {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}) tp \
+                 JOIN posts p ON p.id = tp.post_id ORDER BY tp.created_at {dir}, tp.post_id {dir}"
+            )
+        } else {
+            let order = q.sort.order_by(dir);
+            let order = if driven_sqlite { format!("+{order}") } else { order };
+            format!(
+                "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} \
+                 ORDER BY {order} LIMIT {per_page} OFFSET {offset}"
+            )
+        };
+        let raw: Vec<RawRow> = match &ordered_ids {
+            Some(ids) if ids.is_empty() => Vec::new(),
+            Some(ids) => {
+                let mut rows: Vec<RawRow> = with_pool!(self, |p| sqlx::query_as::<_, RawRow>(&sql).bind(tracker_id).fetch_all(p).await?);
+                let pos: std::collections::HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+                rows.sort_by_key(|r| pos.get(&r.post_id).copied().unwrap_or(usize::MAX));
+                rows
+            }
+            None => with_pool!(self, |p| {
+                let mut query = sqlx::query_as::<_, RawRow>(&sql)
+                    .bind(tracker_id)
+                    .bind(q.start.unwrap_or(i64::MIN))
+                    .bind(q.end.unwrap_or(i64::MAX));
+                if !m.is_empty() {
+                    query = query.bind(m.clone());
+                }
+                query.fetch_all(p).await?
+            }),
+        };
+        let ids: Vec<i64> = raw.iter().map(|r| r.post_id).collect();
+        let tags = self.tags_of_posts(tracker_id, &ids).await?;
+        let mut out = Vec::with_capacity(raw.len());
+        for r in raw {
+            let Ok(post) = r.row.into_post() else {
+                tracing::warn!(post_id = r.post_id, "skipping a stored post that does not decode");
+                continue;
+            };
+            out.push(PostRow {
+                post_id: r.post_id,
+                post,
+                sentiment: r.sentiment,
+                sentiment_bucket: r.bucket.unwrap_or_else(|| "neutral".into()),
+                sentiment_edited: r.edited.is_some(),
+                engagement: r.engagement,
+                engagement_rate: r.engagement_rate,
+                reach: r.author_followers,
+                impressions: r.impressions,
+                country: r.country,
+                post_type: r.post_type,
+                matched_at: r.matched_at,
+                tags: tags.iter().filter(|(p, _)| *p == r.post_id).map(|(_, t)| *t).collect(),
+            });
+        }
+        Ok(out)
+    }
+}

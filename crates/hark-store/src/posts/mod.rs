@@ -1,0 +1,45 @@
+//! A tracker's posts: the posts page's query (filtered, searched, sorted and paged, with the
+//! total) and the work on posts (tags, sentiment edits, ignored authors, bulk delete and undo).
+//!
+//! Search uses the full-text index (SQLite FTS5 `posts_fts`; on PostgreSQL the stored `posts.fts`
+//! tsvector and its GIN index) over text, title, author names and location.
+//!
+//! The page's fetch strategies, at a million posts per tracker ([`list`] picks one):
+//! - date order reads the (tracker, time) index;
+//! - engagement, reach, engagement rate, impressions, sentiment and user walk the key's index on
+//!   the links (migrations 0014, 0015), one stream per platform and kind of post (per sentiment
+//!   bucket for the score) merged in order, until the page's posts are ahead of every stream
+//!   still open ([`walk`]);
+//! - engagement pages from the 1,000th post on, with no filter but the platforms, skip to the
+//!   page in the dashboard's engagement index, one statement ([`top_k`]);
+//! - likes, comments, shares and views read the window's hours in the order of their per-hour
+//!   bound of the key (`rollup_hourly.max_<key>` / `min_<key>`), a few hours at a time, until no
+//!   hour left can hold a post of the page (the page's last key strictly beats the next hour's
+//!   bound) ([`top_k`]);
+//! - post tags and rare searches are driven from the tagged posts / the search's matches
+//!   ([`plan`] tells a rare word from a common one);
+//! - the total comes from the hourly rollups when only platforms, the range and one of
+//!   sentiment, retweets, stories or subtracker filter; otherwise it is counted, exactly for tags
+//!   and rare searches, and up to a cap (flagged) for the rest ([`total`]).
+//!
+//! Where one strategy gives way to another is set by [`PostListTuning`], a value of the store.
+//! Every fast strategy must give the page the plain query gives (every matching post sorted):
+//! the store tests compare them on both databases.
+
+mod actions;
+mod delete;
+mod list;
+mod lookup;
+mod plan;
+mod query;
+mod top_k;
+mod total;
+mod tuning;
+mod walk;
+
+pub use actions::SentimentEdit;
+pub use list::PostRow;
+pub use lookup::PostCountFilter;
+pub use query::{PostQuery, PostSort};
+pub use total::PostTotal;
+pub use tuning::PostListTuning;

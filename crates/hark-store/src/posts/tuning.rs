@@ -1,0 +1,46 @@
+//! The posts page's limits: where one plan gives way to another. A value held by the [`Store`]
+//! (tests lower the limits on their own store to reach every plan with little data; the bench
+//! sets the search limits it compares), never a process-wide setting.
+//!
+//! [`Store`]: crate::Store
+
+/// Limits of the posts page's plans. [`Default`] is what Hark runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PostListTuning {
+    /// Totals above this are reported as "more than" (capped) when they would have to be counted.
+    pub total_cap: i64,
+    /// The same for searches.
+    pub search_total_cap: i64,
+    /// A search with at most this many matches (over all posts) is driven from its matches.
+    pub rare_search: i64,
+    /// On SQLite, a walk in a key's order with a search of at most this many matches (over all
+    /// posts) reads them into memory and tests each link read there, not against the full-text
+    /// index (0 turns it off).
+    pub search_set_max: i64,
+    /// A walk leaves out up to this many deleted links of the range itself (read first, as one
+    /// row); with more, each link read is looked up.
+    pub walk_deleted_max: i64,
+    /// On PostgreSQL, a common word's total is counted among the range's newest this many links at
+    /// most (each tested against the word, about 3 µs a link): past them, the total is the lower
+    /// bound found so far.
+    pub search_examined: i64,
+    /// A page in engagement order at least this deep, without a filter but the platforms (all
+    /// those with posts in the range), skips its posts in the engagement index (the dashboard's,
+    /// migration 0006: tracker, engagement, time, post) with the deleted links left out by their
+    /// copy: one statement, where a walk reads every post before the page into Hark.
+    pub engagement_skip_from: i64,
+}
+
+impl Default for PostListTuning {
+    fn default() -> Self {
+        Self {
+            total_cap: 10_000,
+            search_total_cap: 1_000,
+            rare_search: 20_000,
+            search_set_max: 150_000,
+            walk_deleted_max: 20_000,
+            search_examined: 5_000,
+            engagement_skip_from: 1_000,
+        }
+    }
+}

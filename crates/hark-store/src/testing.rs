@@ -1,0 +1,61 @@
+//! Store methods only tests use (the `testing` feature, or the crate's own unit tests): second
+//! paths to check the fast ones against, and fixtures the app makes by other routes.
+
+use hark_core::Millis;
+
+use crate::posts::{PostQuery, PostRow};
+use crate::{with_pool, BeginWrite, Result, Store};
+
+impl Store {
+    /// The exact number of posts matching the filters, counted over the post rows (the totals
+    /// the page shows are checked against it).
+    pub async fn count_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<i64> {
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
+        self.count_rows(tracker_id, q, plan, q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX), None).await
+    }
+
+    /// The same page by the plain plan (every matching post sorted), to check the others against.
+    pub async fn query_post_page_plain(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
+        self.post_page(tracker_id, q, false, plan).await
+    }
+
+    /// Puts a post tag on a tracker's post (idempotent).
+    pub async fn tag_tracker_post(&self, tracker_id: i64, post_id: i64, tag_id: i64) -> Result<()> {
+        with_pool!(self, |p| {
+            sqlx::query("INSERT INTO post_tags (tracker_id, post_id, tag_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                .bind(tracker_id)
+                .bind(post_id)
+                .bind(tag_id)
+                .execute(p)
+                .await
+                .map(|_| ())?
+        });
+        Ok(())
+    }
+
+    /// Creates an influencer tag of `owner_id` holding the given accounts (platform name, username).
+    pub async fn create_influencer_tag(&self, owner_id: i64, name: &str, accounts: &[(&str, &str)], now: Millis) -> Result<i64> {
+        with_pool!(self, |p| {
+            let mut tx = p.begin_write().await?;
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO influencer_tags (owner_id, name, color, created_at) VALUES ($1, $2, '#6366f1', $3) RETURNING id",
+            )
+            .bind(owner_id)
+            .bind(name)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
+            for (platform, username) in accounts {
+                sqlx::query("INSERT INTO influencer_tag_accounts (tag_id, platform, username) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+                    .bind(id)
+                    .bind(*platform)
+                    .bind(*username)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(id)
+        })
+    }
+}

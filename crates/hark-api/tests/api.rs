@@ -345,6 +345,18 @@ async fn tags_are_validated_sorted_and_unique() {
     .await;
 }
 
+/// The web app's types are generated from web/src/api/openapi.json (`make api-types`): the file
+/// must be the document the server serves.
+#[test]
+fn the_web_apps_openapi_document_is_current() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/api/openapi.json");
+    let stored = std::fs::read_to_string(&path).expect("web/src/api/openapi.json");
+    assert!(
+        stored.trim_end() == hark_api::openapi_json().trim_end(),
+        "web/src/api/openapi.json is not the server's OpenAPI document: run `make api-types`"
+    );
+}
+
 /// Each list names its own item schema: the posts page's items (with `key`) and the dashboard's
 /// (with `externalId`) are two shapes, and neither overwrites the other in the document.
 #[tokio::test]

@@ -3,16 +3,11 @@
 
 use hark_core::{Millis, Post};
 
-use super::plan::SearchPlan;
-use super::query::{PostQuery, PostSort};
+use super::plan::{engagement_skip_possible, plan_page, Fetch, PageFacts, SearchPlan};
+use super::query::PostQuery;
 use super::total::PostTotal;
 use crate::dialect::Backend;
 use crate::{with_pool, Result, Store, POST_ROW_COLUMNS};
-
-/// Pages deeper than this many posts use the plain sorted query.
-const TOP_K_MAX: i64 = 1_000;
-/// The same for a sort whose key's index is walked.
-const WALK_MAX: i64 = 10_000;
 
 /// One post of a page.
 #[derive(Debug, Clone)]
@@ -69,8 +64,7 @@ impl Store {
         let backend = self.backend();
         let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };
-        let per_page = q.per_page.clamp(1, 1000);
-        let offset = (q.page.max(1) - 1).saturating_mul(per_page);
+        let (offset, per_page) = q.window();
         let columns = format!(
             "tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
              COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS bucket, \
@@ -78,71 +72,52 @@ impl Store {
              p.post_type, tp.matched_at"
         );
         let m = q.match_expr(backend);
-        // A numeric sort over many posts: the page's ids from the hours that can hold them.
-        let common_word_by_date = q.sort == PostSort::Date && plan.probes() && backend == Backend::Sqlite;
-        let top_k = fast
-            && (q.sort.bound().is_some() || common_word_by_date)
-            && q.post_tags.is_empty()
-            && plan != SearchPlan::Ids
-            && offset.saturating_add(per_page) <= TOP_K_MAX;
+        let platforms_cover_range =
+            fast && engagement_skip_possible(q, &self.tuning) && self.platforms_cover_range(tracker_id, q).await?;
+        let facts = PageFacts { backend, search: plan, needs_posts, platforms_cover_range, fast };
+        let fetch = plan_page(q, &facts, &self.tuning);
         // Few posts, driven from their ids (as `where_with` reads them).
         let driven_sqlite = backend == Backend::Sqlite && (plan == SearchPlan::Ids || !q.post_tags.is_empty());
-        let mut ordered_ids: Option<Vec<i64>> = None;
-        let skip = fast
-            && q.sort == PostSort::Engagement
-            && q.platforms_only()
-            && offset >= self.tuning.engagement_skip_from
-            && offset.saturating_add(per_page) <= WALK_MAX
-            && self.platforms_cover_range(tracker_id, q).await?;
-        if skip {
-            ordered_ids = Some(self.engagement_skip_ids(tracker_id, q, offset, per_page).await?);
-        } else if fast && q.sort.link_key().is_some() {
-            // A key kept on the link: its index is walked from the page's first post when many
-            // posts could match; tags and rare searches (few posts) sort their posts' links.
-            ordered_ids = Some(if q.post_tags.is_empty() && plan != SearchPlan::Ids && offset.saturating_add(per_page) <= WALK_MAX {
-                self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?
-            } else {
-                self.sorted_link_ids(tracker_id, q, plan, &m, offset, per_page).await?
-            });
-        } else if top_k {
-            ordered_ids = Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?);
-        }
-        let sql = if let Some(ids) = &ordered_ids {
-            format!(
+        let ordered_ids = match fetch {
+            Fetch::EngagementSkip => Some(self.engagement_skip_ids(tracker_id, q, offset, per_page).await?),
+            Fetch::Walk => Some(self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?),
+            Fetch::SortedLinks => Some(self.sorted_link_ids(tracker_id, q, plan, &m, offset, per_page).await?),
+            Fetch::TopK => Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?),
+            Fetch::DateScan | Fetch::DateLinks | Fetch::Sorted => None,
+        };
+        let sql = match (&ordered_ids, fetch) {
+            (Some(ids), _) => format!(
                 "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 \
                  AND tp.post_id IN ({})",
                 ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
-            )
-        } else if q.sort == PostSort::Date
-            && backend == Backend::Postgres
-            && q.post_tags.is_empty()
-            && (plan.probes() || (plan == SearchPlan::None && needs_posts))
-        {
-            // A common word, or filters on the post: the range newest (or oldest) first, each
-            // post tested, to the page (PostgreSQL would otherwise sort every match).
-            format!(
+            ),
+            // The range newest (or oldest) first, each post tested, to the page (PostgreSQL
+            // would otherwise sort every match).
+            (None, Fetch::DateScan) => format!(
                 "SELECT {columns} FROM (SELECT * FROM tracker_posts tp WHERE tp.tracker_id = $1 \
                  AND tp.created_at >= $2 AND tp.created_at <= $3 ORDER BY tp.created_at {dir}, tp.post_id {dir} OFFSET 0) tp \
                  JOIN posts p ON p.id = tp.post_id WHERE {w} ORDER BY tp.created_at {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}"
-            )
-        } else if !needs_posts && q.sort == PostSort::Date {
+            ),
             // The page's links first, in the (tracker, time) index order; then only their posts.
             // Few links driven from their ids (tags, a rare search) are sorted instead: on SQLite
             // the `+` keeps the time index out of the order too, or oldest first it would read
             // the range from its start, testing each link (tags on recent posts: 0.2 s).
-            let time = if driven_sqlite { "+tp.created_at" } else { "tp.created_at" };
-            format!(
-                "SELECT {columns} FROM (SELECT tp.post_id, tp.created_at, tp.sentiment_override, tp.sentiment_rule, tp.matched_at \
-                 FROM tracker_posts tp WHERE {w} ORDER BY {time} {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}) tp \
-                 JOIN posts p ON p.id = tp.post_id ORDER BY tp.created_at {dir}, tp.post_id {dir}"
-            )
-        } else {
-            let order = q.sort.order_by(dir);
-            let order = if driven_sqlite { format!("+{order}") } else { order };
-            format!(
-                "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} \
-                 ORDER BY {order} LIMIT {per_page} OFFSET {offset}"
-            )
+            (None, Fetch::DateLinks) => {
+                let time = if driven_sqlite { "+tp.created_at" } else { "tp.created_at" };
+                format!(
+                    "SELECT {columns} FROM (SELECT tp.post_id, tp.created_at, tp.sentiment_override, tp.sentiment_rule, tp.matched_at \
+                     FROM tracker_posts tp WHERE {w} ORDER BY {time} {dir}, tp.post_id {dir} LIMIT {per_page} OFFSET {offset}) tp \
+                     JOIN posts p ON p.id = tp.post_id ORDER BY tp.created_at {dir}, tp.post_id {dir}"
+                )
+            }
+            (None, _) => {
+                let order = q.sort.order_by(dir);
+                let order = if driven_sqlite { format!("+{order}") } else { order };
+                format!(
+                    "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} \
+                     ORDER BY {order} LIMIT {per_page} OFFSET {offset}"
+                )
+            }
         };
         let raw: Vec<RawRow> = match &ordered_ids {
             Some(ids) if ids.is_empty() => Vec::new(),

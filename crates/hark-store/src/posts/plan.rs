@@ -1,9 +1,93 @@
-//! How a search is run: a probe of the full-text index tells a rare word (its matches drive the
-//! query) from a common one (candidates are tested).
+//! How a page is fetched: [`plan_page`], a pure function of the query and a few facts read
+//! from the database, picks one of the [`Fetch`] strategies; a probe of the full-text index
+//! tells a rare search word (its matches drive the query) from a common one (candidates are
+//! tested).
 
 use super::query::{search_words, PostQuery, PostSort};
+use super::tuning::PostListTuning;
 use crate::dialect::Backend;
 use crate::{with_pool, Result, Store};
+
+/// Pages deeper than this many posts use the plain sorted query.
+pub(crate) const TOP_K_MAX: i64 = 1_000;
+/// The same for a sort whose key's index is walked.
+pub(crate) const WALK_MAX: i64 = 10_000;
+
+/// How one page's posts are found ([`list`](super::list) runs each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fetch {
+    /// An engagement page deep in a list filtered by platforms only: skipped to in the
+    /// dashboard's engagement index, one statement.
+    EngagementSkip,
+    /// A key kept on the link (engagement, reach, rate, impressions, sentiment, user): its index
+    /// walked from the page's first post, one stream per platform and kind, merged.
+    Walk,
+    /// The same keys over few links (post tags, a rare search, a deep page): those links sorted.
+    SortedLinks,
+    /// Likes, comments, shares, views (or date with a common word on SQLite): the window's hours
+    /// read in the order of their bound of the key.
+    TopK,
+    /// PostgreSQL, date order with a common word or filters on the post: the range newest (or
+    /// oldest) first, each post tested, to the page.
+    DateScan,
+    /// Date order with filters on the link only: the page's links by the time index, then their
+    /// posts.
+    DateLinks,
+    /// Every matching post sorted: the plain query.
+    Sorted,
+}
+
+/// What a page's plan depends on besides the query and the limits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PageFacts {
+    pub backend: Backend,
+    pub search: SearchPlan,
+    /// The filters test columns of the post row, not only of the link.
+    pub needs_posts: bool,
+    /// Every platform of the query has posts in its range (read only when
+    /// [`engagement_skip_possible`] says it matters).
+    pub platforms_cover_range: bool,
+    /// false: the plain query, the baseline every other strategy is checked against.
+    pub fast: bool,
+}
+
+/// An engagement page that may skip to its posts, if every platform of the query has posts in
+/// the range.
+pub(crate) fn engagement_skip_possible(q: &PostQuery, tuning: &PostListTuning) -> bool {
+    let (offset, per_page) = q.window();
+    q.sort == PostSort::Engagement
+        && q.platforms_only()
+        && offset >= tuning.engagement_skip_from
+        && offset.saturating_add(per_page) <= WALK_MAX
+}
+
+/// The strategy for a page.
+pub(crate) fn plan_page(q: &PostQuery, facts: &PageFacts, tuning: &PostListTuning) -> Fetch {
+    let (offset, per_page) = q.window();
+    let end = offset.saturating_add(per_page);
+    let few = !q.post_tags.is_empty() || facts.search == SearchPlan::Ids;
+    if facts.fast && facts.platforms_cover_range && engagement_skip_possible(q, tuning) {
+        return Fetch::EngagementSkip;
+    }
+    if facts.fast && q.sort.link_key().is_some() {
+        return if !few && end <= WALK_MAX { Fetch::Walk } else { Fetch::SortedLinks };
+    }
+    let common_word_by_date = q.sort == PostSort::Date && facts.search.probes() && facts.backend == Backend::Sqlite;
+    if facts.fast && (q.sort.bound().is_some() || common_word_by_date) && !few && end <= TOP_K_MAX {
+        return Fetch::TopK;
+    }
+    if q.sort == PostSort::Date
+        && facts.backend == Backend::Postgres
+        && q.post_tags.is_empty()
+        && (facts.search.probes() || (facts.search == SearchPlan::None && facts.needs_posts))
+    {
+        return Fetch::DateScan;
+    }
+    if !facts.needs_posts && q.sort == PostSort::Date {
+        return Fetch::DateLinks;
+    }
+    Fetch::Sorted
+}
 
 /// How a search is evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,5 +164,84 @@ impl Store {
                 Ok((if q.sort == PostSort::Date { by_date } else { plan(self.tuning.rare_search / 100) }, by_date))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hark_core::PlatformSet;
+
+    fn query(sort: PostSort, page: i64) -> PostQuery {
+        PostQuery {
+            platforms: PlatformSet::all(),
+            start: None,
+            end: None,
+            search: String::new(),
+            sentiment: vec![],
+            exclude_retweets: false,
+            stories_only: false,
+            post_tags: vec![],
+            post_tags_all: true,
+            influencer_tags: vec![],
+            influencer_tags_all: true,
+            influencer_tag_owner: 0,
+            subtracker: None,
+            sort,
+            ascending: false,
+            page,
+            per_page: 25,
+        }
+    }
+
+    fn facts(backend: Backend, search: SearchPlan) -> PageFacts {
+        PageFacts { backend, search, needs_posts: search != SearchPlan::None, platforms_cover_range: true, fast: true }
+    }
+
+    #[test]
+    fn date_order_reads_links_first_unless_posts_must_be_tested() {
+        let t = PostListTuning::default();
+        let q = query(PostSort::Date, 1);
+        for b in [Backend::Sqlite, Backend::Postgres] {
+            assert_eq!(plan_page(&q, &facts(b, SearchPlan::None), &t), Fetch::DateLinks);
+        }
+        // A common word: SQLite reads the hours' bounds, PostgreSQL scans the range in order.
+        assert_eq!(plan_page(&q, &facts(Backend::Sqlite, SearchPlan::Probe), &t), Fetch::TopK);
+        assert_eq!(plan_page(&q, &facts(Backend::Postgres, SearchPlan::Probe), &t), Fetch::DateScan);
+        // A rare word is driven from its matches, sorted.
+        assert_eq!(plan_page(&q, &facts(Backend::Sqlite, SearchPlan::Ids), &t), Fetch::Sorted);
+    }
+
+    #[test]
+    fn link_keys_walk_their_index_until_few_posts_or_deep_pages() {
+        let t = PostListTuning::default();
+        let f = facts(Backend::Sqlite, SearchPlan::None);
+        assert_eq!(plan_page(&query(PostSort::Reach, 1), &f, &t), Fetch::Walk);
+        let mut tagged = query(PostSort::Reach, 1);
+        tagged.post_tags = vec![7];
+        assert_eq!(plan_page(&tagged, &f, &t), Fetch::SortedLinks);
+        assert_eq!(plan_page(&query(PostSort::Reach, 1000), &f, &t), Fetch::SortedLinks);
+    }
+
+    #[test]
+    fn deep_engagement_pages_skip_only_when_every_platform_has_posts() {
+        let t = PostListTuning::default();
+        let deep = query(PostSort::Engagement, 41); // posts 1,000 to 1,024
+        let f = facts(Backend::Postgres, SearchPlan::None);
+        assert_eq!(plan_page(&deep, &f, &t), Fetch::EngagementSkip);
+        assert_eq!(plan_page(&deep, &PageFacts { platforms_cover_range: false, ..f }, &t), Fetch::Walk);
+        assert_eq!(plan_page(&query(PostSort::Engagement, 1), &f, &t), Fetch::Walk);
+        assert!(!engagement_skip_possible(&query(PostSort::Engagement, 1), &t));
+    }
+
+    #[test]
+    fn bounded_counts_read_hours_by_their_bound_for_the_first_pages() {
+        let t = PostListTuning::default();
+        let f = facts(Backend::Sqlite, SearchPlan::None);
+        assert_eq!(plan_page(&query(PostSort::Likes, 1), &f, &t), Fetch::TopK);
+        assert_eq!(plan_page(&query(PostSort::Likes, 41), &f, &t), Fetch::Sorted);
+        // The plain query, whatever the query.
+        assert_eq!(plan_page(&query(PostSort::Likes, 1), &PageFacts { fast: false, ..f }, &t), Fetch::Sorted);
+        assert_eq!(plan_page(&query(PostSort::Reach, 1), &PageFacts { fast: false, ..f }, &t), Fetch::Sorted);
     }
 }

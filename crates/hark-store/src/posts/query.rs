@@ -137,6 +137,12 @@ pub fn search_words(s: &str) -> Vec<String> {
 
 
 impl PostQuery {
+    /// The page's first post (0-based) and its size (1 to 1,000).
+    pub(crate) fn window(&self) -> (i64, i64) {
+        let per_page = self.per_page.clamp(1, 1000);
+        ((self.page.max(1) - 1).saturating_mul(per_page), per_page)
+    }
+
     /// No filter but the platforms and the range: no search, tags, influencer tags, sentiment
     /// (all five buckets count as none), retweets, stories or subtracker.
     pub(crate) fn platforms_only(&self) -> bool {

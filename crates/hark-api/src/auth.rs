@@ -7,7 +7,7 @@ use std::time::Duration;
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use axum::extract::Request;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
 use crate::AppState;
+use hark_core::Code;
 
 pub const SESSION_COOKIE: &str = "hark_session";
 pub const CSRF_COOKIE: &str = "hark_csrf";
@@ -47,8 +48,8 @@ pub fn verify_password(password: &str, stored: &str) -> bool {
 pub fn validate_password(password: &str) -> ApiResult<()> {
     let n = password.chars().count();
     if n < PASSWORD_MIN || n > PASSWORD_MAX {
-        return Err(ApiError::unprocessable(
-            "invalid_password",
+        return Err(ApiError::new(
+            Code::InvalidPassword,
             format!("Password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters."),
         ));
     }
@@ -63,7 +64,7 @@ pub fn validate_email(email: &str) -> ApiResult<String> {
     if ok {
         Ok(e)
     } else {
-        Err(ApiError::unprocessable("invalid_email", "Enter a valid email address."))
+        Err(ApiError::new(Code::InvalidEmail, "Enter a valid email address."))
     }
 }
 
@@ -145,8 +146,7 @@ pub async fn csrf_guard(req: Request, next: Next) -> Response {
         };
         if !ok {
             return ApiError::new(
-                StatusCode::FORBIDDEN,
-                "csrf_failed",
+                Code::CsrfFailed,
                 "The request is missing its CSRF token; reload the page and try again.",
             )
             .into_response();
@@ -175,8 +175,7 @@ impl LoginLimiter {
     pub fn check(&self, ip: IpAddr, email: &str) -> ApiResult<()> {
         self.0.check_key(&(ip, email.to_string())).map_err(|_| {
             ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                Code::RateLimited,
                 "Too many sign-in attempts. Wait a few minutes and try again.",
             )
         })?;

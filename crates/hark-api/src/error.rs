@@ -3,14 +3,14 @@
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use hark_core::SearchError;
+use hark_core::{Code, SearchError};
 use hark_store::StoreError;
 use serde::Serialize;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("{message}")]
-    Client { status: StatusCode, code: &'static str, message: String },
+    Client { code: Code, message: String },
     #[error("validation failed")]
     Validation { message: String, fields: Vec<SearchError> },
     #[error("internal: {0}")]
@@ -19,37 +19,93 @@ pub enum ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// The HTTP status of each code: one per code, so a client can rely on either.
+pub fn status(code: Code) -> StatusCode {
+    match code {
+        Code::AlreadySetUp => StatusCode::CONFLICT,
+        Code::BackfillInProgress => StatusCode::CONFLICT,
+        Code::Conflict => StatusCode::CONFLICT,
+        Code::ConnectorIncomplete => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::CsrfFailed => StatusCode::FORBIDDEN,
+        Code::EmptyFile => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::Forbidden => StatusCode::FORBIDDEN,
+        Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Code::InvalidBaseUrl => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidChart => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidChoice => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidColumns => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        Code::InvalidCountry => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidCredentials => StatusCode::UNAUTHORIZED,
+        Code::InvalidDate => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidEmail => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidJson => StatusCode::BAD_REQUEST,
+        Code::InvalidLanguage => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidMapping => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidMode => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidName => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidPassword => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidPlatform => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidPostKey => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidQuery => StatusCode::BAD_REQUEST,
+        Code::InvalidRange => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidSentiment => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidTagColor => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidUrls => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidUsers => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::InvalidVolumeLimit => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::KeywordTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::NoConnector => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::NoPosts => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::PlatformLocked => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::PlatformsRequired => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::PrivateAddress => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        Code::SearchTermTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::SearchTermsRequired => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TagExists => StatusCode::CONFLICT,
+        Code::TagNameRequired => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TagNameTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TitleTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManyBuckets => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManyIgnored => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManyItems => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManyKeywords => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManyPosts => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManyRows => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManySearches => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TooManySubtrackers => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::TrackerNotFound => StatusCode::NOT_FOUND,
+        Code::TrackerTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::Unauthorized => StatusCode::UNAUTHORIZED,
+        Code::UnknownField => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::UnknownTag => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::ValidationFailed => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::ValueTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self::Client { status, code, message: message.into() }
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Self::Client { code, message: message.into() }
     }
 
     pub fn unauthorized() -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", "Please sign in.")
+        Self::new(Code::Unauthorized, "Please sign in.")
     }
 
     pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+        Self::new(Code::Forbidden, message)
     }
 
     pub fn tracker_not_found() -> Self {
-        Self::new(StatusCode::NOT_FOUND, "tracker_not_found", "No tracker has this address.")
+        Self::new(Code::TrackerNotFound, "No tracker has this address.")
     }
 
     pub fn not_found(what: &str) -> Self {
-        Self::new(StatusCode::NOT_FOUND, "not_found", format!("{what} not found."))
-    }
-
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
-    }
-
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
-    }
-
-    pub fn unprocessable(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+        Self::new(Code::NotFound, format!("{what} not found."))
     }
 
     pub fn validation(fields: Vec<SearchError>) -> Self {
@@ -59,7 +115,7 @@ impl ApiError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Client { status, .. } => *status,
+            Self::Client { code, .. } => status(*code),
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -70,7 +126,7 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::not_found("Resource"),
-            StoreError::Conflict(c) => ApiError::conflict("conflict", format!("This value is already taken ({c}).")),
+            StoreError::Conflict(c) => ApiError::new(Code::Conflict, format!("This value is already taken ({c}).")),
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -78,7 +134,7 @@ impl From<StoreError> for ApiError {
 
 impl From<hark_core::Invalid> for ApiError {
     fn from(e: hark_core::Invalid) -> Self {
-        ApiError::unprocessable(e.code, e.message)
+        ApiError::new(e.code, e.message)
     }
 }
 
@@ -100,19 +156,43 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let detail = match self {
-            ApiError::Client { code, message, .. } => ErrorDetail { code: code.into(), message, fields: None },
+            ApiError::Client { code, message } => ErrorDetail { code: code.as_str().into(), message, fields: None },
             ApiError::Validation { message, fields } => {
-                ErrorDetail { code: "validation_failed".into(), message, fields: Some(fields) }
+                ErrorDetail { code: Code::ValidationFailed.as_str().into(), message, fields: Some(fields) }
             }
             ApiError::Internal(cause) => {
                 tracing::error!(%cause, "request failed");
                 ErrorDetail {
-                    code: "internal".into(),
+                    code: Code::Internal.as_str().into(),
                     message: "Sorry, an error occurred please try again.".into(),
                     fields: None,
                 }
             }
         };
         (status, axum::Json(ErrorBody { error: detail })).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/api.md's table of error codes lists every code with its status, in order.
+    #[test]
+    fn the_error_code_table_matches_the_codes() {
+        let doc = include_str!("../../../docs/api.md");
+        let rows: Vec<(String, u16)> = doc
+            .lines()
+            .skip_while(|l| *l != "## Error codes")
+            .skip(1)
+            .take_while(|l| !l.starts_with("## "))
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                let code = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                Some((code.to_string(), cells.get(2)?.parse().ok()?))
+            })
+            .collect();
+        let want: Vec<(String, u16)> = Code::ALL.iter().map(|c| (c.as_str().to_string(), status(*c).as_u16())).collect();
+        assert_eq!(rows, want, "docs/api.md's error codes differ from hark_core::Code and error::status");
     }
 }

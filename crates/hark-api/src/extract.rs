@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::{auth, AppState};
+use hark_core::Code;
 
 /// JSON body; malformed or mistyped bodies become 400 `invalid_json`, oversized 413.
 pub struct Json<T>(pub T);
@@ -21,14 +22,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
         match axum::Json::<T>::from_request(req, state).await {
             Ok(axum::Json(v)) => Ok(Json(v)),
             Err(JsonRejection::BytesRejection(e)) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The request body is too large."))
+                Err(ApiError::new(Code::PayloadTooLarge, "The request body is too large."))
             }
             Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "invalid_content_type",
+                Code::InvalidContentType,
                 "Send the body as application/json.",
             )),
-            Err(e) => Err(ApiError::bad_request("invalid_json", e.body_text())),
+            Err(e) => Err(ApiError::new(Code::InvalidJson, e.body_text())),
         }
     }
 }
@@ -43,9 +43,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(v)) => Ok(Query(v)),
             Err(e @ QueryRejection::FailedToDeserializeQueryString(_)) => {
-                Err(ApiError::bad_request("invalid_query", e.body_text()))
+                Err(ApiError::new(Code::InvalidQuery, e.body_text()))
             }
-            Err(e) => Err(ApiError::bad_request("invalid_query", e.body_text())),
+            Err(e) => Err(ApiError::new(Code::InvalidQuery, e.body_text())),
         }
     }
 }

@@ -7,6 +7,7 @@ use jiff::tz::TimeZone;
 use serde::Deserialize;
 
 use crate::error::{ApiError, ApiResult};
+use hark_core::Code;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -43,7 +44,7 @@ impl FilterQuery {
         match self.platforms.as_deref().filter(|s| !s.trim().is_empty()) {
             None => Ok(tracker),
             Some(list) => {
-                let chosen = PlatformSet::parse_list(list).map_err(|e| ApiError::bad_request("invalid_query", e.message))?;
+                let chosen = PlatformSet::parse_list(list).map_err(|e| ApiError::new(Code::InvalidQuery, e.message))?;
                 Ok(chosen.intersect(tracker))
             }
         }
@@ -53,7 +54,7 @@ impl FilterQuery {
         match self.tz.as_deref().filter(|s| !s.is_empty()) {
             None => Ok(TimeZone::UTC),
             Some(name) => TimeZone::get(name)
-                .map_err(|_| ApiError::bad_request("invalid_query", format!("Unknown time zone '{name}'."))),
+                .map_err(|_| ApiError::new(Code::InvalidQuery, format!("Unknown time zone '{name}'."))),
         }
     }
 
@@ -63,17 +64,17 @@ impl FilterQuery {
         let tz = self.time_zone()?;
         let day = |s: &str| -> ApiResult<Date> {
             s.parse::<Date>()
-                .map_err(|_| ApiError::bad_request("invalid_query", format!("'{s}' is not a date (YYYY-MM-DD).")))
+                .map_err(|_| ApiError::new(Code::InvalidQuery, format!("'{s}' is not a date (YYYY-MM-DD).")))
         };
         let midnight = |d: Date| -> ApiResult<Millis> {
             d.to_zoned(tz.clone())
                 .map(|z| z.timestamp().as_millisecond())
-                .map_err(|_| ApiError::bad_request("invalid_query", "Date out of range."))
+                .map_err(|_| ApiError::new(Code::InvalidQuery, "Date out of range."))
         };
         let millis = |s: Option<&str>| s.filter(|s| s.len() >= 10 && s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<i64>().ok());
         if let (Some(s), Some(e)) = (millis(self.start.as_deref()), millis(self.end.as_deref())) {
             if e < s {
-                return Err(ApiError::bad_request("invalid_query", "The end is before the start."));
+                return Err(ApiError::new(Code::InvalidQuery, "The end is before the start."));
             }
             return Ok(DateRange { start: Some(s), end: Some(e) });
         }
@@ -81,9 +82,9 @@ impl FilterQuery {
             (Some(s), Some(e)) if !s.is_empty() && !e.is_empty() => {
                 let (s, e) = (day(s)?, day(e)?);
                 if e < s {
-                    return Err(ApiError::bad_request("invalid_query", "The end date is before the start date."));
+                    return Err(ApiError::new(Code::InvalidQuery, "The end date is before the start date."));
                 }
-                let next = e.tomorrow().map_err(|_| ApiError::bad_request("invalid_query", "Date out of range."))?;
+                let next = e.tomorrow().map_err(|_| ApiError::new(Code::InvalidQuery, "Date out of range."))?;
                 Ok(DateRange { start: Some(midnight(s)?), end: Some(midnight(next)? - 1) })
             }
             (Some(s), _) if !s.is_empty() => Ok(DateRange { start: Some(midnight(day(s)?)?), end: None }),
@@ -94,7 +95,7 @@ impl FilterQuery {
                         .parse()
                         .ok()
                         .filter(|n| (1..=36_500).contains(n))
-                        .ok_or_else(|| ApiError::bad_request("invalid_query", "days must be a number of days or 'all'."))?;
+                        .ok_or_else(|| ApiError::new(Code::InvalidQuery, "days must be a number of days or 'all'."))?;
                     Ok(DateRange { start: Some(now - n * DAY_MS), end: Some(now) })
                 }
             },
@@ -130,14 +131,14 @@ impl FilterQuery {
             let mut out = Vec::new();
             for x in s.unwrap_or("").split(',').map(str::trim).filter(|x| !x.is_empty()) {
                 let id = x.parse::<i64>().map_err(|_| {
-                    ApiError::bad_request("invalid_query", format!("{name} is a comma-separated list of tag ids."))
+                    ApiError::new(Code::InvalidQuery, format!("{name} is a comma-separated list of tag ids."))
                 })?;
                 if !out.contains(&id) {
                     out.push(id);
                 }
             }
             if out.len() > MAX_FILTER_TAGS {
-                return Err(ApiError::bad_request("invalid_query", format!("At most {MAX_FILTER_TAGS} tags can be combined.")));
+                return Err(ApiError::new(Code::InvalidQuery, format!("At most {MAX_FILTER_TAGS} tags can be combined.")));
             }
             Ok(out)
         };
@@ -145,11 +146,11 @@ impl FilterQuery {
             match m.unwrap_or("all") {
                 "all" | "" => Ok(true),
                 "any" => Ok(false),
-                _ => Err(ApiError::bad_request("invalid_query", "Tag filter mode must be 'any' or 'all'.")),
+                _ => Err(ApiError::new(Code::InvalidQuery, "Tag filter mode must be 'any' or 'all'.")),
             }
         };
         if self.subtracker.is_some_and(|i| !(1..=MAX_SUBTRACKER).contains(&i)) {
-            return Err(ApiError::bad_request("invalid_query", "Unknown subtracker."));
+            return Err(ApiError::new(Code::InvalidQuery, "Unknown subtracker."));
         }
         Ok(PageFilter {
             platforms: self.platforms(tracker)?,

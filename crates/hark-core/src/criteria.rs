@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::search::{SearchError, SearchInput, SearchRow, TrackerSearch};
-use crate::{Platform, PlatformSet};
+use crate::{Code, Platform, PlatformSet};
 
 /// Account lists per platform; `web` covers news, blogs and forums.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -130,7 +130,7 @@ impl SentimentKeywords {
                 if k.chars().count() > MAX_SENTIMENT_KEYWORD_CHARS {
                     return Err(SearchError {
                         field: "keywords",
-                        code: "keyword_too_long",
+                        code: Code::KeywordTooLong,
                         message: format!("A keyword has at most {MAX_SENTIMENT_KEYWORD_CHARS} characters."),
                     });
                 }
@@ -142,7 +142,7 @@ impl SentimentKeywords {
         if owner.len() > MAX_SENTIMENT_KEYWORDS {
             return Err(SearchError {
                 field: "keywords",
-                code: "too_many_keywords",
+                code: Code::TooManyKeywords,
                 message: format!("A tracker has at most {MAX_SENTIMENT_KEYWORDS} sentiment keywords."),
             });
         }
@@ -215,7 +215,7 @@ impl TrackerCriteria {
             if newly_on && (!limits.allowed.contains(p) || (limits.trial && p.trial_locked())) {
                 errors.push(SearchError {
                     field: "platforms",
-                    code: "platform_locked",
+                    code: Code::PlatformLocked,
                     message: format!("listening for specified {} accounts is not available on trial", p.name()),
                 });
             }
@@ -226,7 +226,7 @@ impl TrackerCriteria {
             Some(_) => {
                 errors.push(SearchError {
                     field: "language",
-                    code: "invalid_language",
+                    code: Code::InvalidLanguage,
                     message: "Language must be a two-letter ISO 639-1 code.".into(),
                 });
                 None
@@ -246,7 +246,7 @@ impl TrackerCriteria {
             } else {
                 errors.push(SearchError {
                     field: "countryLocations",
-                    code: "invalid_country",
+                    code: Code::InvalidCountry,
                     message: format!("'{c}' is not a two-letter country code."),
                 });
             }
@@ -255,7 +255,7 @@ impl TrackerCriteria {
             if v <= 0 {
                 errors.push(SearchError {
                     field: "volumeLimit",
-                    code: "invalid_volume_limit",
+                    code: Code::InvalidVolumeLimit,
                     message: "Volume limit must be a positive number of posts.".into(),
                 });
             }
@@ -274,7 +274,7 @@ impl TrackerCriteria {
         if input.subtrackers.iter().filter(|t| !t.trim().is_empty()).count() > MAX_SUBTRACKERS {
             errors.push(SearchError {
                 field: "subtrackers",
-                code: "too_many_subtrackers",
+                code: Code::TooManySubtrackers,
                 message: format!("A tracker has at most {MAX_SUBTRACKERS} subtrackers."),
             });
         }

@@ -2,6 +2,7 @@
 //! and enrichment. No I/O lives here.
 
 pub mod bucket;
+pub mod code;
 pub mod criteria;
 pub mod forecast;
 pub mod limits;
@@ -21,6 +22,7 @@ pub mod query;
 pub mod text;
 
 pub use bucket::Bucket;
+pub use code::Code;
 pub use criteria::{AccountLimits, AccountLists, CriteriaInput, TrackerCriteria};
 pub use permission::Permission;
 pub use platform::{Platform, PlatformSet};
@@ -45,12 +47,12 @@ pub fn now_millis() -> Millis {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct Invalid {
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
 }
 
 impl Invalid {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self { code, message: message.into() }
     }
 }

@@ -2,6 +2,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 use crate::Invalid;
+use crate::Code;
 
 /// A source of posts. The short code is the one the spec and the URL use (`twt`, `ig`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -69,7 +70,7 @@ impl Platform {
         Self::ALL
             .into_iter()
             .find(|p| p.code().eq_ignore_ascii_case(s) || p.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| Invalid::new("invalid_platform", format!("Unknown platform '{s}'.")))
+            .ok_or_else(|| Invalid::new(Code::InvalidPlatform, format!("Unknown platform '{s}'.")))
     }
 
     fn bit(self) -> u16 {

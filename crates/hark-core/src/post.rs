@@ -3,6 +3,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::{Invalid, Millis, Platform};
+use crate::Code;
 
 const ID_MAX: usize = 256;
 
@@ -23,7 +24,7 @@ impl PostKey {
         if id_ok {
             Ok(Self { platform, id })
         } else {
-            Err(Invalid::new("invalid_post_key", "A post id must be 1 to 256 characters, without ';'."))
+            Err(Invalid::new(Code::InvalidPostKey, "A post id must be 1 to 256 characters, without ';'."))
         }
     }
 
@@ -31,7 +32,7 @@ impl PostKey {
     pub fn parse(s: &str) -> Result<Self, Invalid> {
         let (p, id) = s
             .split_once(';')
-            .ok_or_else(|| Invalid::new("invalid_post_key", "A post key is written platform;id."))?;
+            .ok_or_else(|| Invalid::new(Code::InvalidPostKey, "A post key is written platform;id."))?;
         Self::new(Platform::parse(p)?, id)
     }
 }

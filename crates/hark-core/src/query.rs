@@ -17,6 +17,7 @@ use crate::post::{Author, Post};
 use crate::text::{NormText, Sigil};
 use crate::criteria::{split_account, AccountLists, TrackerCriteria};
 use crate::{Invalid, Platform, PlatformSet};
+use crate::Code;
 
 /// The most include rows and subtrackers a compiled tracker may have (one bit each).
 pub const MAX_ROWS: usize = 64;
@@ -218,11 +219,11 @@ fn accounts(lists: &AccountLists) -> Vec<AccountRef> {
 impl TrackerCriteria {
     pub fn compile(&self, id: i64) -> Result<CompiledTracker, Invalid> {
         if self.search.include.len() > MAX_ROWS {
-            return Err(Invalid::new("too_many_rows", format!("A search may have at most {MAX_ROWS} include rows.")));
+            return Err(Invalid::new(Code::TooManyRows, format!("A search may have at most {MAX_ROWS} include rows.")));
         }
         if self.subtrackers.len() > MAX_SUBTRACKER_BITS {
             return Err(Invalid::new(
-                "too_many_subtrackers",
+                Code::TooManySubtrackers,
                 format!("A tracker may have at most {MAX_SUBTRACKER_BITS} subtrackers."),
             ));
         }

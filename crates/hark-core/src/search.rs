@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{limits::TERM_MAX, PlatformSet};
+use crate::{limits::TERM_MAX, Code, PlatformSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SearchRowKind {
@@ -41,7 +41,7 @@ pub struct TrackerSearch {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SearchError {
     pub field: &'static str,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
 }
 
@@ -83,7 +83,7 @@ impl TrackerSearch {
             if terms.iter().any(|t| t.chars().count() > TERM_MAX) {
                 errors.push(SearchError {
                     field: "search",
-                    code: "search_term_too_long",
+                    code: Code::SearchTermTooLong,
                     message: format!("A search term must be at most {TERM_MAX} characters."),
                 });
             }
@@ -94,23 +94,23 @@ impl TrackerSearch {
         }
         search.exclude = dedupe(search.exclude.into_iter());
         if search.include.is_empty() {
-            errors.push(SearchError { field: "search", code: "search_terms_required", message: MSG_NO_TERM.into() });
+            errors.push(SearchError { field: "search", code: Code::SearchTermsRequired, message: MSG_NO_TERM.into() });
         }
         if input.platforms.is_empty() {
-            errors.push(SearchError { field: "platforms", code: "platforms_required", message: MSG_NO_PLATFORM.into() });
+            errors.push(SearchError { field: "platforms", code: Code::PlatformsRequired, message: MSG_NO_PLATFORM.into() });
         }
         let count = search_count(&search.include);
         if count > input.max_searches {
             errors.push(SearchError {
                 field: "search",
-                code: "too_many_searches",
+                code: Code::TooManySearches,
                 message: format!("Your plan allows {} searches; this search makes {count}.", input.max_searches),
             });
         }
         if search.exclude.len() as i64 > input.max_ignored {
             errors.push(SearchError {
                 field: "search",
-                code: "too_many_ignored",
+                code: Code::TooManyIgnored,
                 message: format!("Your plan allows {} excluded terms.", input.max_ignored),
             });
         }

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{limits::TAG_NAME_MAX, Invalid};
+use crate::Code;
 
 /// A tag name: non-blank after trimming and at most 45 characters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -10,11 +11,11 @@ impl TagName {
     pub fn parse(s: &str) -> Result<Self, Invalid> {
         let t = s.trim();
         if t.is_empty() {
-            return Err(Invalid::new("tag_name_required", "Tag name is required."));
+            return Err(Invalid::new(Code::TagNameRequired, "Tag name is required."));
         }
         if t.chars().count() > TAG_NAME_MAX {
             return Err(Invalid::new(
-                "tag_name_too_long",
+                Code::TagNameTooLong,
                 format!("Tag name must be at most {TAG_NAME_MAX} characters."),
             ));
         }
@@ -74,7 +75,7 @@ impl TagColor {
         Self::ALL
             .into_iter()
             .find(|c| c.hex().eq_ignore_ascii_case(s) || format!("{c:?}").eq_ignore_ascii_case(s))
-            .ok_or_else(|| Invalid::new("invalid_tag_color", "Tag colour must be one of the palette colours."))
+            .ok_or_else(|| Invalid::new(Code::InvalidTagColor, "Tag colour must be one of the palette colours."))
     }
 }
 

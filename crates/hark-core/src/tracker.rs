@@ -2,6 +2,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::{limits::TITLE_PREFIX, Invalid};
+use crate::Code;
 
 const HASH_LEN: usize = 8;
 const HASH_ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
@@ -25,7 +26,7 @@ impl TrackerHash {
         if ok {
             Ok(Self(s.to_string()))
         } else {
-            Err(Invalid::new("tracker_not_found", "No tracker has this address."))
+            Err(Invalid::new(Code::TrackerNotFound, "No tracker has this address."))
         }
     }
 

@@ -13,6 +13,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json};
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -185,7 +186,7 @@ pub async fn save_connector(
     let mut values: BTreeMap<String, String> = current.as_ref().map(config_from_row).unwrap_or_default().values;
     for name in input.values.keys().chain(input.clear.iter()) {
         if !fields.iter().any(|f| f.name == name) {
-            return Err(ApiError::unprocessable("unknown_field", format!("The {} connector has no setting '{name}'.", kind.name())));
+            return Err(ApiError::new(Code::UnknownField, format!("The {} connector has no setting '{name}'.", kind.name())));
         }
     }
     for (name, value) in input.values {
@@ -194,14 +195,14 @@ pub async fn save_connector(
         if let Some(f) = fields.iter().find(|f| f.name == name && !f.options.is_empty()) {
             if !value.is_empty() && !f.options.iter().any(|(o, _)| *o == value) {
                 let allowed: Vec<&str> = f.options.iter().map(|(o, _)| *o).collect();
-                return Err(ApiError::unprocessable(
-                    "invalid_choice",
+                return Err(ApiError::new(
+                    Code::InvalidChoice,
                     format!("'{}' must be one of {}.", f.label, allowed.join(", ")),
                 ));
             }
         }
         if value.chars().count() > 20_000 {
-            return Err(ApiError::unprocessable("value_too_long", format!("'{name}' is longer than 20000 characters.")));
+            return Err(ApiError::new(Code::ValueTooLong, format!("'{name}' is longer than 20000 characters.")));
         }
         if value.is_empty() && secret {
             continue;
@@ -218,13 +219,13 @@ pub async fn save_connector(
         let ok = schemes.iter().any(|s| u.starts_with(s)) && plausible_url(u);
         if !kind.has_base_url() || !ok {
             let allowed = schemes.join(" or ");
-            return Err(ApiError::unprocessable("invalid_base_url", format!("The base URL must be an {allowed} address.")));
+            return Err(ApiError::new(Code::InvalidBaseUrl, format!("The base URL must be an {allowed} address.")));
         }
     }
     let config = hark_collect::ConnectorConfig { base_url: base_url.clone(), values: values.clone() };
     if input.enabled {
         if let Err(CollectError::NotConfigured(m)) = config.require(kind) {
-            return Err(ApiError::unprocessable("connector_incomplete", format!("Cannot switch on: {m}.")));
+            return Err(ApiError::new(Code::ConnectorIncomplete, format!("Cannot switch on: {m}.")));
         }
     }
     let text = serde_json::to_string(&values).map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -422,10 +423,10 @@ fn parse_day(s: &str, field: &str) -> ApiResult<Millis> {
     let d: jiff::civil::Date = s
         .trim()
         .parse()
-        .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' must be a date written YYYY-MM-DD.")))?;
+        .map_err(|_| ApiError::new(Code::InvalidDate, format!("'{field}' must be a date written YYYY-MM-DD.")))?;
     d.to_zoned(jiff::tz::TimeZone::UTC)
         .map(|z| z.timestamp().as_millisecond())
-        .map_err(|_| ApiError::unprocessable("invalid_date", format!("'{field}' is out of range.")))
+        .map_err(|_| ApiError::new(Code::InvalidDate, format!("'{field}' is out of range.")))
 }
 
 const DAY: Millis = 86_400_000;
@@ -435,13 +436,13 @@ fn backfill_range(start: &str, end: &str, now: Millis) -> ApiResult<(Millis, Mil
     let start = parse_day(start, "start")?;
     let end = parse_day(end, "end")? + DAY;
     if start >= end {
-        return Err(ApiError::unprocessable("invalid_range", "The first day must not be after the last."));
+        return Err(ApiError::new(Code::InvalidRange, "The first day must not be after the last."));
     }
     if start > now {
-        return Err(ApiError::unprocessable("invalid_range", "The period must start in the past."));
+        return Err(ApiError::new(Code::InvalidRange, "The period must start in the past."));
     }
     if start < now - BACKFILL_MAX_DAYS * DAY {
-        return Err(ApiError::unprocessable("invalid_range", format!("A backfill reaches back {BACKFILL_MAX_DAYS} days at most.")));
+        return Err(ApiError::new(Code::InvalidRange, format!("A backfill reaches back {BACKFILL_MAX_DAYS} days at most.")));
     }
     Ok((start, end))
 }
@@ -459,8 +460,8 @@ async fn tracker_sources(state: &AppState, tracker: &hark_store::TrackerRow) -> 
         .filter(|(k, _)| *k != ConnectorKind::Bluesky)
         .collect();
     if sources.is_empty() {
-        return Err(ApiError::unprocessable(
-            "no_connector",
+        return Err(ApiError::new(
+            Code::NoConnector,
             "No source is switched on for this tracker's platforms; an administrator can set up connectors.",
         ));
     }
@@ -562,7 +563,7 @@ pub async fn start_backfill(
     let now = now_millis();
     let (start, end) = backfill_range(&input.start, &input.end, now)?;
     if state.store.backfill_active(tracker.id).await? {
-        return Err(ApiError::conflict("backfill_in_progress", "A backfill is already collecting for this tracker."));
+        return Err(ApiError::new(Code::BackfillInProgress, "A backfill is already collecting for this tracker."));
     }
     let kinds: Vec<ConnectorKind> = tracker_sources(&state, &tracker).await?.into_iter().map(|(k, _)| k).collect();
     for k in kinds {

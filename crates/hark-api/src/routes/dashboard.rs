@@ -20,6 +20,7 @@ use crate::extract::{MaybeUser, Query};
 use crate::filters::FilterQuery;
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 const TOP: usize = 10;
 /// Hashtags and keywords each in Related Topics.
@@ -157,7 +158,7 @@ impl Grouping {
                 s if s <= 730 * DAY_MS => Self::Week,
                 _ => Self::Month,
             },
-            _ => return Err(ApiError::bad_request("invalid_query", "grouping must be none, minutes, hour, day, week or month.")),
+            _ => return Err(ApiError::new(Code::InvalidQuery, "grouping must be none, minutes, hour, day, week or month.")),
         })
     }
 
@@ -204,8 +205,8 @@ pub fn group_series(series: &[(i64, Counts)], grouping: Grouping, tz: &TimeZone,
     while z.timestamp().as_millisecond() <= end {
         out.insert(z.timestamp().as_millisecond(), Counts::default());
         if out.len() > MAX_BUCKETS {
-            return Err(ApiError::unprocessable(
-                "too_many_buckets",
+            return Err(ApiError::new(
+                Code::TooManyBuckets,
                 "This grouping gives too many points for the range; choose a coarser grouping.",
             ));
         }
@@ -259,7 +260,7 @@ pub async fn timeline(
     let grouping = Grouping::resolve(t.grouping.as_deref(), end - start)?;
     let resolution = if grouping != Grouping::Minutes && whole_hour_offsets(&c.tz, start, end) { HOUR_MS } else { 60_000 };
     if resolution == 60_000 && end - start > 7 * DAY_MS && grouping == Grouping::Minutes {
-        return Err(ApiError::unprocessable("too_many_buckets", "Minute grouping is available for ranges up to 7 days."));
+        return Err(ApiError::new(Code::TooManyBuckets, "Minute grouping is available for ranges up to 7 days."));
     }
     let series = state.store.dash_series(c.row.id, &c.filter, resolution).await?;
     let buckets = group_series(&series, grouping, &c.tz, start, end)?
@@ -636,7 +637,7 @@ pub async fn prediction(
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let days = pq.days.unwrap_or(PREDICTION_DAYS);
     if !(1..=365).contains(&days) {
-        return Err(ApiError::bad_request("invalid_query", "days must be between 1 and 365."));
+        return Err(ApiError::new(Code::InvalidQuery, "days must be between 1 and 365."));
     }
     let now = now_millis();
     let today = Grouping::Day.floor(&zoned(now, &c.tz));
@@ -703,7 +704,7 @@ pub async fn side_posts(
     let term = match (s.kind.as_deref(), s.term.as_deref()) {
         (Some(k @ ("hashtag" | "keyword")), Some(t)) if !t.is_empty() && t.len() <= 200 => Some((k, t)),
         (None, None) => None,
-        _ => return Err(ApiError::bad_request("invalid_query", "kind must be hashtag or keyword, with a term.")),
+        _ => return Err(ApiError::new(Code::InvalidQuery, "kind must be hashtag or keyword, with a term.")),
     };
     if s.format.as_deref() == Some("csv") {
         let (posts, _) = state.store.dash_posts(c.row.id, &c.filter, term, 100_000, 0).await?;

@@ -1,6 +1,6 @@
 use axum::body::Body;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use hark_core::{now_millis, Permission, Platform};
 use hark_ingest::import::{parse_csv, parse_ndjson, CsvMapping};
 use hark_ingest::pipeline::{compile, import_posts, ImportSummary};
@@ -10,6 +10,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Query};
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 /// Largest file the upload endpoint reads.
 pub const MAX_IMPORT_BYTES: usize = 50 * 1024 * 1024;
@@ -76,21 +77,21 @@ pub async fn import_file(
         Some("ndjson") | Some("jsonl") | Some("json") => false,
         None => csv_body,
         Some(other) => {
-            return Err(ApiError::bad_request("invalid_query", format!("Unknown format '{other}': use ndjson or csv.")))
+            return Err(ApiError::new(Code::InvalidQuery, format!("Unknown format '{other}': use ndjson or csv.")))
         }
     };
     let mut mapping = match q.map.as_deref().filter(|m| !m.trim().is_empty()) {
-        Some(m) => CsvMapping::parse_overrides(m).map_err(|e| ApiError::unprocessable("invalid_mapping", e))?,
+        Some(m) => CsvMapping::parse_overrides(m).map_err(|e| ApiError::new(Code::InvalidMapping, e))?,
         None => CsvMapping::default(),
     };
     if let Some(p) = q.platform.as_deref().filter(|p| !p.is_empty()) {
-        mapping = mapping.with_platform(Platform::parse(p).map_err(|e| ApiError::bad_request("invalid_query", e.message))?);
+        mapping = mapping.with_platform(Platform::parse(p).map_err(|e| ApiError::new(Code::InvalidQuery, e.message))?);
     }
     let bytes = axum::body::to_bytes(body, MAX_IMPORT_BYTES).await.map_err(|_| {
-        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "The file is larger than 50 MB; use `hark import`.")
+        ApiError::new(Code::PayloadTooLarge, "The file is larger than 50 MB; use `hark import`.")
     })?;
     if bytes.is_empty() {
-        return Err(ApiError::unprocessable("empty_file", "The file is empty."));
+        return Err(ApiError::new(Code::EmptyFile, "The file is empty."));
     }
     let batch = tokio::task::spawn_blocking(move || {
         if is_csv {

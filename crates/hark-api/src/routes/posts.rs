@@ -14,6 +14,7 @@ use crate::extract::{CurrentUser, Json, MaybeUser, Query};
 use crate::filters::{DateRange, FilterQuery, PageFilter};
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 pub const PAGE_SIZE: i64 = 25;
 /// Rows in one CSV export at most.
@@ -53,7 +54,7 @@ fn positive(v: &Option<String>, name: &str, max: i64, default: i64) -> ApiResult
             .parse::<i64>()
             .ok()
             .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| ApiError::bad_request("invalid_query", format!("{name} must be a number from 1 to {max}."))),
+            .ok_or_else(|| ApiError::new(Code::InvalidQuery, format!("{name} must be a number from 1 to {max}."))),
     }
 }
 
@@ -65,11 +66,11 @@ pub fn post_query(user: Option<&UserRow>, f: PageFilter, p: &PostsParams) -> Api
         Some(s) => {
             let (field, dir) = s.split_once(';').unwrap_or((s, "desc"));
             let sort = PostSort::parse(field)
-                .ok_or_else(|| ApiError::bad_request("invalid_query", format!("Posts cannot be sorted by '{field}'.")))?;
+                .ok_or_else(|| ApiError::new(Code::InvalidQuery, format!("Posts cannot be sorted by '{field}'.")))?;
             let asc = match dir {
                 "asc" => true,
                 "desc" | "" => false,
-                _ => return Err(ApiError::bad_request("invalid_query", "A sort direction is 'asc' or 'desc'.")),
+                _ => return Err(ApiError::new(Code::InvalidQuery, "A sort direction is 'asc' or 'desc'.")),
             };
             (sort, asc)
         }
@@ -79,14 +80,14 @@ pub fn post_query(user: Option<&UserRow>, f: PageFilter, p: &PostsParams) -> Api
         let b = hark_store::SENTIMENT_BUCKETS
             .iter()
             .find(|b| **b == s)
-            .ok_or_else(|| ApiError::bad_request("invalid_query", format!("'{s}' is not a sentiment level.")))?;
+            .ok_or_else(|| ApiError::new(Code::InvalidQuery, format!("'{s}' is not a sentiment level.")))?;
         if !sentiment.contains(b) {
             sentiment.push(*b);
         }
     }
     let search = p.search.clone().unwrap_or_default();
     if search.chars().count() > 500 {
-        return Err(ApiError::bad_request("invalid_query", "The search is longer than 500 characters."));
+        return Err(ApiError::new(Code::InvalidQuery, "The search is longer than 500 characters."));
     }
     let DateRange { start, end } = f.range;
     Ok(PostQuery {
@@ -324,10 +325,10 @@ async fn manage(state: &AppState, hash: &str, user: &UserRow) -> ApiResult<Track
 
 fn keys(posts: &[String]) -> ApiResult<Vec<String>> {
     if posts.is_empty() {
-        return Err(ApiError::unprocessable("no_posts", "Choose at least one post."));
+        return Err(ApiError::new(Code::NoPosts, "Choose at least one post."));
     }
     if posts.len() > BULK_MAX {
-        return Err(ApiError::unprocessable("too_many_posts", format!("At most {BULK_MAX} posts at once.")));
+        return Err(ApiError::new(Code::TooManyPosts, format!("At most {BULK_MAX} posts at once.")));
     }
     posts.iter().map(|k| Ok(PostKey::parse(k)?.to_string())).collect()
 }
@@ -360,7 +361,7 @@ pub async fn tag_posts(
     let keys = keys(&input.posts)?;
     let known: Vec<i64> = state.store.tags(row.id).await?.into_iter().map(|t| t.id).collect();
     if let Some(bad) = input.add.iter().chain(&input.remove).find(|t| !known.contains(t)) {
-        return Err(ApiError::unprocessable("unknown_tag", format!("Tag {bad} does not exist on this tracker.")));
+        return Err(ApiError::new(Code::UnknownTag, format!("Tag {bad} does not exist on this tracker.")));
     }
     let ids = state.store.tracker_post_ids(row.id, &keys).await?;
     let (added, removed) = state.store.set_post_tags(row.id, &ids, &input.add, &input.remove).await?;
@@ -393,7 +394,7 @@ pub async fn edit_sentiment(
     let bucket = hark_store::SENTIMENT_BUCKETS
         .iter()
         .find(|b| **b == input.sentiment)
-        .ok_or_else(|| ApiError::unprocessable("invalid_sentiment", "Choose one of the five sentiment levels."))?;
+        .ok_or_else(|| ApiError::new(Code::InvalidSentiment, "Choose one of the five sentiment levels."))?;
     let key = PostKey::parse(&input.post)?.to_string();
     let id = *state.store.tracker_post_ids(row.id, &[key]).await?.first().ok_or_else(|| ApiError::not_found("Post"))?;
     let edit = state.store.edit_sentiment(row.id, id, bucket).await?.ok_or_else(|| ApiError::not_found("Post"))?;
@@ -447,17 +448,17 @@ pub struct IgnoreInput {
 
 fn authors(users: &[String]) -> ApiResult<Vec<(String, String)>> {
     if users.is_empty() || users.len() > 1000 {
-        return Err(ApiError::unprocessable("invalid_users", "Choose 1 to 1000 users."));
+        return Err(ApiError::new(Code::InvalidUsers, "Choose 1 to 1000 users."));
     }
     users
         .iter()
         .map(|u| {
             let (p, name) = u
                 .split_once(';')
-                .ok_or_else(|| ApiError::unprocessable("invalid_users", "A user is written platform;username."))?;
+                .ok_or_else(|| ApiError::new(Code::InvalidUsers, "A user is written platform;username."))?;
             let name = name.trim().trim_start_matches('@');
             if name.is_empty() || name.chars().count() > 256 {
-                return Err(ApiError::unprocessable("invalid_users", "A username is 1 to 256 characters."));
+                return Err(ApiError::new(Code::InvalidUsers, "A username is 1 to 256 characters."));
             }
             Ok((Platform::parse(p)?.name().to_string(), name.to_string()))
         })
@@ -524,7 +525,7 @@ pub async fn add_posts(
     let row = manage(&state, &hash, &user).await?;
     let urls: Vec<String> = input.urls.iter().map(|u| u.trim().to_string()).filter(|u| !u.is_empty()).collect();
     if urls.is_empty() || urls.len() > 50 {
-        return Err(ApiError::unprocessable("invalid_urls", "Enter 1 to 50 post addresses."));
+        return Err(ApiError::new(Code::InvalidUrls, "Enter 1 to 50 post addresses."));
     }
     let matcher = std::sync::Arc::new(
         hark_ingest::pipeline::compile(&[(row.id, row.criteria.clone())])

@@ -15,6 +15,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, MaybeUser, Query};
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -64,7 +65,7 @@ pub fn self_hosted_user(email: String, password_hash: String, name: String, is_a
 fn clean_name(name: &str) -> ApiResult<String> {
     let n = name.trim();
     if n.chars().count() > 100 {
-        return Err(ApiError::unprocessable("invalid_name", "Name must be at most 100 characters."));
+        return Err(ApiError::new(Code::InvalidName, "Name must be at most 100 characters."));
     }
     Ok(n.to_string())
 }
@@ -87,7 +88,7 @@ pub async fn setup(
         .store
         .create_first_user(&self_hosted_user(email, hash, name, true), now_millis())
         .await?
-        .ok_or_else(|| ApiError::conflict("already_set_up", "This instance already has an account; sign in instead."))?;
+        .ok_or_else(|| ApiError::new(Code::AlreadySetUp, "This instance already has an account; sign in instead."))?;
     let jar = start_session(&state, &headers, jar, user.id).await?;
     let (jar, csrf) = ensure_csrf(&state, &headers, jar);
     Ok((StatusCode::CREATED, jar, axum::Json(Me::new(Some(&user), Permission::NoAccess, false, csrf))))
@@ -110,7 +111,7 @@ pub async fn login(
 ) -> ApiResult<impl IntoResponse> {
     let email = input.email.trim().to_lowercase();
     if email.len() > 254 || input.password.len() > 1024 {
-        return Err(ApiError::unprocessable("invalid_credentials", "Invalid email or password."));
+        return Err(ApiError::new(Code::InvalidCredentials, "Invalid email or password."));
     }
     state.login_limiter.check(peer.ip(), &email)?;
     let user = state.store.user_by_email(&email).await?;
@@ -122,7 +123,7 @@ pub async fn login(
     let user = match (ok, user) {
         (true, Some(u)) => u,
         _ => {
-            return Err(ApiError::new(StatusCode::UNAUTHORIZED, "invalid_credentials", "Invalid email or password."))
+            return Err(ApiError::new(Code::InvalidCredentials, "Invalid email or password."))
         }
     };
     let jar = start_session(&state, &headers, jar, user.id).await?;

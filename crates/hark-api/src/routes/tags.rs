@@ -11,6 +11,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, MaybeUser};
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 #[derive(Serialize, ToSchema)]
 pub struct TagList {
@@ -37,7 +38,7 @@ impl TagInput {
 
 fn taken(e: StoreError) -> ApiError {
     if e.is_conflict_on("tags_tracker_name_key", "tags.tracker_id, tags.name") {
-        ApiError::conflict("tag_exists", "A tag with this name already exists.")
+        ApiError::new(Code::TagExists, "A tag with this name already exists.")
     } else {
         e.into()
     }

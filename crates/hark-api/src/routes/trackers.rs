@@ -16,6 +16,7 @@ use crate::extract::{CurrentUser, Json, MaybeUser, Query};
 use crate::filters::{DateRange, FilterQuery};
 use crate::routes::load_tracker;
 use crate::AppState;
+use hark_core::Code;
 
 #[derive(Deserialize, ToSchema, Default)]
 pub struct SearchInputRows {
@@ -90,11 +91,11 @@ impl TrackerInput {
             || self.highlights.len() > MAX_LIST_ITEMS
             || self.subtrackers.len() > MAX_LIST_ITEMS;
         if too_long {
-            return Err(ApiError::unprocessable("too_many_items", "The tracker has too many entries."));
+            return Err(ApiError::new(Code::TooManyItems, "The tracker has too many entries."));
         }
         let title = self.title.as_deref().map(|t| t.trim().chars().filter(|c| !c.is_control()).collect::<String>());
         if title.as_ref().is_some_and(|t| t.chars().count() > TITLE_MAX) {
-            return Err(ApiError::unprocessable("title_too_long", format!("Title must be at most {TITLE_MAX} characters.")));
+            return Err(ApiError::new(Code::TitleTooLong, format!("Title must be at most {TITLE_MAX} characters.")));
         }
         let criteria = TrackerCriteria::parse(
             CriteriaInput {
@@ -211,7 +212,7 @@ async fn check_listed_addresses(criteria: &TrackerCriteria, before: Option<&Trac
             .await
             .unwrap_or_else(|_| Some("its host name could not be resolved in time".into()));
         if let Some(why) = reason {
-            return Err(ApiError::unprocessable("private_address", format!("The {what} '{url}' cannot be used: {why}.")));
+            return Err(ApiError::new(Code::PrivateAddress, format!("The {what} '{url}' cannot be used: {why}.")));
         }
     }
     Ok(())
@@ -255,7 +256,7 @@ pub async fn edit_tracker(
         Some("reanalyze") => "reanalyze",
         Some("future") | None => "future",
         Some(_) => {
-            return Err(ApiError::unprocessable("invalid_mode", "Mode must be 'reanalyze' or 'future'."));
+            return Err(ApiError::new(Code::InvalidMode, "Mode must be 'reanalyze' or 'future'."));
         }
     };
     let edit = TrackerEdit {
@@ -302,7 +303,7 @@ pub async fn sentiment_keywords(
         neutral: input.neutral,
         negative: input.negative,
     };
-    let lists = lists.cleaned().map_err(|e| ApiError::unprocessable(e.code, e.message))?;
+    let lists = lists.cleaned().map_err(|e| ApiError::new(e.code, e.message))?;
     let mut criteria = criteria_of(&row)?;
     criteria.sentiment_keywords = lists;
     let edit = TrackerEdit {
@@ -457,7 +458,7 @@ pub async fn custom_config(
 ) -> ApiResult<axum::Json<Tracker>> {
     let (row, p) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
     if input.columns != 2 && input.columns != 3 {
-        return Err(ApiError::unprocessable("invalid_columns", "Chart columns must be 2 or 3."));
+        return Err(ApiError::new(Code::InvalidColumns, "Chart columns must be 2 or 3."));
     }
     let current: CustomConfig = serde_json::from_str(&row.custom_config).unwrap_or_default();
     if input.columns != current.columns && !user.is_admin && p < Permission::Administrator {
@@ -466,7 +467,7 @@ pub async fn custom_config(
     let mut seen = Vec::new();
     for c in &input.order {
         if !CHARTS.contains(&c.chart.as_str()) || seen.contains(&c.chart) {
-            return Err(ApiError::unprocessable("invalid_chart", format!("Unknown or repeated chart '{}'.", c.chart)));
+            return Err(ApiError::new(Code::InvalidChart, format!("Unknown or repeated chart '{}'.", c.chart)));
         }
         seen.push(c.chart.clone());
     }

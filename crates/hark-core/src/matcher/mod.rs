@@ -28,6 +28,7 @@ use crate::criteria::TrackerCriteria;
 use crate::query::{account_group, CompiledTerm, CompiledTracker, MAX_ROWS, MAX_SUBTRACKER_BITS};
 use crate::text::{NormText, Sigil};
 use crate::{Invalid, Platform};
+use crate::Code;
 
 /// A tracker a post belongs to, with the subtrackers (bit i = subtracker i) it is labelled with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,7 +177,7 @@ impl MatchSet {
         let mut trackers: Vec<&CompiledTracker> = Vec::with_capacity(all.len());
         for t in all {
             if t.include.len() > MAX_ROWS || t.subtrackers.len() > MAX_SUBTRACKER_BITS {
-                rejected.push((t.id, Invalid::new("tracker_too_large", "Too many include rows or subtrackers.")));
+                rejected.push((t.id, Invalid::new(Code::TrackerTooLarge, "Too many include rows or subtrackers.")));
             } else {
                 trackers.push(t);
             }

@@ -1,7 +1,9 @@
 //! The page filters every analytic request shares: platforms, a date range in the viewer's time
-//! zone, and tag filters.
+//! zone, tag filters and a subtracker, parsed once into the store's [`PageFilter`] (the
+//! dashboard's panels, the posts list and every export read that one value).
 
 use hark_core::{Millis, PlatformSet};
+use hark_store::PageFilter;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use serde::Deserialize;
@@ -103,21 +105,6 @@ impl FilterQuery {
     }
 }
 
-/// The filters every analytic page shares, parsed and checked once: the dashboard's panels, the
-/// posts list and every export read them from here.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PageFilter {
-    pub platforms: PlatformSet,
-    pub range: DateRange,
-    /// Post tag ids, each once; with `post_tags_all` a post needs every one (ALL), else any (ANY).
-    pub post_tags: Vec<i64>,
-    pub post_tags_all: bool,
-    pub influencer_tags: Vec<i64>,
-    pub influencer_tags_all: bool,
-    /// A subtracker, 1-based.
-    pub subtracker: Option<u32>,
-}
-
 /// Tags one filter may combine at most.
 pub const MAX_FILTER_TAGS: usize = 100;
 /// The highest subtracker number a filter may name (bit 62 of the stored labels).
@@ -127,6 +114,7 @@ impl FilterQuery {
     /// Every shared filter, checked: platforms within the tracker's, the range, tag ids and modes
     /// (ALL unless `any`), and the subtracker.
     pub fn parse(&self, tracker: PlatformSet, now: Millis) -> ApiResult<PageFilter> {
+        let DateRange { start, end } = self.range(now)?;
         let ids = |name: &str, s: Option<&str>| -> ApiResult<Vec<i64>> {
             let mut out = Vec::new();
             for x in s.unwrap_or("").split(',').map(str::trim).filter(|x| !x.is_empty()) {
@@ -154,35 +142,15 @@ impl FilterQuery {
         }
         Ok(PageFilter {
             platforms: self.platforms(tracker)?,
-            range: self.range(now)?,
+            start,
+            end,
             post_tags: ids("postTags", self.post_tags.as_deref())?,
             post_tags_all: all(self.post_tag_filter_mode.as_deref())?,
             influencer_tags: ids("influencerTags", self.influencer_tags.as_deref())?,
             influencer_tags_all: all(self.influencer_tag_filter_mode.as_deref())?,
             subtracker: self.subtracker,
-        })
-    }
-
-    /// [`parse`](Self::parse), as the dashboard's store filter.
-    pub fn dashboard_filter(&self, tracker: PlatformSet, now: Millis) -> ApiResult<hark_store::DashboardFilter> {
-        Ok(self.parse(tracker, now)?.dashboard())
-    }
-}
-
-impl PageFilter {
-    /// The dashboard's store filter.
-    pub fn dashboard(self) -> hark_store::DashboardFilter {
-        hark_store::DashboardFilter {
-            platforms: self.platforms,
-            start: self.range.start,
-            end: self.range.end,
-            post_tags: self.post_tags,
-            post_tags_all: self.post_tags_all,
-            influencer_tags: self.influencer_tags,
-            influencer_tags_all: self.influencer_tags_all,
-            subtracker: self.subtracker,
             rows_only: false,
-        }
+        })
     }
 }
 
@@ -241,12 +209,12 @@ mod tests {
             q.influencer_tags = Some("9".into());
             q.subtracker = Some(2);
         })
-        .dashboard_filter(PlatformSet::all(), 0)
+        .parse(PlatformSet::all(), 0)
         .unwrap();
         assert_eq!((f.post_tags, f.post_tags_all, f.influencer_tags, f.influencer_tags_all), (vec![3, 4], false, vec![9], true));
-        assert!(q(|q| q.post_tags = Some("x".into())).dashboard_filter(PlatformSet::all(), 0).is_err());
-        assert!(q(|q| q.post_tag_filter_mode = Some("most".into())).dashboard_filter(PlatformSet::all(), 0).is_err());
-        assert!(q(|q| q.subtracker = Some(0)).dashboard_filter(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.post_tags = Some("x".into())).parse(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.post_tag_filter_mode = Some("most".into())).parse(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.subtracker = Some(0)).parse(PlatformSet::all(), 0).is_err());
         assert!(q(|q| q.subtracker = Some(64)).parse(PlatformSet::all(), 0).is_err());
         assert_eq!(q(|q| q.post_tags = Some("3,3, 4".into())).parse(PlatformSet::all(), 0).unwrap().post_tags, vec![3, 4]);
         let many = (0..101).map(|i| i.to_string()).collect::<Vec<_>>().join(",");

@@ -1,7 +1,7 @@
 //! Dashboard benchmark: demo posts over 90 days are ingested for one tracker, then every panel
 //! request of the dashboard is timed for a 30-day window (unaligned edges, as a relative window
 //! has) and for All Time, on the rollup path the API uses and on a baseline that answers the same
-//! questions from the post rows only (`DashboardFilter::rows_only`). Answers of both paths are
+//! questions from the post rows only (`PageFilter::rows_only`). Answers of both paths are
 //! compared before timing.
 //!
 //! `cargo bench -p hark-ingest --bench dashboard` — `HARK_BENCH_POSTS` (default 1,000,000) or
@@ -25,7 +25,7 @@ use std::time::Instant;
 use hark_core::{Friendly, Post};
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
-use hark_store::{DashboardFilter, NewTracker, NewUser, Store};
+use hark_store::{PageFilter, NewTracker, NewUser, Store};
 
 const DAY: i64 = 86_400_000;
 /// The end of the generated 90 days: fixed, or the current minute when the database is kept for
@@ -129,9 +129,9 @@ const GROUPS: [&str; 12] = [
 ];
 
 /// Runs one group; returns a fingerprint of the answer (to compare the two paths).
-async fn group(store: &Store, t: i64, f: &DashboardFilter, g: &str) -> String {
+async fn group(store: &Store, t: i64, f: &PageFilter, g: &str) -> String {
     use hark_core::Platform::*;
-    let only = |keep: &[hark_core::Platform]| DashboardFilter {
+    let only = |keep: &[hark_core::Platform]| PageFilter {
         platforms: f.platforms.iter().filter(|p| keep.contains(p)).collect(),
         ..f.clone()
     };
@@ -213,15 +213,15 @@ async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usiz
         // A custom range whose ends fall mid-hour with posts on both sides of each end.
         (
             "30 days",
-            DashboardFilter { platforms: all, start: Some(now() - 30 * DAY + 1_234_567), end: Some(now() - 777), ..Default::default() },
+            PageFilter { platforms: all, start: Some(now() - 30 * DAY + 1_234_567), end: Some(now() - 777), ..Default::default() },
         ),
         // The relative window as the API computes it (`days=30`: the 30×24 hours up to now):
         // nothing lies after its end, so its last day is read whole from the rollups.
-        ("last 30 days", DashboardFilter { platforms: all, start: Some(now() - 30 * DAY), end: Some(now()), ..Default::default() }),
-        ("All Time", DashboardFilter { platforms: all, ..Default::default() }),
+        ("last 30 days", PageFilter { platforms: all, start: Some(now() - 30 * DAY), end: Some(now()), ..Default::default() }),
+        ("All Time", PageFilter { platforms: all, ..Default::default() }),
     ];
     for (label, f) in ranges {
-        let base = DashboardFilter { rows_only: true, ..f.clone() };
+        let base = PageFilter { rows_only: true, ..f.clone() };
         println!("  {label} (load average {}): group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio", load_average());
         let (mut fast_total, mut slow_total) = (0.0, 0.0);
         if !only_ranges.is_empty() && !only_ranges.iter().any(|r| r == label) {

@@ -20,7 +20,7 @@ use std::time::Instant;
 use hark_core::{Friendly, PlatformSet};
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
-use hark_store::{NewTracker, NewUser, PostQuery, PostSort, Store};
+use hark_store::{NewTracker, NewUser, PageFilter, PostQuery, PostSort, Store};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -88,9 +88,7 @@ async fn fill(store: &Store, posts: usize) -> i64 {
 
 fn base() -> PostQuery {
     PostQuery {
-        platforms: PlatformSet::all(),
-        start: Some(NOW - 30 * DAY),
-        end: Some(NOW),
+        filter: PageFilter { platforms: PlatformSet::all(), start: Some(NOW - 30 * DAY), end: Some(NOW), ..Default::default() },
         page: 1,
         per_page: 25,
         ..Default::default()
@@ -179,17 +177,17 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
     q.stories_only = true;
     filters.push(("instagram stories".into(), q));
     let mut q = base();
-    q.platforms = [hark_core::Platform::Youtube].into_iter().collect();
+    q.filter.platforms = [hark_core::Platform::Youtube].into_iter().collect();
     filters.push(("platform youtube".into(), q));
     let mut q = base();
-    q.post_tags = vec![a, b];
+    q.filter.post_tags = vec![a, b];
     filters.push(("tags ANY".into(), q));
     let mut q = base();
-    q.post_tags = vec![a, b];
-    q.post_tags_all = true;
+    q.filter.post_tags = vec![a, b];
+    q.filter.post_tags_all = true;
     filters.push(("tags ALL".into(), q));
     let mut q = base();
-    q.subtracker = Some(1);
+    q.filter.subtracker = Some(1);
     filters.push(("subtracker 1".into(), q));
     // The orders the posts page offers (its sort menu), each with every filter; then the orders
     // only the API offers (likes, the other directions) with a few filters.

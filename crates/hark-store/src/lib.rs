@@ -4,6 +4,7 @@
 //!
 //! The modules follow the data they serve:
 //! - `posts`: the posts page's query (its plans, walk and totals) and the work on posts;
+//! - `filter`: the filters every analytic page shares ([`PageFilter`]);
 //! - `dashboard`: the dashboard's panels, from the rollups and the post rows;
 //! - `ingest`: writing collected posts with their rollup contributions;
 //! - `reanalysis`: the re-analysis jobs of a search edit;
@@ -22,6 +23,7 @@ mod collect;
 mod dashboard;
 mod dialect;
 mod error;
+mod filter;
 mod ingest;
 mod ingest_rollups;
 mod maintenance;
@@ -40,9 +42,10 @@ mod users;
 mod visits;
 
 pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
-pub use dashboard::{split_range, AuthorStat, Counts, DashboardFilter, DashboardPost, RangeSplit};
+pub use dashboard::{split_range, AuthorStat, Counts, DashboardPost, RangeSplit};
 pub use dialect::Backend;
 pub use error::StoreError;
+pub use filter::PageFilter;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit};
 pub use reanalysis::{Reanalysis, StoredPost};

@@ -11,7 +11,7 @@ impl Store {
     /// the page shows are checked against it).
     pub async fn count_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<i64> {
         let (plan, _) = self.search_plans(tracker_id, q).await?;
-        self.count_rows(tracker_id, q, plan, q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX), None).await
+        self.count_rows(tracker_id, q, plan, q.filter.start.unwrap_or(i64::MIN), q.filter.end.unwrap_or(i64::MAX), None).await
     }
 
     /// The same page by the plain plan (every matching post sorted), to check the others against.

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use hark_core::{Friendly, Platform, PlatformSet};
-use hark_store::{DashboardFilter, NewTracker, NewUser, PostRecord, PostTerms, Store, TrackerLink};
+use hark_store::{PageFilter, NewTracker, NewUser, PostRecord, PostTerms, Store, TrackerLink};
 use hark_testkit::{backends, TestDb};
 
 const HOUR: i64 = 3_600_000;
@@ -76,7 +76,7 @@ fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
 
 /// The filter as a predicate over the generated posts.
 struct Oracle<'a> {
-    f: &'a DashboardFilter,
+    f: &'a PageFilter,
     post_tags: &'a HashMap<usize, HashSet<i64>>,
     influencer_tags: &'a HashMap<String, HashSet<i64>>,
 }
@@ -304,7 +304,7 @@ async fn dashboard_answers_match_a_direct_computation() {
             s.ingest_batch(chunk, T0).await.unwrap();
         }
         // Database ids by post key.
-        let everything = DashboardFilter { platforms: PlatformSet::all(), ..Default::default() };
+        let everything = PageFilter { platforms: PlatformSet::all(), ..Default::default() };
         let (rows, n) = s.dash_posts(t.id, &everything, None, 10_000, 0).await.unwrap();
         assert_eq!(n, 600);
         let ids: HashMap<String, i64> = rows.iter().map(|p| (format!("{};{}", p.platform, p.external_id), p.id)).collect();
@@ -375,7 +375,7 @@ async fn dashboard_answers_match_a_direct_computation() {
         for platforms in platform_sets {
             for (start, end) in ranges {
                 for (pt, pt_all, it, it_all, sub) in &tag_cases {
-                    let f = DashboardFilter {
+                    let f = PageFilter {
                         platforms,
                         start,
                         end,
@@ -390,7 +390,7 @@ async fn dashboard_answers_match_a_direct_computation() {
                     check(&s, t.id, &all, &ids, &o).await;
                     if f.rollups_apply() {
                         // The baseline path (post rows only) gives the same answers.
-                        let rows = DashboardFilter { rows_only: true, ..f.clone() };
+                        let rows = PageFilter { rows_only: true, ..f.clone() };
                         let o = Oracle { f: &rows, post_tags: &post_tags, influencer_tags: &influencer_tags };
                         check(&s, t.id, &all, &ids, &o).await;
                     }
@@ -398,12 +398,12 @@ async fn dashboard_answers_match_a_direct_computation() {
             }
         }
         // A filter with no platform answers zero without touching the database.
-        let none = DashboardFilter { platforms: PlatformSet::empty(), ..Default::default() };
+        let none = PageFilter { platforms: PlatformSet::empty(), ..Default::default() };
         assert_eq!(s.dash_counts(t.id, &none).await.unwrap().posts, 0);
         // Unlinked posts stop counting everywhere (rollups and rows).
         let gone: Vec<i64> = rows.iter().take(50).map(|p| p.id).collect();
         s.unlink_posts(t.id, &gone, T0).await.unwrap();
-        let f = DashboardFilter {
+        let f = PageFilter {
             platforms: PlatformSet::all(),
             start: Some(T0 + 5 * HOUR + 1234),
             end: Some(T0 + 4 * DAY + 17 * HOUR + 999),
@@ -435,10 +435,10 @@ async fn dashboard_answers_match_a_direct_computation() {
             async move {
                 for (start, end) in ranges_after {
                     for platforms in [PlatformSet::all(), twt_yt] {
-                        let f = DashboardFilter { platforms, start, end, ..Default::default() };
+                        let f = PageFilter { platforms, start, end, ..Default::default() };
                         let o = Oracle { f: &f, post_tags: &tags, influencer_tags };
                         check_with(s, t.id, &left, kept_ids, &o, false).await;
-                        let rows = DashboardFilter { rows_only: true, ..f.clone() };
+                        let rows = PageFilter { rows_only: true, ..f.clone() };
                         let o = Oracle { f: &rows, post_tags: &tags, influencer_tags };
                         check_with(s, t.id, &left, kept_ids, &o, false).await;
                     }

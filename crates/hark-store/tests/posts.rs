@@ -2,7 +2,7 @@
 //! SQLite and (when configured) PostgreSQL.
 
 use hark_core::{Friendly, Platform, PlatformSet, Post};
-use hark_store::{NewTracker, NewUser, PostQuery, PostRecord, PostSort, Store, TrackerLink};
+use hark_store::{NewTracker, NewUser, PageFilter, PostQuery, PostRecord, PostSort, Store, TrackerLink};
 use hark_testkit::{backends, each_backend, TestDb};
 
 async fn setup(s: &Store) -> i64 {
@@ -86,7 +86,7 @@ fn record(x: &P, tracker: i64) -> PostRecord {
 }
 
 fn q() -> PostQuery {
-    PostQuery { platforms: PlatformSet::all(), page: 1, per_page: 25, ..Default::default() }
+    PostQuery { filter: PageFilter { platforms: PlatformSet::all(), ..Default::default() }, page: 1, per_page: 25, ..Default::default() }
 }
 
 fn ids(rows: &[hark_store::PostRow]) -> Vec<&str> {
@@ -138,14 +138,14 @@ async fn filters_sort_page_and_total() {
         st.stories_only = true;
         assert_eq!(ids(&s.query_posts(t, &st).await.unwrap().0), ["5"]);
         let mut tw = q();
-        tw.platforms = [Platform::Instagram].into_iter().collect();
+        tw.filter.platforms = [Platform::Instagram].into_iter().collect();
         assert_eq!(s.count_posts(t, &tw).await.unwrap(), 1);
         let mut range = q();
-        range.start = Some(2_000);
-        range.end = Some(3_000);
+        range.filter.start = Some(2_000);
+        range.filter.end = Some(3_000);
         assert_eq!(ids(&s.query_posts(t, &range).await.unwrap().0), ["3", "2"]);
         let mut sub = q();
-        sub.subtracker = Some(2);
+        sub.filter.subtracker = Some(2);
         assert_eq!(s.count_posts(t, &sub).await.unwrap(), 0);
     })
     .await;
@@ -197,10 +197,10 @@ async fn tags_filter_any_and_all() {
         // Tagging again adds nothing; a tag of another tracker never applies.
         assert_eq!(s.set_post_tags(t, &p12, &[a, 9_999], &[]).await.unwrap(), (0, 0));
         let mut any = q();
-        any.post_tags = vec![a, b];
+        any.filter.post_tags = vec![a, b];
         assert_eq!(ids(&s.query_posts(t, &any).await.unwrap().0), ["2", "1"]);
         let mut all = any.clone();
-        all.post_tags_all = true;
+        all.filter.post_tags_all = true;
         assert_eq!(ids(&s.query_posts(t, &all).await.unwrap().0), ["2"]);
         let rows = s.query_posts(t, &all).await.unwrap().0;
         assert_eq!(rows[0].tags, vec![a, b]);

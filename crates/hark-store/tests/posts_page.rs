@@ -4,7 +4,7 @@
 //! deletes, undo, repeats with higher counts, sentiment rules and manual sentiment edits.
 
 use hark_core::{Friendly, Platform, PlatformSet, Post};
-use hark_store::{NewTracker, NewUser, PostQuery, PostRecord, PostSort, Store, TrackerLink};
+use hark_store::{NewTracker, NewUser, PageFilter, PostQuery, PostRecord, PostSort, Store, TrackerLink};
 use hark_testkit::{backends, TestDb};
 
 const H: i64 = 3_600_000;
@@ -126,10 +126,13 @@ async fn setup(s: &Store) -> (i64, i64) {
 
 fn base() -> PostQuery {
     PostQuery {
-        platforms: PlatformSet::all(),
-        // Partial first and last hours.
-        start: Some(T0 + 5 * H + H / 2),
-        end: Some(T0 + 40 * H + H / 4),
+        filter: PageFilter {
+            platforms: PlatformSet::all(),
+            // Partial first and last hours.
+            start: Some(T0 + 5 * H + H / 2),
+            end: Some(T0 + 40 * H + H / 4),
+            ..Default::default()
+        },
         page: 1,
         per_page: 7,
         ..Default::default()
@@ -139,8 +142,8 @@ fn base() -> PostQuery {
 fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
     let mut out = vec![("none".to_string(), base())];
     let mut q = base();
-    q.start = None;
-    q.end = None;
+    q.filter.start = None;
+    q.filter.end = None;
     out.push(("no range".into(), q));
     for b in BUCKETS {
         let mut q = base();
@@ -157,14 +160,14 @@ fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
     q.stories_only = true;
     out.push(("stories".into(), q));
     let mut q = base();
-    q.platforms = [Platform::Youtube, Platform::Twitter].into_iter().collect();
+    q.filter.platforms = [Platform::Youtube, Platform::Twitter].into_iter().collect();
     out.push(("platforms".into(), q));
     let mut q = base();
-    q.post_tags = vec![tags.0, tags.1];
+    q.filter.post_tags = vec![tags.0, tags.1];
     out.push(("tags any".into(), q));
     let mut q = base();
-    q.post_tags = vec![tags.0, tags.1];
-    q.post_tags_all = true;
+    q.filter.post_tags = vec![tags.0, tags.1];
+    q.filter.post_tags_all = true;
     out.push(("tags all".into(), q));
     for words in ["kestrel", "kestrel coffee"] {
         let mut q = base();
@@ -172,7 +175,7 @@ fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
         out.push((format!("search {words}"), q));
     }
     let mut q = base();
-    q.subtracker = Some(2);
+    q.filter.subtracker = Some(2);
     out.push(("subtracker".into(), q));
     let mut q = base();
     q.sentiment = vec!["neutral"];
@@ -181,7 +184,7 @@ fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
     // A platform without posts: its streams are left out, the other's kept.
     let mut q = base();
     q.sentiment = vec!["negative", "slight_positive"];
-    q.platforms = [Platform::Youtube, Platform::Tiktok].into_iter().collect();
+    q.filter.platforms = [Platform::Youtube, Platform::Tiktok].into_iter().collect();
     out.push(("sentiment + platform without posts".into(), q));
     out
 }
@@ -208,7 +211,7 @@ fn ids(rows: &[hark_store::PostRow]) -> Vec<i64> {
 /// the posts' own values (key, then time, then post id): the links' copies of the keys are
 /// current after repeats, in every tracker of the post.
 async fn check_keys(s: &Store, t: i64, when: &str) {
-    let all = PostQuery { start: None, end: None, per_page: 1000, ..base() };
+    let all = PostQuery { filter: PageFilter { start: None, end: None, ..base().filter }, per_page: 1000, ..base() };
     let rows = s.query_post_page_plain(t, &all).await.unwrap();
     assert!(rows.len() > 100, "{when}: tracker {t} has posts");
     type Key = Box<dyn Fn(&hark_store::PostRow) -> (f64, String)>;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use hark_core::{now_millis, Permission, Platform, PlatformSet, TrackerCriteria};
-use hark_store::{Counts, DashboardFilter, DashboardPost, TrackerRow, DAY_MS, HOUR_MS};
+use hark_store::{Counts, PageFilter, DashboardPost, TrackerRow, DAY_MS, HOUR_MS};
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan, Zoned};
@@ -28,19 +28,19 @@ const TOPICS: usize = 20;
 
 struct Ctx {
     row: TrackerRow,
-    filter: DashboardFilter,
+    filter: PageFilter,
     tz: TimeZone,
 }
 
 async fn ctx(state: &AppState, user: Option<&hark_store::UserRow>, hash: &str, q: &FilterQuery) -> ApiResult<Ctx> {
     let (row, _) = load_tracker(state, hash, user, Permission::Viewer).await?;
-    let filter = q.dashboard_filter(PlatformSet::from_bits(row.platforms), now_millis())?;
+    let filter = q.parse(PlatformSet::from_bits(row.platforms), now_millis())?;
     Ok(Ctx { row, filter, tz: q.time_zone()? })
 }
 
-fn only(f: &DashboardFilter, keep: &[Platform]) -> DashboardFilter {
+fn only(f: &PageFilter, keep: &[Platform]) -> PageFilter {
     let platforms: PlatformSet = f.platforms.iter().filter(|p| keep.contains(p)).collect();
-    DashboardFilter { platforms, ..f.clone() }
+    PageFilter { platforms, ..f.clone() }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -68,7 +68,7 @@ pub struct TopStats {
     engagement_rate: Option<f64>,
 }
 
-pub(crate) async fn top_stats_of(state: &AppState, row_id: i64, f: &DashboardFilter) -> ApiResult<TopStats> {
+pub(crate) async fn top_stats_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<TopStats> {
     let (c, users) = tokio::try_join!(state.store.dash_counts(row_id, f), state.store.dash_users(row_id, f))?;
     let engagement_rate = (c.reach > 0).then(|| ((c.engagement as f64 / c.reach as f64) * 1000.0).round() / 10.0);
     Ok(TopStats { posts: c.posts, users, engagement: c.engagement, reach: c.reach, impressions: c.impressions, engagement_rate })
@@ -315,7 +315,7 @@ pub async fn locations(
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<Locations>> {
     let c = ctx(&state, user.as_ref(), &hash, &q).await?;
-    let f = DashboardFilter { platforms: c.filter.platforms.iter().filter(|p| p.bears_location()).collect(), ..c.filter };
+    let f = PageFilter { platforms: c.filter.platforms.iter().filter(|p| p.bears_location()).collect(), ..c.filter };
     let (countries, regions) =
         tokio::try_join!(state.store.dash_terms(c.row.id, &f, "country"), state.store.dash_terms(c.row.id, &f, "region"))?;
     let mut countries = countries;
@@ -641,13 +641,13 @@ pub async fn prediction(
     }
     let now = now_millis();
     let today = Grouping::Day.floor(&zoned(now, &c.tz));
-    let f = DashboardFilter { start: None, end: Some(today.timestamp().as_millisecond() - 1), ..c.filter.clone() };
+    let f = PageFilter { start: None, end: Some(today.timestamp().as_millisecond() - 1), ..c.filter.clone() };
     let Some((first, _)) = state.store.dash_bounds(c.row.id, &f).await? else {
         return Ok(axum::Json(Prediction { history_days: 0, points: vec![] }));
     };
     // At most two years of history keeps the fit quick.
     let start = first.max(now - 730 * DAY_MS);
-    let f = DashboardFilter { start: Some(Grouping::Day.floor(&zoned(start, &c.tz)).timestamp().as_millisecond()), ..f };
+    let f = PageFilter { start: Some(Grouping::Day.floor(&zoned(start, &c.tz)).timestamp().as_millisecond()), ..f };
     let resolution = if whole_hour_offsets(&c.tz, start, now) { HOUR_MS } else { 60_000 };
     let series = state.store.dash_series(c.row.id, &f, resolution).await?;
     let end = f.end.unwrap_or(now);

@@ -4,14 +4,14 @@
 use axum::extract::{Path, State};
 use axum::response::IntoResponse;
 use hark_core::{now_millis, Permission, Platform, PlatformSet, PostKey};
-use hark_store::{PostQuery, PostRow, PostSort, TrackerRow, UserRow};
+use hark_store::{PageFilter, PostQuery, PostRow, PostSort, TrackerRow, UserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::csv_file::CsvFile;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, MaybeUser, Query};
-use crate::filters::{DateRange, FilterQuery, PageFilter};
+use crate::filters::FilterQuery;
 use crate::routes::load_tracker;
 use crate::AppState;
 use hark_core::Code;
@@ -89,21 +89,14 @@ pub fn post_query(user: Option<&UserRow>, f: PageFilter, p: &PostsParams) -> Api
     if search.chars().count() > 500 {
         return Err(ApiError::new(Code::InvalidQuery, "The search is longer than 500 characters."));
     }
-    let DateRange { start, end } = f.range;
+    let filter = if user.is_some() { f } else { PageFilter { influencer_tags: Vec::new(), ..f } };
     Ok(PostQuery {
-        platforms: f.platforms,
-        start,
-        end,
+        filter,
         search,
         sentiment,
         exclude_retweets: flag(&p.exclude_rt),
         stories_only: flag(&p.ig_story_only),
-        post_tags: f.post_tags,
-        post_tags_all: f.post_tags_all,
-        influencer_tags: if user.is_some() { f.influencer_tags } else { Vec::new() },
-        influencer_tags_all: f.influencer_tags_all,
         influencer_tag_owner: user.map_or(0, |u| u.id),
-        subtracker: f.subtracker,
         sort,
         ascending,
         page: positive(&p.page, "page", 1_000_000, 1)?,

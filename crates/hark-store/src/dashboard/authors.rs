@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::{split_range, DashboardFilter, AUTHOR_KEY, FROM_ROWS};
+use super::{split_range, PageFilter, AUTHOR_KEY, FROM_ROWS};
 use crate::time::DAY_MS;
 use crate::{with_pool, Backend, Result, Store};
 
@@ -31,7 +31,7 @@ pub struct AuthorStat {
 impl Store {
     /// Authors with their posts, engagement and largest follower count in the range; the top
     /// `limit` by engagement and the top `limit` by posts, each with its display fields.
-    pub async fn dash_influencers(&self, tracker_id: i64, f: &DashboardFilter, limit: usize) -> Result<(Vec<AuthorStat>, Vec<AuthorStat>)> {
+    pub async fn dash_influencers(&self, tracker_id: i64, f: &PageFilter, limit: usize) -> Result<(Vec<AuthorStat>, Vec<AuthorStat>)> {
         let Some(list) = f.platform_list() else {
             return Ok((vec![], vec![]));
         };
@@ -152,7 +152,7 @@ pub(crate) fn pieces(start: Option<i64>, end: Option<i64>) -> Pieces {
 
 impl Store {
     /// `pieces` with a partial day whose rest holds no post read whole (see `widen_to_whole`).
-    async fn widened_pieces(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Pieces> {
+    async fn widened_pieces(&self, tracker_id: i64, f: &PageFilter) -> Result<Pieces> {
         let p = pieces(f.start, f.end);
         let (days, rows) = self.widen_to_whole(tracker_id, DAY_MS, p.days, p.rows).await?;
         Ok(Pieces { days, rows })
@@ -212,7 +212,7 @@ impl Store {
     pub(crate) async fn author_rows(
         &self,
         tracker_id: i64,
-        f: &DashboardFilter,
+        f: &PageFilter,
         list: &str,
         ranges: &[(i64, i64)],
     ) -> Result<HashMap<AuthorKey, Activity>> {
@@ -286,7 +286,7 @@ impl Store {
     pub(crate) async fn influencers_from_rollups(
         &self,
         tracker_id: i64,
-        f: &DashboardFilter,
+        f: &PageFilter,
         list: &str,
         limit: usize,
     ) -> Result<(Vec<(AuthorKey, Activity)>, Vec<(AuthorKey, Activity)>)> {
@@ -371,7 +371,7 @@ impl Store {
     }
 
     /// Distinct authors in the range on the rollup path.
-    pub(crate) async fn users_from_rollups(&self, tracker_id: i64, f: &DashboardFilter, list: &str) -> Result<i64> {
+    pub(crate) async fn users_from_rollups(&self, tracker_id: i64, f: &PageFilter, list: &str) -> Result<i64> {
         let p = self.widened_pieces(tracker_id, f).await?;
         // One statement: the database makes the union, so no author list travels.
         let mut parts = Vec::new();

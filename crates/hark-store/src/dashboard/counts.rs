@@ -2,13 +2,13 @@
 
 use hark_core::PlatformSet;
 
-use super::{Counts, DashboardFilter, AUTHOR_KEY, FROM_ROWS};
+use super::{Counts, PageFilter, AUTHOR_KEY, FROM_ROWS};
 use crate::time::{DAY_MS, HOUR_MS};
 use crate::{with_pool, Result, Store};
 
 impl Store {
     /// Posts, engagement, reach and impressions in the range.
-    pub async fn dash_counts(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Counts> {
+    pub async fn dash_counts(&self, tracker_id: i64, f: &PageFilter) -> Result<Counts> {
         let Some(list) = f.platform_list() else {
             return Ok(Counts::default());
         };
@@ -43,7 +43,7 @@ impl Store {
     }
 
     /// Distinct authors (platform and username) with posts in the range.
-    pub async fn dash_users(&self, tracker_id: i64, f: &DashboardFilter) -> Result<i64> {
+    pub async fn dash_users(&self, tracker_id: i64, f: &PageFilter) -> Result<i64> {
         let Some(list) = f.platform_list() else {
             return Ok(0);
         };
@@ -93,12 +93,12 @@ impl Store {
     }
 
     /// Likes and dislikes of the youtube posts in the range.
-    pub async fn dash_viewer_sentiment(&self, tracker_id: i64, f: &DashboardFilter) -> Result<(i64, i64)> {
+    pub async fn dash_viewer_sentiment(&self, tracker_id: i64, f: &PageFilter) -> Result<(i64, i64)> {
         let mut yt = PlatformSet::empty();
         if f.platforms.contains(hark_core::Platform::Youtube) {
             yt.insert(hark_core::Platform::Youtube);
         }
-        let f = DashboardFilter { platforms: yt, ..f.clone() };
+        let f = PageFilter { platforms: yt, ..f.clone() };
         let Some(list) = f.platform_list() else {
             return Ok((0, 0));
         };
@@ -123,7 +123,7 @@ impl Store {
     }
 
     /// Posts per subtracker (1..=n) in the range.
-    pub async fn dash_share_of_voice(&self, tracker_id: i64, f: &DashboardFilter, n: u32) -> Result<Vec<i64>> {
+    pub async fn dash_share_of_voice(&self, tracker_id: i64, f: &PageFilter, n: u32) -> Result<Vec<i64>> {
         let n = n.min(63);
         let Some(list) = f.platform_list() else {
             return Ok(vec![0; n as usize]);
@@ -165,7 +165,7 @@ impl Store {
 
     /// The first and last post time of the tracker within the platforms (for All Time ranges):
     /// the two ends of `tracker_posts_time_idx`.
-    pub async fn dash_bounds(&self, tracker_id: i64, f: &DashboardFilter) -> Result<Option<(i64, i64)>> {
+    pub async fn dash_bounds(&self, tracker_id: i64, f: &PageFilter) -> Result<Option<(i64, i64)>> {
         let Some(list) = f.platform_list() else {
             return Ok(None);
         };

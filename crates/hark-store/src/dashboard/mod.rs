@@ -15,8 +15,9 @@
 //! voice, bounds), `series` (the timeline), `terms` (topics and the scalar breakdowns), `authors`
 //! (influencers and the users count on the day rollups), `posts` (top posts and the side views).
 
-use hark_core::{Millis, PlatformSet};
+use hark_core::Millis;
 
+use crate::filter::PageFilter;
 use crate::time::DAY_MS;
 use crate::{with_pool, Result, Store};
 
@@ -28,87 +29,6 @@ mod terms;
 
 pub use authors::AuthorStat;
 pub use posts::DashboardPost;
-
-/// The page filters as the dashboard queries take them.
-#[derive(Debug, Clone, Default)]
-pub struct DashboardFilter {
-    pub platforms: PlatformSet,
-    /// First millisecond included; None: from the beginning.
-    pub start: Option<Millis>,
-    /// Last millisecond included; None: up to now.
-    pub end: Option<Millis>,
-    pub post_tags: Vec<i64>,
-    /// true: a post needs every tag (ALL); false: any one (ANY).
-    pub post_tags_all: bool,
-    pub influencer_tags: Vec<i64>,
-    pub influencer_tags_all: bool,
-    /// 1-based subtracker index.
-    pub subtracker: Option<u32>,
-    /// Read the post rows for everything, never the rollups: the baseline the benchmark compares
-    /// against, and a second path for tests.
-    pub rows_only: bool,
-}
-
-impl DashboardFilter {
-    /// Whether the rollups can answer (no filter they do not record).
-    pub fn rollups_apply(&self) -> bool {
-        !self.rows_only && self.post_tags.is_empty() && self.influencer_tags.is_empty() && self.subtracker.is_none()
-    }
-
-    pub(crate) fn platform_list(&self) -> Option<String> {
-        let v: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
-        (!v.is_empty()).then(|| v.join(","))
-    }
-
-    /// Conditions on `tp` (tracker_posts) and `p` (posts) beyond tracker and time. Platform names
-    /// come from a closed enum and tag ids are integers, so inlining them is safe.
-    pub(crate) fn row_conditions(&self, backend: crate::Backend, list: &str) -> String {
-        let mut c = format!(" AND {} AND tp.platform IN ({list})", backend.live_link("tp"));
-        if let Some(i) = self.subtracker {
-            c.push_str(&format!(" AND (tp.subtrackers & {}) <> 0", 1i64 << (i.clamp(1, 63) - 1)));
-        }
-        if !self.post_tags.is_empty() {
-            let ids = join_ids(&self.post_tags);
-            if self.post_tags_all {
-                c.push_str(&format!(
-                    " AND (SELECT COUNT(DISTINCT pt.tag_id) FROM post_tags pt WHERE pt.tracker_id = tp.tracker_id \
-                     AND pt.post_id = tp.post_id AND pt.tag_id IN ({ids})) = {}",
-                    distinct_len(&self.post_tags)
-                ));
-            } else {
-                c.push_str(&format!(
-                    " AND EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tracker_id = tp.tracker_id \
-                     AND pt.post_id = tp.post_id AND pt.tag_id IN ({ids}))"
-                ));
-            }
-        }
-        if !self.influencer_tags.is_empty() {
-            let ids = join_ids(&self.influencer_tags);
-            let matches = "ita.platform = tp.platform AND LOWER(ita.username) = LOWER(p.author_username)";
-            if self.influencer_tags_all {
-                c.push_str(&format!(
-                    " AND (SELECT COUNT(DISTINCT ita.tag_id) FROM influencer_tag_accounts ita WHERE {matches} \
-                     AND ita.tag_id IN ({ids})) = {}",
-                    distinct_len(&self.influencer_tags)
-                ));
-            } else {
-                c.push_str(&format!(" AND EXISTS (SELECT 1 FROM influencer_tag_accounts ita WHERE {matches} AND ita.tag_id IN ({ids}))"));
-            }
-        }
-        c
-    }
-}
-
-fn join_ids(ids: &[i64]) -> String {
-    ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",")
-}
-
-fn distinct_len(ids: &[i64]) -> usize {
-    let mut v = ids.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.len()
-}
 
 /// How a range is read: `interior` (rollup keys `>= .0` and `< .1`) and `edges` (inclusive
 /// millisecond ranges read from post rows).
@@ -176,7 +96,7 @@ pub(crate) const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id =
      WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at <= $3";
 
 impl Store {
-    fn row_pieces(&self, f: &DashboardFilter, unit: i64) -> (Option<(i64, i64)>, Vec<(i64, i64)>) {
+    fn row_pieces(&self, f: &PageFilter, unit: i64) -> (Option<(i64, i64)>, Vec<(i64, i64)>) {
         if f.rollups_apply() {
             let s = split_range(f.start, f.end, unit);
             (s.interior, s.edges)
@@ -188,7 +108,7 @@ impl Store {
     /// `row_pieces` by days, with a partial day read whole from the rollups when the rest of
     /// that day holds no post of the tracker: the last day of a range that ends now (its rest
     /// is the future) or the first day of one that starts before the first post.
-    async fn day_pieces(&self, tracker_id: i64, f: &DashboardFilter) -> Result<(Option<(i64, i64)>, Vec<(i64, i64)>)> {
+    async fn day_pieces(&self, tracker_id: i64, f: &PageFilter) -> Result<(Option<(i64, i64)>, Vec<(i64, i64)>)> {
         let (interior, edges) = self.row_pieces(f, DAY_MS);
         if !f.rollups_apply() {
             return Ok((interior, edges));

@@ -1,7 +1,7 @@
 //! Top posts and the side views' post lists.
 
 use super::terms::{json_kind, TermsRef};
-use super::{DashboardFilter, FAR, FROM_ROWS};
+use super::{PageFilter, FAR, FROM_ROWS};
 use crate::{with_pool, Result, Store};
 
 /// Above this many posts in the range, top posts walk the engagement index instead of sorting.
@@ -40,7 +40,7 @@ impl Store {
     /// The most engaging posts in the range. Over many posts they are read in the order of
     /// `tracker_posts_engagement_idx` (stopping at `limit` posts of the range); a range with few
     /// posts is read by time and sorted.
-    pub async fn dash_top_posts(&self, tracker_id: i64, f: &DashboardFilter, limit: i64) -> Result<Vec<DashboardPost>> {
+    pub async fn dash_top_posts(&self, tracker_id: i64, f: &PageFilter, limit: i64) -> Result<Vec<DashboardPost>> {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };
@@ -69,7 +69,7 @@ impl Store {
     pub async fn dash_posts(
         &self,
         tracker_id: i64,
-        f: &DashboardFilter,
+        f: &PageFilter,
         term: Option<(&str, &str)>,
         limit: i64,
         offset: i64,

@@ -1,13 +1,13 @@
 //! The timeline: counts per hour, day or coarser unit over the range.
 
-use super::{Counts, DashboardFilter, FAR, FROM_ROWS};
+use super::{Counts, PageFilter, FAR, FROM_ROWS};
 use crate::time::HOUR_MS;
 use crate::{with_pool, Result, Store};
 
 impl Store {
     /// Activity at `resolution` (HOUR_MS or 60_000) as (bucket start, counts), sorted. Rollup
     /// hours are used only at hour resolution.
-    pub async fn dash_series(&self, tracker_id: i64, f: &DashboardFilter, resolution: i64) -> Result<Vec<(i64, Counts)>> {
+    pub async fn dash_series(&self, tracker_id: i64, f: &PageFilter, resolution: i64) -> Result<Vec<(i64, Counts)>> {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use hark_core::PlatformSet;
 
-use super::{DashboardFilter, FAR, FROM_ROWS};
+use super::{PageFilter, FAR, FROM_ROWS};
 use crate::time::HOUR_MS;
 use crate::{with_pool, Result, Store};
 
@@ -74,7 +74,7 @@ enum Interior {
 
 impl Store {
     /// Every term of `kind` with its count in the range, most frequent first (ties by term).
-    pub async fn dash_terms(&self, tracker_id: i64, f: &DashboardFilter, kind: &str) -> Result<Vec<(String, i64)>> {
+    pub async fn dash_terms(&self, tracker_id: i64, f: &PageFilter, kind: &str) -> Result<Vec<(String, i64)>> {
         if json_kind(kind) {
             let mut v = self.dash_terms_many(tracker_id, f, &[(kind, PlatformSet::all())]).await?;
             return Ok(v.pop().unwrap_or_default());
@@ -161,7 +161,7 @@ impl Store {
     pub async fn dash_terms_many(
         &self,
         tracker_id: i64,
-        f: &DashboardFilter,
+        f: &PageFilter,
         wants: &[(&str, PlatformSet)],
     ) -> Result<Vec<Vec<(String, i64)>>> {
         self.dash_top_terms_many(tracker_id, f, wants, None).await
@@ -171,13 +171,13 @@ impl Store {
     pub async fn dash_top_terms_many(
         &self,
         tracker_id: i64,
-        f: &DashboardFilter,
+        f: &PageFilter,
         wants: &[(&str, PlatformSet)],
         limit: Option<usize>,
     ) -> Result<Vec<Vec<(String, i64)>>> {
         let mut out = Vec::with_capacity(wants.len());
-        let subs: Vec<DashboardFilter> =
-            wants.iter().map(|(_, keep)| DashboardFilter { platforms: f.platforms.intersect(*keep), ..f.clone() }).collect();
+        let subs: Vec<PageFilter> =
+            wants.iter().map(|(_, keep)| PageFilter { platforms: f.platforms.intersect(*keep), ..f.clone() }).collect();
         let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         let mut union = PlatformSet::default();
         for (i, (kind, _)) in wants.iter().enumerate() {
@@ -191,7 +191,7 @@ impl Store {
         // Without partial days the whole days' counts are final, so the database can cut them.
         let top = if edges.is_empty() { limit } else { None };
         // The whole days and the two partial ones are read at once.
-        let u = DashboardFilter { platforms: union, ..f.clone() };
+        let u = PageFilter { platforms: union, ..f.clone() };
         let whole = async {
             let mut accs: Vec<HashMap<String, i64>> = vec![HashMap::new(); wants.len()];
             let Some((a, b)) = interior else { return Ok(accs) };
@@ -240,7 +240,7 @@ impl Store {
     async fn edge_terms(
         &self,
         tracker_id: i64,
-        u: &DashboardFilter,
+        u: &PageFilter,
         list: &str,
         wanted: &[(&str, PlatformSet)],
         (a, b): (i64, i64),

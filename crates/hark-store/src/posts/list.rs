@@ -77,7 +77,7 @@ impl Store {
         let facts = PageFacts { backend, search: plan, needs_posts, platforms_cover_range, fast };
         let fetch = plan_page(q, &facts, &self.tuning);
         // Few posts, driven from their ids (as `where_with` reads them).
-        let driven_sqlite = backend == Backend::Sqlite && (plan == SearchPlan::Ids || !q.post_tags.is_empty());
+        let driven_sqlite = backend == Backend::Sqlite && (plan == SearchPlan::Ids || !q.filter.post_tags.is_empty());
         let ordered_ids = match fetch {
             Fetch::EngagementSkip => Some(self.engagement_skip_ids(tracker_id, q, offset, per_page).await?),
             Fetch::Walk => Some(self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?),
@@ -130,8 +130,8 @@ impl Store {
             None => with_pool!(self, |p| {
                 let mut query = sqlx::query_as::<_, RawRow>(&sql)
                     .bind(tracker_id)
-                    .bind(q.start.unwrap_or(i64::MIN))
-                    .bind(q.end.unwrap_or(i64::MAX));
+                    .bind(q.filter.start.unwrap_or(i64::MIN))
+                    .bind(q.filter.end.unwrap_or(i64::MAX));
                 if !m.is_empty() {
                     query = query.bind(m.clone());
                 }

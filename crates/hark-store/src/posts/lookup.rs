@@ -3,7 +3,7 @@
 
 use hark_core::{Millis, PlatformSet, Post};
 
-use crate::dashboard::DashboardFilter;
+use crate::filter::PageFilter;
 use crate::dialect::json_ids;
 use crate::{with_pool, Result, Store, POST_ROW_COLUMNS};
 
@@ -73,7 +73,7 @@ impl Store {
     /// rollup and the partial first and last hours from the post rows (the dashboard's posts
     /// figure; a count over every row of a month took hundreds of milliseconds at a million posts).
     pub async fn count_tracker_posts(&self, tracker_id: i64, f: &PostCountFilter) -> Result<i64> {
-        let d = DashboardFilter { platforms: f.platforms, start: f.start, end: f.end, ..Default::default() };
+        let d = PageFilter { platforms: f.platforms, start: f.start, end: f.end, ..Default::default() };
         Ok(self.dash_counts(tracker_id, &d).await?.posts)
     }
 }

@@ -65,7 +65,7 @@ pub(crate) fn engagement_skip_possible(q: &PostQuery, tuning: &PostListTuning) -
 pub(crate) fn plan_page(q: &PostQuery, facts: &PageFacts, tuning: &PostListTuning) -> Fetch {
     let (offset, per_page) = q.window();
     let end = offset.saturating_add(per_page);
-    let few = !q.post_tags.is_empty() || facts.search == SearchPlan::Ids;
+    let few = !q.filter.post_tags.is_empty() || facts.search == SearchPlan::Ids;
     if facts.fast && facts.platforms_cover_range && engagement_skip_possible(q, tuning) {
         return Fetch::EngagementSkip;
     }
@@ -78,7 +78,7 @@ pub(crate) fn plan_page(q: &PostQuery, facts: &PageFacts, tuning: &PostListTunin
     }
     if q.sort == PostSort::Date
         && facts.backend == Backend::Postgres
-        && q.post_tags.is_empty()
+        && q.filter.post_tags.is_empty()
         && (facts.search.probes() || (facts.search == SearchPlan::None && facts.needs_posts))
     {
         return Fetch::DateScan;
@@ -151,8 +151,8 @@ impl Store {
                 let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql)
                     .bind(&m)
                     .bind(tracker_id)
-                    .bind(q.start.unwrap_or(i64::MIN))
-                    .bind(q.end.unwrap_or(i64::MAX))
+                    .bind(q.filter.start.unwrap_or(i64::MIN))
+                    .bind(q.filter.end.unwrap_or(i64::MAX))
                     .fetch_one(p)
                     .await?);
                 // Another order reads the best hours first, where a word in few posts leaves
@@ -170,23 +170,17 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::PageFilter;
     use hark_core::PlatformSet;
 
     fn query(sort: PostSort, page: i64) -> PostQuery {
         PostQuery {
-            platforms: PlatformSet::all(),
-            start: None,
-            end: None,
+            filter: PageFilter { platforms: PlatformSet::all(), post_tags_all: true, influencer_tags_all: true, ..Default::default() },
             search: String::new(),
             sentiment: vec![],
             exclude_retweets: false,
             stories_only: false,
-            post_tags: vec![],
-            post_tags_all: true,
-            influencer_tags: vec![],
-            influencer_tags_all: true,
             influencer_tag_owner: 0,
-            subtracker: None,
             sort,
             ascending: false,
             page,
@@ -218,7 +212,7 @@ mod tests {
         let f = facts(Backend::Sqlite, SearchPlan::None);
         assert_eq!(plan_page(&query(PostSort::Reach, 1), &f, &t), Fetch::Walk);
         let mut tagged = query(PostSort::Reach, 1);
-        tagged.post_tags = vec![7];
+        tagged.filter.post_tags = vec![7];
         assert_eq!(plan_page(&tagged, &f, &t), Fetch::SortedLinks);
         assert_eq!(plan_page(&query(PostSort::Reach, 1000), &f, &t), Fetch::SortedLinks);
     }

@@ -1,10 +1,10 @@
 //! What the posts page asks for ([`PostQuery`]: filters, sort and page) and the SQL conditions it
 //! becomes.
 
-use hark_core::{Millis, PlatformSet};
 
 use super::plan::SearchPlan;
 use crate::dialect::{int_list, Backend};
+use crate::filter::PageFilter;
 use crate::ingest::PostKind;
 
 use crate::sentiment::SENTIMENT_BUCKETS;
@@ -107,22 +107,16 @@ pub(crate) enum KeyKind {
 /// Filters, sort and page of the posts page.
 #[derive(Debug, Clone, Default)]
 pub struct PostQuery {
-    pub platforms: PlatformSet,
-    pub start: Option<Millis>,
-    pub end: Option<Millis>,
+    /// The filters every page shares (its `rows_only` is not read here).
+    pub filter: PageFilter,
     pub search: String,
     /// Sentiment buckets to keep (empty: all).
     pub sentiment: Vec<&'static str>,
     pub exclude_retweets: bool,
     pub stories_only: bool,
-    pub post_tags: Vec<i64>,
-    pub post_tags_all: bool,
-    /// Influencer tags (of `influencer_tag_owner`) whose accounts' posts to keep.
-    pub influencer_tags: Vec<i64>,
-    pub influencer_tags_all: bool,
+    /// The user whose influencer tags `filter.influencer_tags` names (their accounts' posts are
+    /// kept); 0 for an anonymous visitor, who has none.
     pub influencer_tag_owner: i64,
-    /// 1-based subtracker number.
-    pub subtracker: Option<u32>,
     pub sort: PostSort,
     pub ascending: bool,
     pub page: i64,
@@ -147,8 +141,8 @@ impl PostQuery {
     /// (all five buckets count as none), retweets, stories or subtracker.
     pub(crate) fn platforms_only(&self) -> bool {
         search_words(&self.search).is_empty()
-            && self.post_tags.is_empty()
-            && self.influencer_tags.is_empty()
+            && self.filter.post_tags.is_empty()
+            && self.filter.influencer_tags.is_empty()
             && self.bucket_list().is_none()
             && !self.exclude_retweets
             && !self.stories_only
@@ -157,7 +151,7 @@ impl PostQuery {
 
     /// The bit of the subtracker filtered on, if any.
     pub(crate) fn subtracker_bit(&self) -> Option<i64> {
-        self.subtracker.filter(|n| (1..=63).contains(n)).map(|n| 1i64 << (n - 1))
+        self.filter.subtracker.filter(|n| (1..=63).contains(n)).map(|n| 1i64 << (n - 1))
     }
 
     /// The sentiment buckets kept, quoted for SQL, when the filter drops some.
@@ -167,7 +161,7 @@ impl PostQuery {
     }
 
     pub(crate) fn platform_list(&self) -> Option<String> {
-        let platforms: Vec<String> = self.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
+        let platforms: Vec<String> = self.filter.platforms.iter().map(|p| format!("'{}'", p.name())).collect();
         (!platforms.is_empty()).then(|| platforms.join(","))
     }
 
@@ -195,7 +189,7 @@ impl PostQuery {
         let platforms = self.platform_list()?;
         // Driven from a small set of post ids (tags, a rare search): on SQLite the time index is
         // kept out of the plan (`+`), so the (tracker, post) key is used for each id.
-        let driven = unindexed || plan == SearchPlan::Ids || !self.post_tags.is_empty();
+        let driven = unindexed || plan == SearchPlan::Ids || !self.filter.post_tags.is_empty();
         let time = if driven && backend == Backend::Sqlite { "+tp.created_at" } else { "tp.created_at" };
         // Inlined values come from closed sets (platform names, buckets) or are integers.
         let live = backend.live_in_range("$1", (lo, hi));
@@ -233,12 +227,12 @@ impl PostQuery {
         if self.stories_only {
             w.push_str(&format!(" AND tp.post_kind = {}", PostKind::Story as i16));
         }
-        if !self.post_tags.is_empty() {
+        if !self.filter.post_tags.is_empty() {
             // Driven from the tag side (post_tags_tag_idx): a few tagged posts among a million
             // are found without visiting the others.
-            let list = int_list(&self.post_tags);
-            let having = if self.post_tags_all {
-                format!(" GROUP BY pt.post_id HAVING COUNT(*) = {}", self.post_tags.len())
+            let list = int_list(&self.filter.post_tags);
+            let having = if self.filter.post_tags_all {
+                format!(" GROUP BY pt.post_id HAVING COUNT(*) = {}", self.filter.post_tags.len())
             } else {
                 String::new()
             };
@@ -247,16 +241,16 @@ impl PostQuery {
                  AND pt.tracker_id = $1{having})"
             ));
         }
-        if !self.influencer_tags.is_empty() {
+        if !self.filter.influencer_tags.is_empty() {
             needs_posts = true;
-            let list = int_list(&self.influencer_tags);
+            let list = int_list(&self.filter.influencer_tags);
             let accounts = format!(
                 "FROM influencer_tag_accounts a JOIN influencer_tags it ON it.id = a.tag_id WHERE it.owner_id = {} \
                  AND a.tag_id IN ({list}) AND a.platform = p.platform AND LOWER(a.username) = LOWER(p.author_username)",
                 self.influencer_tag_owner
             );
-            if self.influencer_tags_all {
-                w.push_str(&format!(" AND (SELECT COUNT(DISTINCT a.tag_id) {accounts}) = {}", self.influencer_tags.len()));
+            if self.filter.influencer_tags_all {
+                w.push_str(&format!(" AND (SELECT COUNT(DISTINCT a.tag_id) {accounts}) = {}", self.filter.influencer_tags.len()));
             } else {
                 w.push_str(&format!(" AND EXISTS (SELECT 1 {accounts})"));
             }

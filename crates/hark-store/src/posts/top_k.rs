@@ -21,7 +21,7 @@ impl Store {
         let backend = self.backend();
         let Some(platforms) = q.platform_list() else { return Ok(Vec::new()) };
         let desc = !q.ascending;
-        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        let (start, end) = (q.filter.start.unwrap_or(i64::MIN), q.filter.end.unwrap_or(i64::MAX));
         let real = backend.real_type();
         let bound_expr = match q.sort.bound() {
             Some(key) => format!(
@@ -146,11 +146,11 @@ impl Store {
     /// Whether the query's platforms hold every post of the range (the hourly rollup's platforms
     /// with posts over the hours the range touches, a superset).
     pub(crate) async fn platforms_cover_range(&self, tracker_id: i64, q: &PostQuery) -> Result<bool> {
-        if q.platforms == PlatformSet::all() {
+        if q.filter.platforms == PlatformSet::all() {
             return Ok(true);
         }
         let Some(platforms) = q.platform_list() else { return Ok(false) };
-        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        let (start, end) = (q.filter.start.unwrap_or(i64::MIN), q.filter.end.unwrap_or(i64::MAX));
         let sql = format!(
             "SELECT COUNT(*) FROM (SELECT 1 FROM rollup_hourly WHERE tracker_id = $1 AND hour >= $2 AND hour <= $3 \
              AND posts > 0 AND platform NOT IN ({platforms}) LIMIT 1) x"
@@ -177,8 +177,8 @@ impl Store {
         );
         Ok(with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql)
             .bind(tracker_id)
-            .bind(q.start.unwrap_or(i64::MIN))
-            .bind(q.end.unwrap_or(i64::MAX))
+            .bind(q.filter.start.unwrap_or(i64::MIN))
+            .bind(q.filter.end.unwrap_or(i64::MAX))
             .fetch_all(p)
             .await?))
     }
@@ -199,7 +199,7 @@ impl Store {
             q.sort.order_by(dir)
         );
         Ok(with_pool!(self, |p| {
-            let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(q.start.unwrap_or(i64::MIN)).bind(q.end.unwrap_or(i64::MAX));
+            let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(q.filter.start.unwrap_or(i64::MIN)).bind(q.filter.end.unwrap_or(i64::MAX));
             if !m.is_empty() {
                 query = query.bind(m.to_string());
             }

@@ -32,11 +32,11 @@ enum RollupTotal {
 
 impl PostQuery {
     fn rollup_total(&self) -> Option<RollupTotal> {
-        if !search_words(&self.search).is_empty() || !self.post_tags.is_empty() || !self.influencer_tags.is_empty() {
+        if !search_words(&self.search).is_empty() || !self.filter.post_tags.is_empty() || !self.filter.influencer_tags.is_empty() {
             return None;
         }
         let sentiment = !self.sentiment.is_empty() && self.sentiment.len() < SENTIMENT_BUCKETS.len();
-        let sub = self.subtracker.filter(|n| (1..=62).contains(n));
+        let sub = self.filter.subtracker.filter(|n| (1..=63).contains(n));
         let filters = [sentiment, self.exclude_retweets, self.stories_only, sub.is_some()];
         match filters.iter().filter(|f| **f).count() {
             0 => Some(RollupTotal::Hourly("posts".into())),
@@ -96,7 +96,7 @@ impl Store {
 
     pub(crate) async fn post_total_by(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan) -> Result<PostTotal> {
         let Some(platforms) = q.platform_list() else { return Ok(PostTotal::default()) };
-        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        let (start, end) = (q.filter.start.unwrap_or(i64::MIN), q.filter.end.unwrap_or(i64::MAX));
         if end < start {
             return Ok(PostTotal::default());
         }
@@ -142,7 +142,7 @@ impl Store {
             return Ok(PostTotal { total, capped: false });
         }
         // Tags are small sets, and a rare search has few matches: counted exactly.
-        let cap = if !q.post_tags.is_empty() || plan == SearchPlan::Ids {
+        let cap = if !q.filter.post_tags.is_empty() || plan == SearchPlan::Ids {
             None
         } else if plan.probes() {
             Some(self.tuning.search_total_cap)

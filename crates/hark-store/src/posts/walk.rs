@@ -73,7 +73,7 @@ impl Store {
     pub(crate) async fn walk_ids(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan, m: &str, offset: i64, per_page: i64) -> Result<Vec<i64>> {
         let backend = self.backend();
         let Some((key, index, kind)) = q.sort.link_key() else { return Ok(Vec::new()) };
-        let (start, end) = (q.start.unwrap_or(i64::MIN), q.end.unwrap_or(i64::MAX));
+        let (start, end) = (q.filter.start.unwrap_or(i64::MIN), q.filter.end.unwrap_or(i64::MAX));
         // A word with a moderate number of matches: they are read at once, and the links read
         // are tested against them here (a test of the full-text index per link costs ~0.07 ms).
         let matches = if plan == SearchPlan::Set { self.search_matches(m, self.tuning.search_set_max).await? } else { None };
@@ -125,7 +125,7 @@ impl Store {
         };
         // Stories are Instagram's only (and retweets twitter's).
         let mut platforms: Vec<&'static str> =
-            q.platforms.iter().filter(|p| !q.stories_only || *p == hark_core::Platform::Instagram).map(|p| p.name()).collect();
+            q.filter.platforms.iter().filter(|p| !q.stories_only || *p == hark_core::Platform::Instagram).map(|p| p.name()).collect();
         // A stream with no post of the buckets kept in the range would be passed entry by entry
         // to its end: the hourly rollup's whole hours (a superset of the range) tell which
         // platforms (for the score: which buckets) have none, and those streams are left out.

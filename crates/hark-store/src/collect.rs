@@ -5,7 +5,7 @@
 
 use hark_core::Millis;
 
-use crate::{with_pool, Db, Result, Store};
+use crate::{with_pool, Result, Store};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ConnectorSettingsRow {
@@ -174,40 +174,25 @@ impl Store {
             return Ok(None);
         }
         let names = serde_json::to_string(connectors).unwrap_or_else(|_| "[]".into());
-        let pick = "SELECT j.id FROM collection_jobs j JOIN trackers t ON t.id = j.tracker_id \
+        let backend = self.backend();
+        // SKIP LOCKED (PostgreSQL): workers on other nodes pass over a row being leased instead
+        // of waiting.
+        let sql = format!(
+            "UPDATE collection_jobs SET lease_owner = $1, lease_until = $3, heartbeat_at = $2, updated_at = $2 \
+             WHERE id = (SELECT j.id FROM collection_jobs j JOIN trackers t ON t.id = j.tracker_id \
              WHERE j.state = 'active' AND t.status = 'running' AND j.next_run_at <= $2 \
-             AND (j.lease_until IS NULL OR j.lease_until < $2) AND j.connector IN (SELECT value FROM NAMES) \
-             ORDER BY j.next_run_at, j.id LIMIT 1";
-        let sql = |pick: &str| {
-            format!(
-                "UPDATE collection_jobs SET lease_owner = $1, lease_until = $3, heartbeat_at = $2, updated_at = $2 \
-                 WHERE id = ({pick}) RETURNING {JOB_COLUMNS}"
-            )
-        };
-        Ok(match &self.db {
-            Db::Sqlite(p) => {
-                let pick = pick.replace("SELECT value FROM NAMES", "SELECT value FROM json_each($4)");
-                sqlx::query_as::<_, CollectionJob>(&sql(&pick))
-                    .bind(owner)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(&names)
-                    .fetch_optional(p)
-                    .await?
-            }
-            Db::Postgres(p) => {
-                // SKIP LOCKED: workers on other nodes pass over a row being leased instead of waiting.
-                let pick = pick.replace("SELECT value FROM NAMES", "SELECT jsonb_array_elements_text($4::jsonb)")
-                    + " FOR UPDATE OF j SKIP LOCKED";
-                sqlx::query_as::<_, CollectionJob>(&sql(&pick))
-                    .bind(owner)
-                    .bind(now)
-                    .bind(lease_until)
-                    .bind(&names)
-                    .fetch_optional(p)
-                    .await?
-            }
-        })
+             AND (j.lease_until IS NULL OR j.lease_until < $2) AND j.connector IN ({}) \
+             ORDER BY j.next_run_at, j.id LIMIT 1{}) RETURNING {JOB_COLUMNS}",
+            backend.text_set("$4"),
+            backend.skip_locked("j")
+        );
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, CollectionJob>(&sql)
+            .bind(owner)
+            .bind(now)
+            .bind(lease_until)
+            .bind(&names)
+            .fetch_optional(p)
+            .await?))
     }
 
     /// Saves a page's progress if `owner` still holds the lease. False means the lease was lost

@@ -79,6 +79,32 @@ impl Backend {
         }
     }
 
+    /// The larger of two values: `GREATEST` on PostgreSQL, multi-argument `MAX` on SQLite.
+    pub(crate) fn greatest(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "MAX",
+            Backend::Postgres => "GREATEST",
+        }
+    }
+
+    /// The end of a `SELECT … FOR UPDATE` that passes over rows another transaction holds
+    /// (PostgreSQL); SQLite writes one transaction at a time and needs none.
+    pub(crate) fn skip_locked(self, alias: &str) -> String {
+        match self {
+            Backend::Sqlite => String::new(),
+            Backend::Postgres => format!(" FOR UPDATE OF {alias} SKIP LOCKED"),
+        }
+    }
+
+    /// Texts of a column aggregated as one, a line each: one row for a group instead of one per
+    /// row (read back by splitting on newlines).
+    pub(crate) fn lines_concat(self, column: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("group_concat({column}, char(10))"),
+            Backend::Postgres => format!("string_agg({column}, E'\\n')"),
+        }
+    }
+
     /// The double-precision floating point type.
     pub(crate) fn real_type(self) -> &'static str {
         match self {
@@ -103,4 +129,180 @@ pub(crate) fn id_list(list: Option<String>) -> Vec<i64> {
 /// Integers inlined as an SQL list (`1,2,3`): safe, they are numbers.
 pub(crate) fn int_list(ids: &[i64]) -> String {
     ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// A value bound to a statement that a [`WriteTx`] runs (the types the rollup writers bind).
+#[derive(Debug, Clone)]
+pub(crate) enum Arg<'a> {
+    Int(i64),
+    OptInt(Option<i64>),
+    OptReal(Option<f64>),
+    Text(&'a str),
+    Owned(String),
+}
+
+impl From<i64> for Arg<'_> {
+    fn from(v: i64) -> Self {
+        Arg::Int(v)
+    }
+}
+
+impl From<Option<i64>> for Arg<'_> {
+    fn from(v: Option<i64>) -> Self {
+        Arg::OptInt(v)
+    }
+}
+
+impl From<Option<f64>> for Arg<'_> {
+    fn from(v: Option<f64>) -> Self {
+        Arg::OptReal(v)
+    }
+}
+
+impl<'a> From<&'a str> for Arg<'a> {
+    fn from(v: &'a str) -> Self {
+        Arg::Text(v)
+    }
+}
+
+impl From<String> for Arg<'_> {
+    fn from(v: String) -> Self {
+        Arg::Owned(v)
+    }
+}
+
+/// A write transaction on either database, as one type the rollup writers are generic over
+/// (`sqlx`'s two transaction types share no trait a writer could name its binds through).
+pub(crate) trait WriteTx: Send {
+    const BACKEND: Backend;
+
+    /// Runs a statement.
+    async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error>;
+
+    /// Runs a query and reads its rows.
+    async fn rows<R>(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<Vec<R>, sqlx::Error>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin;
+}
+
+macro_rules! bind_args {
+    ($q:expr, $args:expr) => {{
+        let mut q = $q;
+        for a in $args {
+            q = match a {
+                Arg::Int(v) => q.bind(v),
+                Arg::OptInt(v) => q.bind(v),
+                Arg::OptReal(v) => q.bind(v),
+                Arg::Text(v) => q.bind(v),
+                Arg::Owned(v) => q.bind(v),
+            };
+        }
+        q
+    }};
+}
+
+impl WriteTx for sqlx::Transaction<'_, sqlx::Sqlite> {
+    const BACKEND: Backend = Backend::Sqlite;
+
+    async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error> {
+        bind_args!(sqlx::query(sql), args).execute(&mut **self).await.map(|_| ())
+    }
+
+    async fn rows<R>(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<Vec<R>, sqlx::Error>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+    {
+        bind_args!(sqlx::query_as::<_, R>(sql), args).fetch_all(&mut **self).await
+    }
+}
+
+impl WriteTx for sqlx::Transaction<'_, sqlx::Postgres> {
+    const BACKEND: Backend = Backend::Postgres;
+
+    async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error> {
+        bind_args!(sqlx::query(sql), args).execute(&mut **self).await.map(|_| ())
+    }
+
+    async fn rows<R>(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<Vec<R>, sqlx::Error>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
+    {
+        bind_args!(sqlx::query_as::<_, R>(sql), args).fetch_all(&mut **self).await
+    }
+}
+
+/// A statement whose rows are written as a `VALUES` list: `?` placeholders on SQLite, `$n` on
+/// PostgreSQL, and the values in order.
+pub(crate) struct Values<'a> {
+    backend: Backend,
+    sql: String,
+    args: Vec<Arg<'a>>,
+    rows: usize,
+}
+
+impl<'a> Values<'a> {
+    /// Starts with the statement's text up to its `VALUES` list (the list's `VALUES` keyword
+    /// included by [`Values::row`]).
+    pub(crate) fn new(backend: Backend, head: &str) -> Self {
+        Self { backend, sql: head.to_string(), args: Vec::new(), rows: 0 }
+    }
+
+    /// One row of the list.
+    pub(crate) fn row<const N: usize>(&mut self, values: [Arg<'a>; N]) {
+        self.row_of(values);
+    }
+
+    /// One row of the list, of any length (every row of a list has the same).
+    pub(crate) fn row_of(&mut self, values: impl IntoIterator<Item = Arg<'a>>) {
+        self.sql.push_str(if self.rows == 0 { "VALUES (" } else { ", (" });
+        for (i, v) in values.into_iter().enumerate() {
+            if i > 0 {
+                self.sql.push_str(", ");
+            }
+            self.args.push(v);
+            match self.backend {
+                Backend::Sqlite => self.sql.push('?'),
+                Backend::Postgres => {
+                    self.sql.push('$');
+                    self.sql.push_str(&self.args.len().to_string());
+                }
+            }
+        }
+        self.sql.push(')');
+        self.rows += 1;
+    }
+
+    /// The statement with `tail` after the list, and its values.
+    pub(crate) fn finish(mut self, tail: &str) -> (String, Vec<Arg<'a>>) {
+        self.sql.push_str(tail);
+        (self.sql, self.args)
+    }
+}
+
+/// PostgreSQL: the rows of the JSON array `$1` (each an array of values in column order) as a
+/// SELECT of columns of these types, named `column1`, `column2`… as a VALUES list's are. Large
+/// upserts send their rows this way: a statement of thousands of parameters costs more to parse
+/// and bind than to run.
+pub(crate) fn pg_json_rows(types: &[&str]) -> String {
+    let columns: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("(e->>{i})::{t} AS column{}", i + 1)).collect();
+    format!("SELECT {} FROM jsonb_array_elements($1::jsonb) e", columns.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_lists_number_their_parameters_on_postgres_only() {
+        let mut v = Values::new(Backend::Postgres, "INSERT INTO t (a, b) ");
+        v.row([1i64.into(), "x".into()]);
+        v.row([2i64.into(), "y".into()]);
+        let (sql, args) = v.finish(" ON CONFLICT DO NOTHING");
+        assert_eq!(sql, "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING");
+        assert_eq!(args.len(), 4);
+        let mut v = Values::new(Backend::Sqlite, "INSERT INTO t (a) ");
+        v.row([Arg::Int(1)]);
+        v.row([Arg::OptInt(None)]);
+        assert_eq!(v.finish("").0, "INSERT INTO t (a) VALUES (?), (?)");
+    }
 }

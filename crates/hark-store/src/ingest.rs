@@ -328,10 +328,6 @@ impl Store {
         unique.sort_unstable_by_key(|p| p.created_at);
         let terms_json: Vec<String> =
             unique.iter().map(|p| serde_json::to_string(&p.terms).unwrap_or_else(|_| "{}".into())).collect();
-        let max_of = match self.backend() {
-            Backend::Sqlite => "MAX",
-            Backend::Postgres => "GREATEST",
-        };
         let posts_chunk = match self.backend() {
             Backend::Sqlite => 32_000 / POST_PARAMS,
             Backend::Postgres => 60_000 / POST_PARAMS,
@@ -418,7 +414,7 @@ impl Store {
                          SELECT id, text, title, author_name, author_username, author_location FROM posts \
                          WHERE id IN (SELECT value FROM json_each($1))",
                     )
-                    .bind(serde_json::to_string(&fresh).unwrap_or_else(|_| "[]".into()))
+                    .bind(crate::dialect::json_ids(&fresh))
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -498,10 +494,7 @@ impl Store {
             if !moved.is_empty() {
                 moved.sort_unstable();
                 moved.dedup();
-                let id_list = match self.backend() {
-                    Backend::Sqlite => "SELECT value FROM json_each($1)",
-                    Backend::Postgres => "SELECT jsonb_array_elements_text($1::jsonb)::bigint",
-                };
+                let id_list = self.backend().id_set("$1");
                 sqlx::query(&format!(
                     "UPDATE tracker_posts SET engagement = p.engagement, followers = p.author_followers, \
                      rate = COALESCE(p.engagement_rate, 0), impressions = p.impressions FROM posts p \
@@ -514,7 +507,7 @@ impl Store {
                 .await?;
             }
             laps.lap("deltas");
-            write_deltas!(tx, deltas, max_of, now);
+            crate::rollups::write(&mut tx, &deltas, now).await?;
             laps.lap("rollups");
             tx.commit().await?;
             laps.lap("commit");
@@ -569,15 +562,8 @@ impl Laps {
     }
 }
 
-/// PostgreSQL: the rows of the JSON array `$1` (each an array of values in column order) as a
-/// SELECT of columns of these types, named `column1`, `column2`… as a VALUES list's are.
-pub(crate) fn pg_json_rows(types: &[&str]) -> String {
-    let columns: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("(e->>{i})::{t} AS column{}", i + 1)).collect();
-    format!("SELECT {} FROM jsonb_array_elements($1::jsonb) e", columns.join(", "))
-}
-
 /// The head and the conflict clause of the `rollup_hourly` upsert (columns in the order
-/// `write_deltas!` binds them). Counts add up; bounds only widen (a NULL leaves the other side).
+/// `rollups::write` binds them). Counts add up; bounds only widen (a NULL leaves the other side).
 pub(crate) fn hourly_upsert() -> (String, String) {
     let mut cols: Vec<String> =
         ["tracker_id", "hour", "platform", "posts", "engagement", "reach", "impressions", "likes", "dislikes"].map(String::from).to_vec();
@@ -613,143 +599,3 @@ pub(crate) fn hourly_upsert() -> (String, String) {
 /// Term kinds with lifetime counts in `rollup_term_totals` (the kinds a post lists).
 pub(crate) const TOTAL_KINDS: [&str; 5] = ["hashtag", "mention", "keyword", "domain", "link"];
 
-/// Writes summed rollup increments inside the transaction `$tx`.
-macro_rules! write_deltas {
-    ($tx:ident, $deltas:ident, $max_of:ident, $now:ident) => {{
-        let mut laps = $crate::ingest::Laps::new();
-        let hours: Vec<_> = $deltas.hours.iter().collect();
-        let hour_sql = crate::ingest::hourly_upsert();
-        for chunk in hours.chunks(900) {
-            let mut q = sqlx::QueryBuilder::new(&hour_sql.0);
-            q.push_values(chunk, |mut b, ((t, h, p), a)| {
-                b.push_bind(*t)
-                    .push_bind(*h)
-                    .push_bind(*p)
-                    .push_bind(a.posts)
-                    .push_bind(a.engagement)
-                    .push_bind(a.reach)
-                    .push_bind(a.impressions)
-                    .push_bind(a.likes)
-                    .push_bind(a.dislikes);
-                for n in a.buckets {
-                    b.push_bind(n);
-                }
-                b.push_bind(a.retweets).push_bind(a.stories);
-                for i in 0..7 {
-                    b.push_bind(a.int_max[i]).push_bind(a.int_min[i]);
-                }
-                for i in 0..2 {
-                    b.push_bind(a.real_max[i]).push_bind(a.real_min[i]);
-                }
-            });
-            q.push(&hour_sql.1);
-            q.build().execute(&mut *$tx).await?;
-        }
-        laps.lap("r.hourly");
-        // On PostgreSQL the large upserts take their rows as one JSON array (one parameter): a
-        // statement of thousands of parameters costs more to parse and bind than to run.
-        let pg = $max_of == "GREATEST";
-        let terms: Vec<_> = $deltas.terms.iter().filter(|(_, n)| **n != 0).collect();
-        let terms_conflict =
-            " ON CONFLICT (tracker_id, kind, day, platform, term) DO UPDATE SET count = rollup_terms.count + excluded.count";
-        if pg {
-            for chunk in terms.chunks(20_000) {
-                let rows: Vec<_> = chunk.iter().map(|((t, k, d, p, term), n)| (t, k, d, p, term, n)).collect();
-                sqlx::query(&format!(
-                    "INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) {}{terms_conflict}",
-                    crate::ingest::pg_json_rows(&["bigint", "text", "bigint", "text", "text", "bigint"])
-                ))
-                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
-                .execute(&mut *$tx)
-                .await?;
-            }
-        } else {
-            for chunk in terms.chunks(5000) {
-                let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ");
-                q.push_values(chunk, |mut b, ((t, k, d, p, term), n)| {
-                    b.push_bind(*t).push_bind(*k).push_bind(*d).push_bind(*p).push_bind(*term).push_bind(**n);
-                });
-                q.push(terms_conflict);
-                q.build().execute(&mut *$tx).await?;
-            }
-        }
-        laps.lap("r.terms");
-        // Lifetime counts of the listed term kinds (All Time reads them instead of every day).
-        let mut totals: std::collections::HashMap<(i64, &str, &str, &str), i64> = std::collections::HashMap::new();
-        for ((t, k, _, p, term), n) in &$deltas.terms {
-            if *n != 0 && crate::ingest::TOTAL_KINDS.contains(k) {
-                *totals.entry((*t, *k, *p, *term)).or_default() += *n;
-            }
-        }
-        let totals: Vec<_> = totals.into_iter().filter(|(_, n)| *n != 0).collect();
-        let totals_conflict = " ON CONFLICT (tracker_id, kind, platform, term) DO UPDATE SET count = rollup_term_totals.count + excluded.count";
-        if pg {
-            for chunk in totals.chunks(20_000) {
-                let rows: Vec<_> = chunk.iter().map(|((t, k, p, term), n)| (t, k, p, term, n)).collect();
-                sqlx::query(&format!(
-                    "INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) {}{totals_conflict}",
-                    crate::ingest::pg_json_rows(&["bigint", "text", "text", "text", "bigint"])
-                ))
-                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
-                .execute(&mut *$tx)
-                .await?;
-            }
-        } else {
-            for chunk in totals.chunks(5000) {
-                let mut q = sqlx::QueryBuilder::new("INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) ");
-                q.push_values(chunk, |mut b, ((t, k, p, term), n)| {
-                    b.push_bind(*t).push_bind(*k).push_bind(*p).push_bind(*term).push_bind(*n);
-                });
-                q.push(totals_conflict);
-                q.build().execute(&mut *$tx).await?;
-            }
-        }
-        laps.lap("r.term_totals");
-        let authors: Vec<_> = $deltas.authors.iter().collect();
-        let authors_conflict = format!(
-            " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
-             engagement = rollup_authors.engagement + excluded.engagement, \
-             followers = {}(rollup_authors.followers, excluded.followers)",
-            $max_of
-        );
-        if pg {
-            for chunk in authors.chunks(20_000) {
-                let rows: Vec<_> = chunk.iter().map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers)).collect();
-                sqlx::query(&format!(
-                    "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) {}{authors_conflict}",
-                    crate::ingest::pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint"])
-                ))
-                .bind(serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into()))
-                .execute(&mut *$tx)
-                .await?;
-            }
-        } else {
-            for chunk in authors.chunks(4000) {
-                let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) ",
-                );
-                q.push_values(chunk, |mut b, ((t, d, p, a), v)| {
-                    b.push_bind(*t).push_bind(*d).push_bind(*p).push_bind(*a).push_bind(v.posts).push_bind(v.engagement).push_bind(v.followers);
-                });
-                q.push(&authors_conflict);
-                q.build().execute(&mut *$tx).await?;
-            }
-        }
-        laps.lap("r.authors");
-        crate::ingest_rollups::write_more!($tx, $deltas, $max_of, laps);
-        for (t, (n, first)) in &$deltas.tracker_posts {
-            sqlx::query(
-                "UPDATE trackers SET total_posts = total_posts + $1, last_cached = $2, \
-                 first_data_point = CASE WHEN first_data_point IS NULL OR first_data_point > $3 THEN $3 ELSE first_data_point END \
-                 WHERE id = $4",
-            )
-            .bind(*n)
-            .bind($now)
-            .bind(*first)
-            .bind(*t)
-            .execute(&mut *$tx)
-            .await?;
-        }
-    }};
-}
-pub(crate) use write_deltas;

@@ -4,7 +4,6 @@
 use hark_core::{Millis, Platform};
 
 use crate::ingest::{Deltas, PostRecord};
-use crate::dialect::Backend;
 use crate::sentiment::known_bucket;
 use crate::time::HOUR_MS;
 use crate::{with_pool, BeginWrite, Result, Store};
@@ -145,10 +144,6 @@ impl Store {
             return Ok(());
         }
         let backend = self.backend();
-        let max_of = match backend {
-            Backend::Sqlite => "MAX",
-            Backend::Postgres => "GREATEST",
-        };
         let id_list = backend.id_set("$2");
         let ids: Vec<i64> = updates.iter().map(|(id, _)| *id).collect();
         let ids_json = crate::dialect::json_ids(&ids);
@@ -197,7 +192,7 @@ impl Store {
                     deltas.add_term(tracker_id, rec, "sentiment", after, 1);
                 }
             }
-            crate::ingest::write_deltas!(tx, deltas, max_of, now);
+            crate::rollups::write(&mut tx, &deltas, now).await?;
             tx.commit().await?;
             Ok::<_, crate::StoreError>(())
         })?;

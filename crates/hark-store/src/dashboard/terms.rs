@@ -246,10 +246,7 @@ impl Store {
         (a, b): (i64, i64),
     ) -> Result<Vec<HashMap<String, i64>>> {
         let cond = u.row_conditions(self.backend(), list);
-        let joined = match self.backend() {
-            crate::Backend::Sqlite => "group_concat(p.terms, char(10))",
-            crate::Backend::Postgres => "string_agg(p.terms, E'\\n')",
-        };
+        let joined = self.backend().lines_concat("p.terms");
         let sql = format!("SELECT tp.platform, {joined} {FROM_ROWS}{cond} GROUP BY tp.platform, tp.created_at / {HOUR_MS}");
         let rows: Vec<(String, String)> = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
         let mut accs: Vec<HashMap<String, i64>> = vec![HashMap::new(); wanted.len()];

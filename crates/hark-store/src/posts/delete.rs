@@ -98,10 +98,6 @@ impl Store {
             return Ok(0);
         }
         let backend = self.backend();
-        let max_of = match backend {
-            Backend::Sqlite => "MAX",
-            Backend::Postgres => "GREATEST",
-        };
         let id_list = backend.id_set("$2");
         let (state, sign) = match change {
             LinkChange::Remove | LinkChange::SoftDelete => (backend.live_link("tp"), -1),
@@ -194,7 +190,7 @@ impl Store {
             for (_, subtrackers, r) in &records {
                 deltas.add_post(tracker_id, r, r.sentiment_bucket, *subtrackers, sign);
             }
-            crate::ingest::write_deltas!(tx, deltas, max_of, now);
+            crate::rollups::write(&mut tx, &deltas, now).await?;
             tx.commit().await?;
             laps.lap("links.commit");
             Ok(changed)

@@ -1,0 +1,320 @@
+//! [`write`]: a batch's summed rollup increments, written inside the caller's transaction.
+//!
+//! Each table is written in chunks. On SQLite a chunk is a `VALUES` list of bound values (kept
+//! under SQLite's 32,766 parameters); on PostgreSQL the large upserts send their rows as one JSON
+//! array ([`pg_json_rows`]) and the small ones a `VALUES` list.
+
+use std::collections::HashMap;
+
+use super::{bound_above, day_bit};
+use crate::dialect::{pg_json_rows, Arg, Backend, Values, WriteTx};
+use crate::ingest::{hourly_upsert, AuthorAgg, Deltas, Laps, TOTAL_KINDS};
+use crate::Result;
+use hark_core::Millis;
+
+/// Rows of a JSON-array parameter ([`pg_json_rows`]).
+fn json<T: serde::Serialize>(rows: &T) -> Arg<'static> {
+    Arg::Owned(serde_json::to_string(rows).unwrap_or_else(|_| "[]".into()))
+}
+
+/// Rows a chunk takes on each database.
+fn chunk(tx_backend: Backend, sqlite: usize, postgres: usize) -> usize {
+    match tx_backend {
+        Backend::Sqlite => sqlite,
+        Backend::Postgres => postgres,
+    }
+}
+
+/// Writes every rollup increment of `d` in the transaction `tx`; `now` is the trackers'
+/// `last_cached`.
+pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -> Result<()> {
+    let backend = T::BACKEND;
+    let pg = backend == Backend::Postgres;
+    let mut laps = Laps::new();
+
+    let hours: Vec<_> = d.hours.iter().collect();
+    let (hour_head, hour_tail) = hourly_upsert();
+    for part in hours.chunks(900) {
+        let mut v = Values::new(backend, &hour_head);
+        for ((t, h, p), a) in part {
+            let mut row: Vec<Arg> = vec![
+                (*t).into(),
+                (*h).into(),
+                (*p).into(),
+                a.posts.into(),
+                a.engagement.into(),
+                a.reach.into(),
+                a.impressions.into(),
+                a.likes.into(),
+                a.dislikes.into(),
+            ];
+            row.extend(a.buckets.iter().map(|n| Arg::Int(*n)));
+            row.push(a.retweets.into());
+            row.push(a.stories.into());
+            for i in 0..7 {
+                row.push(a.int_max[i].into());
+                row.push(a.int_min[i].into());
+            }
+            for i in 0..2 {
+                row.push(a.real_max[i].into());
+                row.push(a.real_min[i].into());
+            }
+            v.row_of(row);
+        }
+        let (sql, args) = v.finish(&hour_tail);
+        tx.run(&sql, args).await?;
+    }
+    laps.lap("r.hourly");
+
+    let terms: Vec<_> = d.terms.iter().filter(|(_, n)| **n != 0).collect();
+    let terms_head = "INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ";
+    let terms_conflict =
+        " ON CONFLICT (tracker_id, kind, day, platform, term) DO UPDATE SET count = rollup_terms.count + excluded.count";
+    for part in terms.chunks(chunk(backend, 5000, 20_000)) {
+        if pg {
+            let rows: Vec<_> = part.iter().map(|((t, k, d, p, term), n)| (t, k, d, p, term, n)).collect();
+            let sql = format!("{terms_head}{}{terms_conflict}", pg_json_rows(&["bigint", "text", "bigint", "text", "text", "bigint"]));
+            tx.run(&sql, vec![json(&rows)]).await?;
+        } else {
+            let mut v = Values::new(backend, terms_head);
+            for ((t, k, d, p, term), n) in part {
+                v.row([(*t).into(), (*k).into(), (*d).into(), (*p).into(), (*term).into(), (**n).into()]);
+            }
+            let (sql, args) = v.finish(terms_conflict);
+            tx.run(&sql, args).await?;
+        }
+    }
+    laps.lap("r.terms");
+
+    // Lifetime counts of the listed term kinds (All Time reads them instead of every day).
+    let mut totals: HashMap<(i64, &str, &str, &str), i64> = HashMap::new();
+    for ((t, k, _, p, term), n) in &d.terms {
+        if *n != 0 && TOTAL_KINDS.contains(k) {
+            *totals.entry((*t, *k, *p, *term)).or_default() += *n;
+        }
+    }
+    let totals: Vec<_> = totals.into_iter().filter(|(_, n)| *n != 0).collect();
+    let totals_head = "INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) ";
+    let totals_conflict =
+        " ON CONFLICT (tracker_id, kind, platform, term) DO UPDATE SET count = rollup_term_totals.count + excluded.count";
+    for part in totals.chunks(chunk(backend, 5000, 20_000)) {
+        if pg {
+            let rows: Vec<_> = part.iter().map(|((t, k, p, term), n)| (t, k, p, term, n)).collect();
+            let sql = format!("{totals_head}{}{totals_conflict}", pg_json_rows(&["bigint", "text", "text", "text", "bigint"]));
+            tx.run(&sql, vec![json(&rows)]).await?;
+        } else {
+            let mut v = Values::new(backend, totals_head);
+            for ((t, k, p, term), n) in part {
+                v.row([(*t).into(), (*k).into(), (*p).into(), (*term).into(), (*n).into()]);
+            }
+            let (sql, args) = v.finish(totals_conflict);
+            tx.run(&sql, args).await?;
+        }
+    }
+    laps.lap("r.term_totals");
+
+    let authors: Vec<_> = d.authors.iter().collect();
+    let authors_head = "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) ";
+    let authors_conflict = format!(
+        " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
+         engagement = rollup_authors.engagement + excluded.engagement, \
+         followers = {}(rollup_authors.followers, excluded.followers)",
+        backend.greatest()
+    );
+    for part in authors.chunks(chunk(backend, 4000, 20_000)) {
+        if pg {
+            let rows: Vec<_> = part.iter().map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers)).collect();
+            let sql = format!(
+                "{authors_head}{}{authors_conflict}",
+                pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint"])
+            );
+            tx.run(&sql, vec![json(&rows)]).await?;
+        } else {
+            let mut v = Values::new(backend, authors_head);
+            for ((t, d, p, a), x) in part {
+                v.row([(*t).into(), (*d).into(), (*p).into(), (*a).into(), x.posts.into(), x.engagement.into(), x.followers.into()]);
+            }
+            let (sql, args) = v.finish(&authors_conflict);
+            tx.run(&sql, args).await?;
+        }
+    }
+    laps.lap("r.authors");
+
+    write_subtrackers(tx, d).await?;
+    laps.lap("r.subs");
+    write_author_totals_and_days(tx, d, &mut laps).await?;
+
+    for (t, (n, first)) in &d.tracker_posts {
+        tx.run(
+            "UPDATE trackers SET total_posts = total_posts + $1, last_cached = $2, \
+             first_data_point = CASE WHEN first_data_point IS NULL OR first_data_point > $3 THEN $3 ELSE first_data_point END \
+             WHERE id = $4",
+            vec![(*n).into(), now.into(), (*first).into(), (*t).into()],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Posts per subtracker and hour (share of voice).
+async fn write_subtrackers<T: WriteTx>(tx: &mut T, d: &Deltas<'_>) -> Result<()> {
+    let subs: Vec<_> = d.subs.iter().filter(|(_, n)| **n != 0).collect();
+    for part in subs.chunks(5000) {
+        let mut v = Values::new(T::BACKEND, "INSERT INTO rollup_subtrackers (tracker_id, hour, platform, sub, posts) ");
+        for ((t, h, p, sub), n) in part {
+            v.row([(*t).into(), (*h).into(), (*p).into(), (*sub).into(), (**n).into()]);
+        }
+        let (sql, args) =
+            v.finish(" ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts");
+        tx.run(&sql, args).await?;
+    }
+    Ok(())
+}
+
+/// Author totals over the tracker's life (raising their index bounds when a figure passes them)
+/// and the day bits of `rollup_author_days`: set for days that gain posts, cleared for days left
+/// with none.
+async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, laps: &mut Laps) -> Result<()> {
+    let backend = T::BACKEND;
+    let pg = backend == Backend::Postgres;
+    let mut totals: HashMap<(i64, &str, &str), AuthorAgg> = HashMap::new();
+    let mut set_bits: HashMap<(i64, i64, &str, &str), i64> = HashMap::new();
+    let mut maybe_clear: Vec<(i64, i64, &str, &str)> = Vec::new();
+    for ((t, day, p, a), v) in &d.authors {
+        let e = totals.entry((*t, *p, *a)).or_default();
+        e.posts += v.posts;
+        e.engagement += v.engagement;
+        e.followers = e.followers.max(v.followers);
+        let (block, bit) = day_bit(*day);
+        if v.posts > 0 {
+            *set_bits.entry((*t, block, *p, *a)).or_default() |= 1i64 << bit;
+        } else if v.posts < 0 {
+            maybe_clear.push((*t, *day, *p, *a));
+        }
+    }
+    let totals: Vec<_> = totals.into_iter().collect();
+    // Bounds to raise: (tracker, platform, author, engagement bound, posts bound).
+    let mut raise: Vec<(i64, String, String, i64, i64)> = Vec::new();
+    let totals_head = "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
+                       engagement_bound, posts_bound) ";
+    let totals_conflict = format!(
+        " ON CONFLICT (tracker_id, platform, author) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
+         engagement = rollup_author_totals.engagement + excluded.engagement, \
+         followers = {}(rollup_author_totals.followers, excluded.followers) \
+         RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound",
+        backend.greatest()
+    );
+    for part in totals.chunks(chunk(backend, 4000, 20_000)) {
+        let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = if pg {
+            let values: Vec<_> = part
+                .iter()
+                .map(|((t, p, a), v)| (t, p, a, v.posts, v.engagement, v.followers, bound_above(v.engagement), bound_above(v.posts)))
+                .collect();
+            let sql = format!(
+                "{totals_head}{}{totals_conflict}",
+                pg_json_rows(&["bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint"])
+            );
+            tx.rows(&sql, vec![json(&values)]).await?
+        } else {
+            let mut v = Values::new(backend, totals_head);
+            for ((t, p, a), x) in part {
+                v.row([
+                    (*t).into(),
+                    (*p).into(),
+                    (*a).into(),
+                    x.posts.into(),
+                    x.engagement.into(),
+                    x.followers.into(),
+                    bound_above(x.engagement).into(),
+                    bound_above(x.posts).into(),
+                ]);
+            }
+            let (sql, args) = v.finish(&totals_conflict);
+            tx.rows(&sql, args).await?
+        };
+        for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
+            if eng > eng_bound || posts > posts_bound {
+                raise.push((t, p, a, eng_bound.max(bound_above(eng)), posts_bound.max(bound_above(posts))));
+            }
+        }
+    }
+    for part in raise.chunks(4000) {
+        let mut v = Values::new(backend, "UPDATE rollup_author_totals SET engagement_bound = v.column4, posts_bound = v.column5 FROM (");
+        for (t, p, a, e, n) in part {
+            v.row([(*t).into(), p.as_str().into(), a.as_str().into(), (*e).into(), (*n).into()]);
+        }
+        let (sql, args) = v.finish(
+            ") AS v WHERE rollup_author_totals.tracker_id = v.column1 AND rollup_author_totals.platform = v.column2 \
+             AND rollup_author_totals.author = v.column3",
+        );
+        tx.run(&sql, args).await?;
+    }
+    laps.lap("r.author_totals");
+
+    let set_bits: Vec<_> = set_bits.into_iter().collect();
+    let days_head = "INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) ";
+    let days_conflict = " ON CONFLICT (tracker_id, block, platform, author) DO UPDATE SET days = rollup_author_days.days | excluded.days";
+    for part in set_bits.chunks(chunk(backend, 5000, 20_000)) {
+        if pg {
+            let rows: Vec<_> = part.iter().map(|((t, block, p, a), bits)| (t, block, p, a, bits)).collect();
+            let sql = format!("{days_head}{}{days_conflict}", pg_json_rows(&["bigint", "bigint", "text", "text", "bigint"]));
+            tx.run(&sql, vec![json(&rows)]).await?;
+        } else {
+            let mut v = Values::new(backend, days_head);
+            for ((t, block, p, a), bits) in part {
+                v.row([(*t).into(), (*block).into(), (*p).into(), (*a).into(), (*bits).into()]);
+            }
+            let (sql, args) = v.finish(days_conflict);
+            tx.run(&sql, args).await?;
+        }
+    }
+    laps.lap("r.author_days");
+
+    // Posts removed: a day of an author with no posts left loses its bit. The days left empty
+    // are found in one query a chunk; then each row of days loses all its bits at once.
+    let mut clear: HashMap<(i64, i64, String, String), i64> = HashMap::new();
+    let no_posts = "v WHERE NOT EXISTS (SELECT 1 FROM rollup_authors r WHERE r.tracker_id = v.column1 AND r.day = v.column2 \
+                    AND r.platform = v.column3 AND r.author = v.column4 AND r.posts > 0)";
+    for part in maybe_clear.chunks(chunk(backend, 5000, 20_000)) {
+        let empty: Vec<(i64, i64, String, String)> = if pg {
+            let sql = format!(
+                "SELECT v.column1, v.column2, v.column3, v.column4 FROM ({}) {no_posts}",
+                pg_json_rows(&["bigint", "bigint", "text", "text"])
+            );
+            tx.rows(&sql, vec![json(&part)]).await?
+        } else {
+            let mut v = Values::new(backend, "SELECT v.column1, v.column2, v.column3, v.column4 FROM (");
+            for (t, day, p, a) in part {
+                v.row([(*t).into(), (*day).into(), (*p).into(), (*a).into()]);
+            }
+            let (sql, args) = v.finish(&format!(") AS {no_posts}"));
+            tx.rows(&sql, args).await?
+        };
+        for (t, day, p, a) in empty {
+            let (block, bit) = day_bit(day);
+            *clear.entry((t, block, p, a)).or_default() |= 1i64 << bit;
+        }
+    }
+    let clear: Vec<_> = clear.into_iter().collect();
+    let same_row = "v WHERE rollup_author_days.tracker_id = v.column1 AND rollup_author_days.block = v.column2 \
+                    AND rollup_author_days.platform = v.column3 AND rollup_author_days.author = v.column4";
+    for part in clear.chunks(chunk(backend, 5000, 20_000)) {
+        if pg {
+            let rows: Vec<_> = part.iter().map(|((t, block, p, a), bits)| (t, block, p, a, !*bits)).collect();
+            let sql = format!(
+                "UPDATE rollup_author_days SET days = days & v.column5 FROM ({}) {same_row}",
+                pg_json_rows(&["bigint", "bigint", "text", "text", "bigint"])
+            );
+            tx.run(&sql, vec![json(&rows)]).await?;
+        } else {
+            let mut v = Values::new(backend, "UPDATE rollup_author_days SET days = days & v.column5 FROM (");
+            for ((t, block, p, a), bits) in part {
+                v.row([(*t).into(), (*block).into(), p.as_str().into(), a.as_str().into(), (!*bits).into()]);
+            }
+            let (sql, args) = v.finish(&format!(") AS {same_row}"));
+            tx.run(&sql, args).await?;
+        }
+    }
+    laps.lap("r.author_days_cleared");
+    Ok(())
+}

@@ -112,8 +112,9 @@ pub const MAX_SUBTRACKER: u32 = 63;
 
 impl FilterQuery {
     /// Every shared filter, checked: platforms within the tracker's, the range, tag ids and modes
-    /// (ALL unless `any`), and the subtracker.
-    pub fn parse(&self, tracker: PlatformSet, now: Millis) -> ApiResult<PageFilter> {
+    /// (ALL unless `any`), and the subtracker. Influencer tags are the `viewer`'s own (an
+    /// anonymous visitor has none: theirs are dropped).
+    pub fn parse(&self, tracker: PlatformSet, viewer: Option<i64>, now: Millis) -> ApiResult<PageFilter> {
         let DateRange { start, end } = self.range(now)?;
         let ids = |name: &str, s: Option<&str>| -> ApiResult<Vec<i64>> {
             let mut out = Vec::new();
@@ -146,8 +147,12 @@ impl FilterQuery {
             end,
             post_tags: ids("postTags", self.post_tags.as_deref())?,
             post_tags_all: all(self.post_tag_filter_mode.as_deref())?,
-            influencer_tags: ids("influencerTags", self.influencer_tags.as_deref())?,
+            influencer_tags: match viewer {
+                Some(_) => ids("influencerTags", self.influencer_tags.as_deref())?,
+                None => Vec::new(),
+            },
             influencer_tags_all: all(self.influencer_tag_filter_mode.as_deref())?,
+            influencer_tag_owner: viewer.unwrap_or(0),
             subtracker: self.subtracker,
             rows_only: false,
         })
@@ -209,16 +214,16 @@ mod tests {
             q.influencer_tags = Some("9".into());
             q.subtracker = Some(2);
         })
-        .parse(PlatformSet::all(), 0)
+        .parse(PlatformSet::all(), Some(1), 0)
         .unwrap();
         assert_eq!((f.post_tags, f.post_tags_all, f.influencer_tags, f.influencer_tags_all), (vec![3, 4], false, vec![9], true));
-        assert!(q(|q| q.post_tags = Some("x".into())).parse(PlatformSet::all(), 0).is_err());
-        assert!(q(|q| q.post_tag_filter_mode = Some("most".into())).parse(PlatformSet::all(), 0).is_err());
-        assert!(q(|q| q.subtracker = Some(0)).parse(PlatformSet::all(), 0).is_err());
-        assert!(q(|q| q.subtracker = Some(64)).parse(PlatformSet::all(), 0).is_err());
-        assert_eq!(q(|q| q.post_tags = Some("3,3, 4".into())).parse(PlatformSet::all(), 0).unwrap().post_tags, vec![3, 4]);
+        assert!(q(|q| q.post_tags = Some("x".into())).parse(PlatformSet::all(), Some(1), 0).is_err());
+        assert!(q(|q| q.post_tag_filter_mode = Some("most".into())).parse(PlatformSet::all(), Some(1), 0).is_err());
+        assert!(q(|q| q.subtracker = Some(0)).parse(PlatformSet::all(), Some(1), 0).is_err());
+        assert!(q(|q| q.subtracker = Some(64)).parse(PlatformSet::all(), Some(1), 0).is_err());
+        assert_eq!(q(|q| q.post_tags = Some("3,3, 4".into())).parse(PlatformSet::all(), Some(1), 0).unwrap().post_tags, vec![3, 4]);
         let many = (0..101).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
-        assert!(q(|q| q.influencer_tags = Some(many)).parse(PlatformSet::all(), 0).is_err());
+        assert!(q(|q| q.influencer_tags = Some(many)).parse(PlatformSet::all(), Some(1), 0).is_err());
     }
 
     #[test]

@@ -15,8 +15,12 @@ pub struct PageFilter {
     pub post_tags: Vec<i64>,
     /// true: a post needs every tag (ALL); false: any one (ANY).
     pub post_tags_all: bool,
+    /// Influencer tags of `influencer_tag_owner`: posts of the accounts they hold.
     pub influencer_tags: Vec<i64>,
     pub influencer_tags_all: bool,
+    /// The user the influencer tags belong to (tags are private to their owner); another
+    /// user's tag ids match no account. 0: nobody (an anonymous visitor has no tags).
+    pub influencer_tag_owner: i64,
     /// 1-based subtracker index.
     pub subtracker: Option<u32>,
     /// Read the post rows for everything, never the rollups (the dashboard's reads): the
@@ -59,7 +63,11 @@ impl PageFilter {
         }
         if !self.influencer_tags.is_empty() {
             let ids = join_ids(&self.influencer_tags);
-            let matches = "ita.platform = tp.platform AND LOWER(ita.username) = LOWER(p.author_username)";
+            let matches = format!(
+                "ita.platform = tp.platform AND LOWER(ita.username) = LOWER(p.author_username) \
+                 AND ita.tag_id IN (SELECT it.id FROM influencer_tags it WHERE it.owner_id = {})",
+                self.influencer_tag_owner
+            );
             if self.influencer_tags_all {
                 c.push_str(&format!(
                     " AND (SELECT COUNT(DISTINCT ita.tag_id) FROM influencer_tag_accounts ita WHERE {matches} \

@@ -383,6 +383,7 @@ async fn dashboard_answers_match_a_direct_computation() {
                         post_tags_all: *pt_all,
                         influencer_tags: it.clone(),
                         influencer_tags_all: *it_all,
+                        influencer_tag_owner: u.id,
                         subtracker: *sub,
                         rows_only: false,
                     };
@@ -397,6 +398,13 @@ async fn dashboard_answers_match_a_direct_computation() {
                 }
             }
         }
+        // Influencer tags are private to their owner: another user naming the same ids matches
+        // no account, on the rollup-free path as on the row reads.
+        let mine = PageFilter { platforms: PlatformSet::all(), influencer_tags: vec![vip], influencer_tag_owner: u.id, ..Default::default() };
+        assert!(s.dash_counts(t.id, &mine).await.unwrap().posts > 0);
+        let theirs = PageFilter { influencer_tag_owner: u.id + 1000, ..mine.clone() };
+        assert_eq!(s.dash_counts(t.id, &theirs).await.unwrap().posts, 0);
+        assert_eq!(s.dash_posts(t.id, &theirs, None, 10, 0).await.unwrap().1, 0);
         // A filter with no platform answers zero without touching the database.
         let none = PageFilter { platforms: PlatformSet::empty(), ..Default::default() };
         assert_eq!(s.dash_counts(t.id, &none).await.unwrap().posts, 0);

@@ -34,7 +34,7 @@ struct Ctx {
 
 async fn ctx(state: &AppState, user: Option<&hark_store::UserRow>, hash: &str, q: &FilterQuery) -> ApiResult<Ctx> {
     let (row, _) = load_tracker(state, hash, user, Permission::Viewer).await?;
-    let filter = q.parse(PlatformSet::from_bits(row.platforms), now_millis())?;
+    let filter = q.parse(PlatformSet::from_bits(row.platforms), user.map(|u| u.id), now_millis())?;
     Ok(Ctx { row, filter, tz: q.time_zone()? })
 }
 

@@ -58,9 +58,8 @@ fn positive(v: &Option<String>, name: &str, max: i64, default: i64) -> ApiResult
     }
 }
 
-/// Builds the store query from the shared filters and the page's own parameters; `user` owns the
-/// influencer tags (anonymous visitors have none).
-pub fn post_query(user: Option<&UserRow>, f: PageFilter, p: &PostsParams) -> ApiResult<PostQuery> {
+/// Builds the store query from the shared filters and the page's own parameters.
+pub fn post_query(f: PageFilter, p: &PostsParams) -> ApiResult<PostQuery> {
     let (sort, ascending) = match p.sort.as_deref().filter(|s| !s.is_empty()) {
         None => (PostSort::Date, false),
         Some(s) => {
@@ -89,14 +88,12 @@ pub fn post_query(user: Option<&UserRow>, f: PageFilter, p: &PostsParams) -> Api
     if search.chars().count() > 500 {
         return Err(ApiError::new(Code::InvalidQuery, "The search is longer than 500 characters."));
     }
-    let filter = if user.is_some() { f } else { PageFilter { influencer_tags: Vec::new(), ..f } };
     Ok(PostQuery {
-        filter,
+        filter: f,
         search,
         sentiment,
         exclude_retweets: flag(&p.exclude_rt),
         stories_only: flag(&p.ig_story_only),
-        influencer_tag_owner: user.map_or(0, |u| u.id),
         sort,
         ascending,
         page: positive(&p.page, "page", 1_000_000, 1)?,
@@ -212,7 +209,7 @@ pub async fn list_posts(
     Query(v): Query<VisitParam>,
 ) -> ApiResult<axum::Json<PostsPage>> {
     let (row, perm) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
-    let q = post_query(user.as_ref(), f.parse(PlatformSet::from_bits(row.platforms), now_millis())?, &p)?;
+    let q = post_query(f.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?, &p)?;
     let owner = user.as_ref().filter(|u| u.id == row.owner_id);
     let last_visited = match owner {
         Some(u) if q.page == 1 && !flag(&v.background) => state.store.swap_last_visit(row.id, u.id, now_millis()).await?,
@@ -263,7 +260,7 @@ pub async fn export_posts(
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
         });
     }
-    let mut q = post_query(user.as_ref(), f.parse(PlatformSet::from_bits(row.platforms), now_millis())?, &p)?;
+    let mut q = post_query(f.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?, &p)?;
     q.per_page = 1000;
     let tags: std::collections::HashMap<i64, String> =
         state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();

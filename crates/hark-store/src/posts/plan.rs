@@ -180,7 +180,6 @@ mod tests {
             sentiment: vec![],
             exclude_retweets: false,
             stories_only: false,
-            influencer_tag_owner: 0,
             sort,
             ascending: false,
             page,

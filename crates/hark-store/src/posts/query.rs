@@ -114,9 +114,6 @@ pub struct PostQuery {
     pub sentiment: Vec<&'static str>,
     pub exclude_retweets: bool,
     pub stories_only: bool,
-    /// The user whose influencer tags `filter.influencer_tags` names (their accounts' posts are
-    /// kept); 0 for an anonymous visitor, who has none.
-    pub influencer_tag_owner: i64,
     pub sort: PostSort,
     pub ascending: bool,
     pub page: i64,
@@ -247,7 +244,7 @@ impl PostQuery {
             let accounts = format!(
                 "FROM influencer_tag_accounts a JOIN influencer_tags it ON it.id = a.tag_id WHERE it.owner_id = {} \
                  AND a.tag_id IN ({list}) AND a.platform = p.platform AND LOWER(a.username) = LOWER(p.author_username)",
-                self.influencer_tag_owner
+                self.filter.influencer_tag_owner
             );
             if self.filter.influencer_tags_all {
                 w.push_str(&format!(" AND (SELECT COUNT(DISTINCT a.tag_id) {accounts}) = {}", self.filter.influencer_tags.len()));

@@ -110,10 +110,9 @@ pub async fn sample(store: Store, tracker: TrackerRow, trial: bool, tx: mpsc::Se
                 }
                 total += records.len() as u64;
                 // The posts that matched, as collected.
-                let matched: std::collections::HashSet<(&str, &str)> =
+                let matched: std::collections::HashSet<(hark_core::Platform, &str)> =
                     records.iter().map(|r| (r.platform, r.external_id.as_str())).collect();
-                let posts: Vec<Post> =
-                    posts.into_iter().filter(|p| matched.contains(&(p.platform.name(), p.id.as_str()))).collect();
+                let posts: Vec<Post> = posts.into_iter().filter(|p| matched.contains(&(p.platform, p.id.as_str()))).collect();
                 if tx.send(PreviewEvent::Posts(posts)).await.is_err() {
                     return total;
                 }

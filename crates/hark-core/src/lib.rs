@@ -5,6 +5,7 @@ pub mod bucket;
 pub mod code;
 pub mod criteria;
 pub mod forecast;
+pub mod gender;
 pub mod limits;
 pub mod permission;
 pub mod platform;
@@ -23,6 +24,7 @@ pub mod text;
 
 pub use bucket::Bucket;
 pub use code::Code;
+pub use gender::Gender;
 pub use criteria::{AccountLimits, AccountLists, CriteriaInput, TrackerCriteria};
 pub use permission::Permission;
 pub use platform::{Platform, PlatformSet};
@@ -32,6 +34,7 @@ pub use tracker::{Friendly, TrackerHash, TrackerStatus};
 
 pub use matcher::{MatchScratch, MatchSet, TrackerMatch};
 pub use post::{Post, PostKey};
+pub use post_type::PostType;
 
 /// Milliseconds since the Unix epoch; every stored instant uses it.
 pub type Millis = i64;

@@ -193,6 +193,13 @@ impl<'de> Deserialize<'de> for PlatformSet {
     }
 }
 
+/// The stored name (`name`).
+impl std::fmt::Display for Platform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

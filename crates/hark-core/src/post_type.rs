@@ -20,6 +20,11 @@ impl PostType {
             Self::Retweet => "retweet",
         }
     }
+
+    /// The type a stored name names.
+    pub fn parse(name: &str) -> Option<PostType> {
+        [Self::Original, Self::Reply, Self::Retweet].into_iter().find(|t| t.as_str() == name)
+    }
 }
 
 /// A retweet is a retweet even when it shares a reply; a quote post is original content.
@@ -30,6 +35,13 @@ pub fn post_type(post: &Post) -> PostType {
         PostType::Reply
     } else {
         PostType::Original
+    }
+}
+
+/// The stored name (`as_str`).
+impl std::fmt::Display for PostType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

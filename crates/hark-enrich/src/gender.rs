@@ -9,25 +9,8 @@
 //! are `Unknown`, as are names the dictionary does not know or calls unisex.
 
 use gender_guesser::{Detector, Gender as Guess};
-use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Gender {
-    Male,
-    Female,
-    Unknown,
-}
-
-impl Gender {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Gender::Male => "male",
-            Gender::Female => "female",
-            Gender::Unknown => "unknown",
-        }
-    }
-}
+pub use hark_core::Gender;
 
 /// Words that mark an account as an organisation, not a person.
 const ORGANISATION_WORDS: &[&str] = &[

@@ -27,20 +27,12 @@ pub enum IngestError {
 /// Turns a post and its enrichment into the row the store writes.
 pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRecord {
     let c = &post.counts;
-    let platform = post.platform.name();
-    let gender = match e.gender {
-        hark_enrich::gender::Gender::Male => Some("male"),
-        hark_enrich::gender::Gender::Female => Some("female"),
-        hark_enrich::gender::Gender::Unknown => None,
-    };
-    let post_type = match e.post_type.as_str() {
-        "reply" => "reply",
-        "retweet" => "retweet",
-        _ => "original",
-    };
+    let platform = post.platform;
+    let gender = Some(e.gender).filter(|g| *g != hark_core::Gender::Unknown);
+    let post_type = hark_core::PostType::parse(&e.post_type).unwrap_or(hark_core::PostType::Original);
     let text = sentiment_text(post);
     PostRecord {
-        post_key: format!("{platform};{}", post.id),
+        post_key: format!("{};{}", platform.name(), post.id),
         platform,
         external_id: post.id.clone(),
         created_at: post.created_at,
@@ -67,7 +59,7 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         engagement: e.engagement,
         engagement_rate: e.engagement_rate,
         sentiment: e.sentiment,
-        sentiment_bucket: e.sentiment_bucket.as_str(),
+        sentiment_bucket: e.sentiment_bucket,
         country: e.country.clone(),
         region: e.region.clone(),
         gender,
@@ -342,7 +334,7 @@ impl IgnoredAuthors {
         let mut key = (0i64, String::new(), String::new());
         records.retain_mut(|r| {
             key.1.clear();
-            key.1.push_str(r.platform);
+            key.1.push_str(r.platform.name());
             key.2 = r.author_username.to_lowercase();
             r.links.retain(|l| {
                 key.0 = l.tracker_id;

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use hark_core::Millis;
+use hark_core::{Bucket, Gender, Millis, Platform, PostType};
 use serde::{Deserialize, Serialize};
 
 use crate::dialect::Backend;
@@ -42,10 +42,10 @@ pub struct TrackerLink {
 }
 
 /// A post ready to store: platform fields plus its enrichment.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PostRecord {
     pub post_key: String,
-    pub platform: &'static str,
+    pub platform: Platform,
     pub external_id: String,
     pub created_at: Millis,
     pub author_id: String,
@@ -59,7 +59,7 @@ pub struct PostRecord {
     pub title: Option<String>,
     pub url: Option<String>,
     pub lang: Option<String>,
-    pub post_type: &'static str,
+    pub post_type: PostType,
     pub is_story: bool,
     pub likes: i64,
     pub shares: i64,
@@ -71,17 +71,63 @@ pub struct PostRecord {
     pub engagement: i64,
     pub engagement_rate: Option<f64>,
     pub sentiment: f64,
-    pub sentiment_bucket: &'static str,
+    pub sentiment_bucket: Bucket,
     pub country: Option<String>,
     /// State or province (ISO 3166-2, "US-TX") where the post's place resolves to one.
     pub region: Option<String>,
-    pub gender: Option<&'static str>,
+    pub gender: Option<Gender>,
     pub source: Option<String>,
     pub device: Option<String>,
     pub media: Option<String>,
     pub data: String,
     pub terms: PostTerms,
     pub links: Vec<TrackerLink>,
+}
+
+/// A blank record on twitter, an original post with neutral sentiment: records built in parts
+/// (tests, re-analysis) set what they use.
+impl Default for PostRecord {
+    fn default() -> Self {
+        Self {
+            post_key: Default::default(),
+            platform: Platform::Twitter,
+            external_id: Default::default(),
+            created_at: Default::default(),
+            author_id: Default::default(),
+            author_username: Default::default(),
+            author_name: Default::default(),
+            author_avatar: Default::default(),
+            author_followers: Default::default(),
+            author_verified: Default::default(),
+            author_location: Default::default(),
+            text: Default::default(),
+            title: Default::default(),
+            url: Default::default(),
+            lang: Default::default(),
+            post_type: PostType::Original,
+            is_story: Default::default(),
+            likes: Default::default(),
+            shares: Default::default(),
+            comments: Default::default(),
+            views: Default::default(),
+            dislikes: Default::default(),
+            impressions: Default::default(),
+            reach: Default::default(),
+            engagement: Default::default(),
+            engagement_rate: Default::default(),
+            sentiment: Default::default(),
+            sentiment_bucket: Bucket::Neutral,
+            country: Default::default(),
+            region: Default::default(),
+            gender: Default::default(),
+            source: Default::default(),
+            device: Default::default(),
+            media: Default::default(),
+            data: Default::default(),
+            terms: Default::default(),
+            links: Default::default(),
+        }
+    }
 }
 
 impl PostRecord {
@@ -196,8 +242,8 @@ impl PostKind {
 impl PostRecord {
     pub(crate) fn kind(&self) -> PostKind {
         match self.platform {
-            "twitter" if self.post_type == "retweet" => PostKind::Retweet,
-            "instagram" if self.is_story => PostKind::Story,
+            Platform::Twitter if self.post_type == PostType::Retweet => PostKind::Retweet,
+            Platform::Instagram if self.is_story => PostKind::Story,
             _ => PostKind::Post,
         }
     }
@@ -209,7 +255,7 @@ impl<'a> Deltas<'a> {
     pub(crate) fn add_post(&mut self, tracker: i64, p: &'a PostRecord, sentiment: &'static str, subtrackers: i64, sign: i64) {
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
-        let h = self.hours.entry((tracker, hour, p.platform)).or_default();
+        let h = self.hours.entry((tracker, hour, p.platform.name())).or_default();
         h.posts += sign;
         h.engagement += sign * p.engagement;
         h.reach += sign * p.author_followers;
@@ -224,11 +270,11 @@ impl<'a> Deltas<'a> {
         }
         for bit in 0..63 {
             if subtrackers & (1i64 << bit) != 0 {
-                *self.subs.entry((tracker, hour, p.platform, bit + 1)).or_default() += sign;
+                *self.subs.entry((tracker, hour, p.platform.name(), bit + 1)).or_default() += sign;
             }
         }
         let mut term = |kind: &'static str, t: &'a str| {
-            *self.terms.entry((tracker, kind, day, p.platform, t)).or_default() += sign;
+            *self.terms.entry((tracker, kind, day, p.platform.name(), t)).or_default() += sign;
         };
         for t in &p.terms.hashtags {
             term("hashtag", t);
@@ -245,7 +291,7 @@ impl<'a> Deltas<'a> {
         for t in &p.terms.links {
             term("link", t);
         }
-        term("post_type", p.post_type);
+        term("post_type", p.post_type.as_str());
         term("sentiment", sentiment);
         if let Some(c) = &p.country {
             term("country", c);
@@ -256,13 +302,13 @@ impl<'a> Deltas<'a> {
         if let Some(d) = &p.device {
             term("source", d);
         }
-        if let Some(g) = p.gender {
+        if let Some(g) = p.gender.and_then(Gender::stored) {
             term("gender", g);
         }
         if let Some(l) = &p.lang {
             term("lang", l);
         }
-        let a = self.authors.entry((tracker, day, p.platform, p.author_key())).or_default();
+        let a = self.authors.entry((tracker, day, p.platform.name(), p.author_key())).or_default();
         a.posts += sign;
         a.engagement += sign * p.engagement;
         a.followers = a.followers.max(p.author_followers);
@@ -274,10 +320,10 @@ impl<'a> Deltas<'a> {
     /// Moves one term count of a post in a tracker (a sentiment that changed, say).
     pub(crate) fn add_term(&mut self, tracker: i64, p: &'a PostRecord, kind: &'static str, term: &'a str, sign: i64) {
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
-        *self.terms.entry((tracker, kind, day, p.platform, term)).or_default() += sign;
+        *self.terms.entry((tracker, kind, day, p.platform.name(), term)).or_default() += sign;
         if kind == "sentiment" {
             let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
-            self.hours.entry((tracker, hour, p.platform)).or_default().buckets[bucket_index(term)] += sign;
+            self.hours.entry((tracker, hour, p.platform.name())).or_default().buckets[bucket_index(term)] += sign;
         }
     }
 
@@ -285,7 +331,7 @@ impl<'a> Deltas<'a> {
     /// or a repeat whose counts may have grown).
     pub(crate) fn widen(&mut self, tracker: i64, p: &'a PostRecord) {
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
-        self.hours.entry((tracker, hour, p.platform)).or_default().widen(p);
+        self.hours.entry((tracker, hour, p.platform.name())).or_default().widen(p);
     }
 
     /// A repeat of a post a tracker already has: only its counts moved (engagement, likes,
@@ -296,12 +342,12 @@ impl<'a> Deltas<'a> {
         }
         let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
         let day = p.created_at.div_euclid(DAY_MS) * DAY_MS;
-        let h = self.hours.entry((tracker, hour, p.platform)).or_default();
+        let h = self.hours.entry((tracker, hour, p.platform.name())).or_default();
         h.engagement += delta;
         h.likes += likes;
         h.dislikes += dislikes;
         if delta != 0 {
-            self.authors.entry((tracker, day, p.platform, p.author_key())).or_default().engagement += delta;
+            self.authors.entry((tracker, day, p.platform.name(), p.author_key())).or_default().engagement += delta;
         }
     }
 }
@@ -346,7 +392,7 @@ impl Store {
                 let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
                 q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
                     b.push_bind(p.post_key.as_str())
-                        .push_bind(p.platform)
+                        .push_bind(p.platform.name())
                         .push_bind(p.external_id.as_str())
                         .push_bind(p.created_at)
                         .push_bind(now)
@@ -362,7 +408,7 @@ impl Store {
                         .push_bind(p.title.as_deref())
                         .push_bind(p.url.as_deref())
                         .push_bind(p.lang.as_deref())
-                        .push_bind(p.post_type)
+                        .push_bind(p.post_type.as_str())
                         .push_bind(p.is_story)
                         .push_bind(p.likes)
                         .push_bind(p.shares)
@@ -374,9 +420,9 @@ impl Store {
                         .push_bind(p.engagement)
                         .push_bind(p.engagement_rate)
                         .push_bind(p.sentiment)
-                        .push_bind(p.sentiment_bucket)
+                        .push_bind(p.sentiment_bucket.as_str())
                         .push_bind(p.country.as_deref())
-                        .push_bind(p.gender)
+                        .push_bind(p.gender.and_then(Gender::stored))
                         .push_bind(p.source.as_deref())
                         .push_bind(p.device.as_deref())
                         .push_bind(p.media.as_deref())
@@ -438,7 +484,7 @@ impl Store {
                         .push_bind(*id)
                         .push_bind(p.created_at)
                         .push_bind(now)
-                        .push_bind(p.platform)
+                        .push_bind(p.platform.name())
                         .push_bind(l.subtrackers)
                         .push_bind(l.sentiment)
                         .push_bind(p.engagement)
@@ -450,7 +496,7 @@ impl Store {
                         .push("LOWER(")
                         .push_bind_unseparated(p.author_name.as_str())
                         .push_unseparated(")")
-                        .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket))
+                        .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket.as_str()))
                         .push_bind(p.kind() as i16);
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
@@ -479,7 +525,7 @@ impl Store {
             let mut moved: Vec<i64> = Vec::new();
             for (t, id, p, l) in &links {
                 if new_links.contains(&(*t, *id)) {
-                    deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket), l.subtrackers, 1);
+                    deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket.as_str()), l.subtrackers, 1);
                     deltas.widen(*t, p);
                 } else if let Some((eng, likes, dislikes)) = existing.get(id) {
                     // The stored post now has these counts: the posts page's bounds must hold them.

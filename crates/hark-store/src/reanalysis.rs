@@ -160,7 +160,7 @@ impl Store {
             let records: Vec<PostRecord> = rows
                 .iter()
                 .map(|r| PostRecord {
-                    platform: Platform::parse(&r.platform).map(Platform::name).unwrap_or("news"),
+                    platform: Platform::parse(&r.platform).unwrap_or(Platform::News),
                     created_at: r.created_at,
                     ..Default::default()
                 })

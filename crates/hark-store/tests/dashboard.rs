@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use hark_core::{Friendly, Platform, PlatformSet};
+use hark_core::{Bucket, Friendly, Gender, Platform, PlatformSet, PostType};
 use hark_store::{PageFilter, NewTracker, NewUser, PostRecord, PostTerms, Store, TrackerLink};
 use hark_testkit::{backends, TestDb};
 
@@ -40,7 +40,7 @@ fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
             let keywords: Vec<String> = WORDS.iter().filter(|_| r.below(2) == 0).map(|s| s.to_string()).collect();
             PostRecord {
                 post_key: format!("{platform};{i}"),
-                platform,
+                platform: Platform::parse(platform).unwrap(),
                 external_id: i.to_string(),
                 created_at,
                 author_id: format!("id-{author}"),
@@ -48,17 +48,17 @@ fn posts(n: usize, tracker: i64) -> Vec<PostRecord> {
                 author_name: author.to_uppercase(),
                 author_followers: r.below(5000) as i64,
                 text: format!("post {i}"),
-                post_type: ["original", "reply", "retweet"][r.below(3) as usize],
+                post_type: [PostType::Original, PostType::Reply, PostType::Retweet][r.below(3) as usize],
                 likes: r.below(100) as i64,
                 dislikes: r.below(10) as i64,
                 impressions: r.below(10_000) as i64,
                 engagement: (r.below(1000) * 1000 + i as u64) as i64,
                 sentiment: 0.0,
-                sentiment_bucket: ["positive", "neutral", "negative"][r.below(3) as usize],
+                sentiment_bucket: [Bucket::Positive, Bucket::Neutral, Bucket::Negative][r.below(3) as usize],
                 country: [None, Some("GB".to_string()), Some("US".to_string())][r.below(3) as usize].clone(),
                 region: [None, Some("US-TX".to_string()), Some("US-NY".to_string()), Some("CA-ON".to_string())][r.below(4) as usize]
                     .clone(),
-                gender: [None, Some("male"), Some("female")][r.below(3) as usize],
+                gender: [None, Some(Gender::Male), Some(Gender::Female)][r.below(3) as usize],
                 device: (platform == "twitter").then(|| ["iPhone", "Android", "Web"][r.below(3) as usize].to_string()),
                 data: "{}".into(),
                 terms: PostTerms {
@@ -84,7 +84,7 @@ struct Oracle<'a> {
 impl Oracle<'_> {
     fn keep(&self, i: usize, p: &PostRecord) -> bool {
         let f = self.f;
-        let platform = Platform::parse(p.platform).unwrap();
+        let platform = p.platform;
         if !f.platforms.contains(platform) {
             return false;
         }
@@ -136,7 +136,7 @@ async fn check_with(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<S
     assert_eq!(c.reach, kept.iter().map(|p| p.author_followers).sum::<i64>(), "reach {ctx}");
     assert_eq!(c.impressions, kept.iter().map(|p| p.impressions).sum::<i64>(), "impressions {ctx}");
 
-    let users: HashSet<(&str, &str)> = kept.iter().map(|p| (p.platform, p.author_username.as_str())).collect();
+    let users: HashSet<(&str, &str)> = kept.iter().map(|p| (p.platform.name(), p.author_username.as_str())).collect();
     assert_eq!(s.dash_users(tracker, f).await.unwrap(), users.len() as i64, "users {ctx}");
 
     let mut hours: BTreeMap<i64, i64> = BTreeMap::new();
@@ -189,7 +189,7 @@ async fn check_with(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<S
             assert_eq!(got[i], want, "top {limit} {kind} {ctx}");
         }
         let mut m: HashMap<String, i64> = HashMap::new();
-        for p in kept.iter().filter(|p| p.platform == "twitter" && f.platforms.contains(Platform::Twitter)) {
+        for p in kept.iter().filter(|p| p.platform == Platform::Twitter && f.platforms.contains(Platform::Twitter)) {
             for t in &p.terms.domains {
                 *m.entry(t.clone()).or_default() += 1;
             }
@@ -237,7 +237,7 @@ async fn check_with(s: &Store, tracker: i64, all: &[PostRecord], ids: &HashMap<S
         "top posts {ctx}"
     );
 
-    let yt: Vec<&&PostRecord> = kept.iter().filter(|p| p.platform == "youtube").collect();
+    let yt: Vec<&&PostRecord> = kept.iter().filter(|p| p.platform == Platform::Youtube).collect();
     assert_eq!(
         s.dash_viewer_sentiment(tracker, f).await.unwrap(),
         (yt.iter().map(|p| p.likes).sum(), yt.iter().map(|p| p.dislikes).sum()),

@@ -66,7 +66,7 @@ fn record(x: &P, tracker: i64) -> PostRecord {
     post.flags.is_story = x.story;
     PostRecord {
         post_key: format!("{};{}", x.platform.name(), x.id),
-        platform: x.platform.name(),
+        platform: x.platform,
         external_id: x.id.into(),
         created_at: x.at,
         author_username: x.author.into(),
@@ -74,10 +74,10 @@ fn record(x: &P, tracker: i64) -> PostRecord {
         author_location: x.location.map(Into::into),
         author_followers: 10,
         text: x.text.into(),
-        post_type: x.post_type,
+        post_type: hark_core::PostType::parse(x.post_type).unwrap(),
         is_story: x.story,
         engagement: x.engagement,
-        sentiment_bucket: x.bucket,
+        sentiment_bucket: hark_core::Bucket::parse(x.bucket).unwrap(),
         data: hark_store::encode_extras(&post),
         terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], ..Default::default() },
         links: vec![TrackerLink { tracker_id: tracker, subtrackers: 1, sentiment: None, indirect: false }],

@@ -51,7 +51,7 @@ fn record(i: usize, r: &mut Rng, tracker: i64) -> PostRecord {
     let shares = r.below(3);
     PostRecord {
         post_key: format!("{};{id}", platform.name()),
-        platform: platform.name(),
+        platform,
         external_id: id,
         created_at: at,
         author_username: format!("a{}", r.below(30)),
@@ -59,7 +59,7 @@ fn record(i: usize, r: &mut Rng, tracker: i64) -> PostRecord {
         author_name: ["Ana", "ana", "Bo", "bo b", "Zed", "zed"][i % 6].into(),
         author_followers: r.below(50) * 10,
         text,
-        post_type,
+        post_type: hark_core::PostType::parse(post_type).unwrap(),
         is_story: story,
         likes,
         comments,
@@ -69,7 +69,7 @@ fn record(i: usize, r: &mut Rng, tracker: i64) -> PostRecord {
         engagement: likes + comments + shares,
         engagement_rate: if r.below(4) == 0 { None } else { Some(r.below(8) as f64 / 4.0) },
         sentiment: (r.below(9) as f64 - 4.0) / 4.0,
-        sentiment_bucket: BUCKETS[r.below(5) as usize],
+        sentiment_bucket: hark_core::Bucket::parse(BUCKETS[r.below(5) as usize]).unwrap(),
         data: hark_store::encode_extras(&post),
         links: vec![TrackerLink {
             tracker_id: tracker,

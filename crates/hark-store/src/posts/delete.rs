@@ -1,11 +1,10 @@
 //! Taking posts out of a tracker with their rollup contribution: bulk delete (undoable), its undo,
 //! and the removal of links re-analysis finds no longer match.
 
-use hark_core::{Millis, Platform};
+use hark_core::{Bucket, Gender, Millis, Platform, PostType};
 
 use crate::dialect::{json_ids, Backend};
 use crate::ingest::{Deltas, PostRecord, PostTerms};
-use crate::sentiment::known_bucket;
 use crate::{with_pool, BeginWrite, Result, Store};
 
 #[derive(Debug, Clone, Copy)]
@@ -41,15 +40,10 @@ struct ContributionRow {
     terms: String,
 }
 
-/// A stored name as the static one it is among `options`.
-fn known(s: &str, options: &[&'static str]) -> Option<&'static str> {
-    options.iter().copied().find(|o| *o == s)
-}
-
 impl ContributionRow {
     fn record(self) -> PostRecord {
         PostRecord {
-            platform: Platform::parse(&self.platform).map(Platform::name).unwrap_or("news"),
+            platform: Platform::parse(&self.platform).unwrap_or(Platform::News),
             created_at: self.created_at,
             engagement: self.engagement,
             author_followers: self.author_followers,
@@ -57,16 +51,12 @@ impl ContributionRow {
             likes: self.likes,
             dislikes: self.dislikes,
             region: self.region,
-            post_type: known(&self.post_type, &["original", "reply", "retweet"]).unwrap_or("original"),
+            post_type: PostType::parse(&self.post_type).unwrap_or(PostType::Original),
             is_story: self.is_story,
-            sentiment_bucket: self
-                .sentiment_bucket
-                .as_deref()
-                .and_then(known_bucket)
-                .unwrap_or("neutral"),
+            sentiment_bucket: self.sentiment_bucket.as_deref().and_then(Bucket::parse).unwrap_or(Bucket::Neutral),
             country: self.country,
             device: self.device,
-            gender: self.gender.as_deref().and_then(|g| known(g, &["male", "female"])),
+            gender: self.gender.as_deref().and_then(Gender::parse).filter(|g| *g != Gender::Unknown),
             lang: self.lang,
             author_username: self.author_username,
             author_id: self.author_id,
@@ -188,7 +178,7 @@ impl Store {
             laps.lap("links.update");
             let mut deltas = Deltas::default();
             for (_, subtrackers, r) in &records {
-                deltas.add_post(tracker_id, r, r.sentiment_bucket, *subtrackers, sign);
+                deltas.add_post(tracker_id, r, r.sentiment_bucket.as_str(), *subtrackers, sign);
             }
             crate::rollups::write(&mut tx, &deltas, now).await?;
             tx.commit().await?;

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hark_core::{now_millis, Millis, TrackerCriteria, TrackerStatus};
+use hark_core::{now_millis, JobKind, Millis, TrackerCriteria, TrackerStatus};
 use hark_ingest::pipeline::{compile, ingest_searched, Matcher};
 use hark_store::{CollectionJob, PageDone, Store};
 
@@ -277,7 +277,7 @@ impl Scheduler {
                     CollectError::Auth(_) | CollectError::NotConfigured(_) => Duration::from_secs(900),
                     _ => self.cfg.policy.backoff(attempts.min(10) as u32).max(Duration::from_secs(5)).min(Duration::from_secs(3600)),
                 };
-                let give_up = job.kind == "backfill"
+                let give_up = job.kind == JobKind::Backfill
                     && attempts >= self.cfg.backfill_attempts
                     && !matches!(e, CollectError::RateLimited { .. } | CollectError::Quota { .. });
                 let msg = e.to_string();
@@ -302,7 +302,7 @@ impl Scheduler {
             self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
             return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
         };
-        if job.kind == "poll" && self.streams.contains_key(&job.connector) {
+        if job.kind == JobKind::Poll && self.streams.contains_key(&job.connector) {
             // The connector streams now: its polling waits until it is switched back.
             let later = now_millis() + self.cfg.poll_interval.as_millis() as Millis;
             self.store.set_job_due(job.id, later).await.map_err(store_err)?;
@@ -315,7 +315,7 @@ impl Scheduler {
         let criteria: TrackerCriteria = serde_json::from_str(&tracker.criteria)
             .map_err(|e| CollectError::Payload(format!("tracker criteria: {e}")))?;
         let mut query = TrackerQuery::from_criteria(tracker.id, &criteria);
-        if job.kind == "backfill" {
+        if job.kind == JobKind::Backfill {
             query.range = Some((job.range_start.unwrap_or(0), job.range_end.unwrap_or_else(now_millis)));
         }
         let mut cursor: serde_json::Value = serde_json::from_str(&job.cursor).unwrap_or_default();
@@ -347,7 +347,7 @@ impl Scheduler {
             } else {
                 Some(now + self.cfg.poll_interval.as_millis() as Millis)
             };
-            let finished = job.kind == "backfill" && !page.more;
+            let finished = job.kind == JobKind::Backfill && !page.more;
             let cursor_text = page.cursor.to_string();
             let done = PageDone { cursor: &cursor_text, posts: n, next_run_at, finished };
             let kept = self

@@ -3,7 +3,7 @@
 //! the job's cursor after each page, so another worker (or the same one after a restart) takes
 //! over from the last saved page when a lease runs out.
 
-use hark_core::Millis;
+use hark_core::{JobKind, JobState, Millis};
 
 use crate::{with_pool, Result, Store};
 
@@ -26,8 +26,10 @@ pub struct CollectionJob {
     pub id: i64,
     pub tracker_id: i64,
     pub connector: String,
-    pub kind: String,
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub kind: JobKind,
+    #[sqlx(try_from = "String")]
+    pub state: JobState,
     pub cursor: String,
     pub range_start: Option<Millis>,
     pub range_end: Option<Millis>,
@@ -198,7 +200,7 @@ impl Store {
     /// Saves a page's progress if `owner` still holds the lease. False means the lease was lost
     /// (taken over after running out) and the worker must stop.
     pub async fn job_page_done(&self, id: i64, owner: &str, done: &PageDone<'_>, now: Millis, lease_until: Millis) -> Result<bool> {
-        let state = if done.finished { "done" } else { "active" };
+        let state = if done.finished { JobState::Done } else { JobState::Active }.as_str();
         let n = with_pool!(self, |p| sqlx::query(
             "UPDATE collection_jobs SET cursor = $3, pages = pages + 1, posts_collected = posts_collected + $4, \
              last_collected_at = $5, heartbeat_at = $5, updated_at = $5, attempts = 0, state = $6, \
@@ -225,7 +227,7 @@ impl Store {
     /// Records a failed attempt and releases the lease; the job runs again at `retry_at`, or
     /// stops for good (`failed`) when `give_up`.
     pub async fn job_failed(&self, id: i64, owner: &str, error: &str, retry_at: Millis, give_up: bool, now: Millis) -> Result<()> {
-        let state = if give_up { "failed" } else { "active" };
+        let state = if give_up { JobState::Failed } else { JobState::Active }.as_str();
         with_pool!(self, |p| sqlx::query(
             "UPDATE collection_jobs SET attempts = attempts + 1, last_error = $3, last_error_at = $5, next_run_at = $4, \
              state = $6, lease_owner = NULL, lease_until = NULL, updated_at = $5 WHERE id = $1 AND lease_owner = $2"

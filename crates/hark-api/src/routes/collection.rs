@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
 use hark_collect::{build, config_from_row, CollectError, ConnectorKind, Http, RetryPolicy};
-use hark_core::{now_millis, Millis, Permission};
+use hark_core::{now_millis, Code, JobKind, JobState, Millis, Permission};
 use hark_store::{ConnectorSettingsRow, StreamRow, UserRow};
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +13,6 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json};
 use crate::routes::load_tracker;
 use crate::AppState;
-use hark_core::Code;
 
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -277,9 +276,11 @@ pub struct CollectionJobView {
     connector: String,
     label: String,
     /// `poll` (ongoing) or `backfill`.
-    kind: String,
+    #[schema(value_type = String)]
+    kind: JobKind,
     /// `active`, `done` or `failed`.
-    state: String,
+    #[schema(value_type = String)]
+    state: JobState,
     /// A worker holds the job right now.
     running: bool,
     last_collected_at: Option<Millis>,
@@ -349,7 +350,7 @@ pub async fn tracker_collection(
                 kind: j.kind,
                 running,
                 last_collected_at: j.last_collected_at,
-                next_run_at: (j.state == "active" && enabled.contains(&j.connector.as_str())).then_some(j.next_run_at),
+                next_run_at: (j.state == JobState::Active && enabled.contains(&j.connector.as_str())).then_some(j.next_run_at),
                 connector: j.connector,
                 state: j.state,
                 last_error: j.last_error,
@@ -362,7 +363,7 @@ pub async fn tracker_collection(
             }
         })
         .collect();
-    let backfill_in_progress = jobs.iter().any(|j| j.kind == "backfill" && j.state == "active");
+    let backfill_in_progress = jobs.iter().any(|j| j.kind == JobKind::Backfill && j.state == JobState::Active);
     let stream_rows = state.store.connector_streams().await?;
     let streams = settings
         .iter()
@@ -400,7 +401,7 @@ pub async fn collect_now(
     let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
     let now = now_millis();
     for j in state.store.tracker_jobs(tracker.id).await? {
-        if j.kind == "poll" && j.next_run_at > now {
+        if j.kind == JobKind::Poll && j.next_run_at > now {
             state.store.set_job_due(j.id, now).await?;
         }
     }

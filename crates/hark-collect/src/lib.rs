@@ -59,6 +59,28 @@ pub enum CollectError {
     Network(String),
     #[error("unexpected payload: {0}")]
     Payload(String),
+    /// Storing what was collected (or reading the job's tracker) failed: the database, not the
+    /// platform.
+    #[error("store: {0}")]
+    Store(std::sync::Arc<hark_store::StoreError>),
+    /// Matching collected posts failed (a tracker's criteria do not compile).
+    #[error("ingest: {0}")]
+    Ingest(std::sync::Arc<hark_ingest::pipeline::IngestError>),
+}
+
+impl From<hark_store::StoreError> for CollectError {
+    fn from(e: hark_store::StoreError) -> Self {
+        CollectError::Store(std::sync::Arc::new(e))
+    }
+}
+
+impl From<hark_ingest::pipeline::IngestError> for CollectError {
+    fn from(e: hark_ingest::pipeline::IngestError) -> Self {
+        match e {
+            hark_ingest::pipeline::IngestError::Store(s) => s.into(),
+            other => CollectError::Ingest(std::sync::Arc::new(other)),
+        }
+    }
 }
 
 /// The first 300 characters of an error body, for logs and the status page.

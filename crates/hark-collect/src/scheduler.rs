@@ -164,8 +164,7 @@ impl Scheduler {
     /// Re-reads connector settings and running trackers, creates missing poll jobs and
     /// recompiles the matcher.
     pub async fn refresh(&mut self) -> Result<(), CollectError> {
-        let store_err = |e: hark_store::StoreError| CollectError::Payload(format!("store: {e}"));
-        let rows = self.store.connector_settings().await.map_err(store_err)?;
+        let rows = self.store.connector_settings().await?;
         let mut connectors: HashMap<String, (Millis, Arc<dyn Connector>)> = HashMap::new();
         let mut streams = Vec::new();
         for row in rows.iter().filter(|r| r.enabled) {
@@ -211,10 +210,10 @@ impl Scheduler {
             .collect();
         let now = now_millis();
         if !kinds.is_empty() {
-            self.store.ensure_poll_jobs(&kinds, now).await.map_err(store_err)?;
+            self.store.ensure_poll_jobs(&kinds, now).await?;
         }
-        let trackers = self.store.collectable_trackers().await.map_err(store_err)?;
-        let matcher = Arc::new(compile(&trackers).map_err(|e| CollectError::Payload(e.to_string()))?);
+        let trackers = self.store.collectable_trackers().await?;
+        let matcher = Arc::new(compile(&trackers).map_err(CollectError::from)?);
         self.matcher = Some(matcher.clone());
         self.known = trackers.iter().map(|(id, _)| *id).collect();
         self.publish_targets(matcher, &trackers);
@@ -232,7 +231,7 @@ impl Scheduler {
             .store
             .lease_job(&self.cfg.owner, &self.connector_names(), now, now + self.lease_ms())
             .await
-            .map_err(|e| CollectError::Payload(format!("store: {e}")))?;
+            .map_err(CollectError::from)?;
         let Some(job) = job else { return Ok(None) };
         let outcome = self.run_job(&job).await;
         Ok(Some((job, outcome)))
@@ -291,22 +290,21 @@ impl Scheduler {
     }
 
     async fn run_job_inner(&mut self, job: &CollectionJob) -> Result<RunOutcome, CollectError> {
-        let store_err = |e: hark_store::StoreError| CollectError::Payload(format!("store: {e}"));
         let connector = self
             .connectors
             .get(&job.connector)
             .map(|(_, c)| c.clone())
             .ok_or_else(|| CollectError::NotConfigured(format!("connector {} is off", job.connector)))?;
-        let tracker = self.store.tracker_by_id(job.tracker_id).await.map_err(store_err)?;
+        let tracker = self.store.tracker_by_id(job.tracker_id).await?;
         let Some(tracker) = tracker.filter(|t| t.status() == TrackerStatus::Running) else {
-            self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
+            self.store.release_job(job.id, &self.cfg.owner).await?;
             return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
         };
         if job.kind == JobKind::Poll && self.streams.contains_key(&job.connector) {
             // The connector streams now: its polling waits until it is switched back.
             let later = now_millis() + self.cfg.poll_interval.as_millis() as Millis;
-            self.store.set_job_due(job.id, later).await.map_err(store_err)?;
-            self.store.release_job(job.id, &self.cfg.owner).await.map_err(store_err)?;
+            self.store.set_job_due(job.id, later).await?;
+            self.store.release_job(job.id, &self.cfg.owner).await?;
             return Ok(RunOutcome::Ran { pages: 0, posts: 0 });
         }
         if !self.matcher_has(tracker.id) {
@@ -336,7 +334,7 @@ impl Scheduler {
             let searched_for = connector.searches_for_terms().then_some(tracker.id);
             ingest_searched(&self.store, matcher, page.posts, now_millis(), searched_for)
                 .await
-                .map_err(|e| CollectError::Payload(format!("ingest: {e}")))?;
+                .map_err(CollectError::from)?;
             let now = now_millis();
             let limited = self.volume_limit_reached(tracker.id).await?;
             let go_on = page.more && pages < self.cfg.max_pages_per_lease && !limited;
@@ -354,7 +352,7 @@ impl Scheduler {
                 .store
                 .job_page_done(job.id, &self.cfg.owner, &done, now, now + self.lease_ms())
                 .await
-                .map_err(store_err)?;
+                ?;
             if !kept {
                 return Ok(RunOutcome::LeaseLost);
             }
@@ -362,7 +360,7 @@ impl Scheduler {
                 self.store
                     .set_tracker_status(tracker.id, TrackerStatus::Paused, tracker.owner_id, now)
                     .await
-                    .map_err(store_err)?;
+                    ?;
                 self.refresh().await?;
                 return Ok(RunOutcome::VolumeLimit);
             }
@@ -400,7 +398,7 @@ impl Scheduler {
 
     async fn volume_limit_reached(&self, tracker_id: i64) -> Result<bool, CollectError> {
         let Some(limit) = self.matcher.as_ref().and_then(|m| m.volume_limit(tracker_id)) else { return Ok(false) };
-        let t = self.store.tracker_by_id(tracker_id).await.map_err(|e| CollectError::Payload(format!("store: {e}")))?;
+        let t = self.store.tracker_by_id(tracker_id).await.map_err(CollectError::from)?;
         Ok(t.is_some_and(|t| t.total_posts >= limit))
     }
 
@@ -421,7 +419,7 @@ impl Scheduler {
                 _ = tokio::time::sleep(beat) => {
                     let now = now_millis();
                     let kept = self.store.job_heartbeat(job.id, &self.cfg.owner, now, now + self.lease_ms()).await
-                        .map_err(|e| CollectError::Payload(format!("store: {e}")))?;
+                        .map_err(CollectError::from)?;
                     if !kept {
                         return Ok(None);
                     }

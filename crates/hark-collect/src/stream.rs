@@ -91,7 +91,7 @@ impl StreamBackoff {
         let n = attempt.max(1);
         let doubling = |start: Duration, max: Duration| start.saturating_mul(1u32 << (n - 1).min(16)).min(max);
         match err {
-            CollectError::Network(_) | CollectError::Payload(_) => self.network_step.saturating_mul(n).min(self.network_max),
+            CollectError::Network(_) | CollectError::Payload(_) | CollectError::Store(_) | CollectError::Ingest(_) => self.network_step.saturating_mul(n).min(self.network_max),
             CollectError::RateLimited { wait } | CollectError::Quota { wait, .. } => {
                 doubling(self.rate_start, self.rate_max).max(*wait)
             }
@@ -176,7 +176,7 @@ impl StreamWorker {
         let row = match self.store.lease_stream(self.name(), &self.cfg.owner, now, now + self.lease_ms()).await {
             Ok(Some(row)) => row,
             Ok(None) => return StepOutcome::Waiting,
-            Err(e) => return self.failed(CollectError::Payload(format!("store: {e}"))).await,
+            Err(e) => return self.failed(CollectError::from(e)).await,
         };
         let platforms = self.connector.kind().platform_bits();
         if self.synced != Some(targets.version) {
@@ -195,7 +195,7 @@ impl StreamWorker {
         let n = batch.posts.len();
         // Posts first, cursor after: a crash in between repeats the batch, never skips it.
         if let Err(e) = ingest_with(&self.store, matcher, batch.posts, now_millis()).await {
-            return self.failed(CollectError::Payload(format!("ingest: {e}"))).await;
+            return self.failed(CollectError::from(e)).await;
         }
         let now = now_millis();
         match self
@@ -209,7 +209,7 @@ impl StreamWorker {
                 StepOutcome::Batch { posts: n }
             }
             Ok(false) => StepOutcome::LeaseLost,
-            Err(e) => self.failed(CollectError::Payload(format!("store: {e}"))).await,
+            Err(e) => self.failed(CollectError::from(e)).await,
         }
     }
 

@@ -1,5 +1,5 @@
 # Hark — the two commands a newcomer needs are `make run` and `make test`.
-.PHONY: run test web web-deps server bench e2e clean
+.PHONY: run test web web-deps server bench e2e clean api-types
 
 CARGO ?= cargo
 
@@ -21,6 +21,12 @@ server:
 
 e2e: web server
 	cd web && node --test e2e/
+
+# The OpenAPI document the web app's types are generated from, and those types
+# (web/src/api/openapi.json, web/src/api/schema.d.ts): run after changing the API.
+api-types: web-deps
+	$(CARGO) run -q -p hark -- openapi > web/src/api/openapi.json
+	cd web && npm run api-types
 
 bench:
 	bash scripts/bench.sh

@@ -29,6 +29,17 @@ fi
 step "Web unit tests"
 (cd web && npx vitest run)
 
+step "Checking the generated API types are current"
+# The Rust tests checked web/src/api/openapi.json against the server; here the types made from it.
+generated=$(mktemp --suffix=.d.ts)
+(cd web && npx openapi-typescript src/api/openapi.json -o "$generated" >/dev/null)
+if ! diff -q "$generated" web/src/api/schema.d.ts >/dev/null; then
+  echo "web/src/api/schema.d.ts is not generated from web/src/api/openapi.json: run 'make api-types'" >&2
+  rm -f "$generated"
+  exit 1
+fi
+rm -f "$generated"
+
 step "Building the web app and the server"
 (cd web && npm run build)
 cargo build -p hark

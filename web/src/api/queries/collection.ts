@@ -1,52 +1,19 @@
 // Live collection: connector settings (instance administrators) and a tracker's collection status.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post, put } from '../client';
+import type { Loose } from '../types';
 import { trackerKeys } from './trackers';
 
-export interface ConnectorField {
-  name: string;
-  label: string;
-  secret: boolean;
-  required: boolean;
-  multiline: boolean;
-  help: string;
-  /** A choice among these (the first is the default); empty for free text. */
-  options?: { value: string; label: string }[];
-  /** The saved value; never present for a secret. */
-  value?: string | null;
-  isSet: boolean;
-}
+/** A connector setting; `options` lists a choice's values (the first is the default), `value` is
+ * never sent for a secret. */
+export type ConnectorField = Loose<'ConnectorField'>;
 
 export type ConnectorStatus = 'working' | 'error' | 'not_configured' | 'unchecked';
 
-export interface Connector {
-  name: string;
-  label: string;
-  description: string;
-  platforms: string[];
-  enabled: boolean;
-  hasBaseUrl: boolean;
-  baseUrl?: string | null;
-  defaultBaseUrl: string;
-  fields: ConnectorField[];
-  status: ConnectorStatus;
-  statusMessage?: string | null;
-  checkedAt?: number | null;
-  /** `poll`: per tracker on a schedule; `stream`: one connection for every tracker. */
-  collectsBy?: 'poll' | 'stream';
-  /** Base URL schemes accepted, e.g. `https://` or `wss://`. */
-  baseUrlSchemes?: string[];
-  /** The stream's state, for a connector that streams and has run. */
-  stream?: ConnectorStream | null;
-}
+/** `collectsBy`: `poll` per tracker on a schedule, `stream` one connection for every tracker. */
+export type Connector = Omit<Loose<'ConnectorView'>, 'status' | 'collectsBy'> & { status: ConnectorStatus; collectsBy: 'poll' | 'stream' };
 
-export interface ConnectorStream {
-  running: boolean;
-  lastCollectedAt?: number | null;
-  postsFetched: number;
-  lastError?: string | null;
-  lastErrorAt?: number | null;
-}
+export type ConnectorStream = Loose<'StreamStatus'>;
 
 export interface ConnectorInput {
   enabled: boolean;
@@ -55,42 +22,12 @@ export interface ConnectorInput {
   clear?: string[];
 }
 
-export interface CollectionJob {
-  id: number;
-  connector: string;
-  label: string;
-  kind: 'poll' | 'backfill';
-  state: 'active' | 'done' | 'failed';
-  running: boolean;
-  lastCollectedAt?: number | null;
-  nextRunAt?: number | null;
-  lastError?: string | null;
-  lastErrorAt?: number | null;
-  attempts: number;
-  pages: number;
-  postsFetched: number;
-  rangeStart?: number | null;
-  rangeEnd?: number | null;
-}
+export type CollectionJob = Omit<Loose<'CollectionJobView'>, 'kind' | 'state'> & { kind: 'poll' | 'backfill'; state: 'active' | 'done' | 'failed' };
 
-export interface CollectionStatus {
-  collecting: boolean;
-  backfillInProgress: boolean;
-  /** The caller may start a backfill (a source serves the tracker; not a trial account). */
-  freeBackfills: boolean;
-  jobs: CollectionJob[];
-  /** Live streams (one for every tracker) of the tracker's platforms. */
-  streams?: TrackerStream[];
-}
+/** `freeBackfills`: the caller may start a backfill; `streams`: live streams of the tracker's platforms. */
+export type CollectionStatus = Omit<Loose<'CollectionStatus'>, 'jobs'> & { jobs: CollectionJob[] };
 
-export interface TrackerStream {
-  connector: string;
-  label: string;
-  running: boolean;
-  lastCollectedAt?: number | null;
-  lastError?: string | null;
-  lastErrorAt?: number | null;
-}
+export type TrackerStream = Loose<'TrackerStreamView'>;
 
 export const collectionKeys = {
   connectors: ['admin', 'connectors'] as const,
@@ -159,11 +96,7 @@ export function useStartBackfill(hash: string) {
   });
 }
 
-export interface BackfillEstimate {
-  sources: { connector: string; label: string; estimate?: number | null; error?: string | null }[];
-  total: number;
-  complete: boolean;
-}
+export type BackfillEstimate = Loose<'BackfillEstimate'>;
 
 /** GET /trackers/{hash}/backfill/estimate, asked for on demand (estimate mode). */
 export function useBackfillEstimate(hash: string) {

@@ -1,96 +1,32 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, put, type Query } from '../client';
-import type { ChartConfig, Tracker } from '../types';
+import type { ChartConfig, Schema, Tracker } from '../types';
 import { trackerKeys } from './trackers';
 
-export interface KeyStatistics {
-  posts: number;
-  users: number;
-  engagement: number;
-  reach: number;
-  impressions: number;
-  engagementRate: number | null;
-}
-
-export interface TermCount {
-  term: string;
-  count: number;
-}
-
-export interface TimelineBucket {
-  t: number;
-  posts: number;
-  engagement: number;
-  reach: number;
-  impressions: number;
-}
-
-export interface TimelineAnswer {
-  grouping: string;
-  buckets: TimelineBucket[];
-  logs: { action: string; createdAt: number }[];
-}
-
+export type KeyStatistics = Schema<'TopStats'>;
+export type TermCount = Schema<'TermCount'>;
+export type TimelineBucket = Schema<'Timeline'>['buckets'][number];
+export type TimelineAnswer = Schema<'Timeline'>;
 /** A state or province (ISO 3166-2 code) with its country (alpha-2). */
-export interface StateCount {
-  state: string;
-  name: string;
-  country: string;
-  count: number;
-}
-export interface CountryCount {
-  country: string;
-  numeric: string | null;
-  name: string;
-  count: number;
-}
-
-export interface DashboardPost {
-  id: number;
-  platform: string;
-  externalId: string;
-  createdAt: number;
-  authorUsername: string;
-  authorName: string;
-  authorAvatar: string | null;
-  authorFollowers: number;
-  text: string;
-  title: string | null;
-  url: string | null;
-  likes: number;
-  shares: number;
-  comments: number;
-  views: number;
-  dislikes: number;
-  engagement: number;
-  sentiment: string | null;
-}
-
-export interface Influencer {
-  platform: string;
-  username: string;
-  name: string;
-  avatar: string | null;
-  verified: boolean;
-  posts: number;
-  engagement: number;
-  followers: number;
-}
+export type StateCount = Schema<'StateCount'>;
+export type CountryCount = Schema<'CountryCount'>;
+export type DashboardPost = Schema<'DashboardPost'>;
+export type Influencer = Schema<'Influencer'>;
 
 /** Answers of the dashboard's panel groups, by loading key. */
 export interface DashboardAnswers {
   topStats: KeyStatistics;
   timeline: TimelineAnswer;
-  locations: { countries: CountryCount[]; states: StateCount[] };
-  topPosts: { posts: DashboardPost[] };
-  sentiments: { positive: number; neutral: number; negative: number; shareOfVoice: TermCount[] };
-  devices: { items: TermCount[] };
-  genders: { items: TermCount[] };
-  postTypes: { items: TermCount[] };
-  viewerSentiments: { likes: number; dislikes: number };
-  influencers: { byEngagement: Influencer[]; byPosts: Influencer[] };
-  topics: { hashtags: TermCount[]; keywords: TermCount[] };
-  topPages: { topWebsites: TermCount[]; topDomains: TermCount[]; topLinks: TermCount[] };
+  locations: Schema<'Locations'>;
+  topPosts: Schema<'TopPosts'>;
+  sentiments: Schema<'Sentiments'>;
+  devices: Schema<'TermList'>;
+  genders: Schema<'TermList'>;
+  postTypes: Schema<'TermList'>;
+  viewerSentiments: Schema<'ViewerSentiments'>;
+  influencers: Schema<'Influencers'>;
+  topics: Schema<'Topics'>;
+  topPages: Schema<'TopPages'>;
 }
 
 export type DashboardGroup = keyof DashboardAnswers;
@@ -150,10 +86,7 @@ export function useDashboardGroup<G extends DashboardGroup>(
   });
 }
 
-export interface PostPage {
-  posts: DashboardPost[];
-  total: number;
-}
+export type PostPage = Schema<'PostPage'>;
 
 /** The posts side views: a page of 25 posts of a precise range, or mentioning a term. */
 export function dashboardPostsUrl(hash: string, q: Query): string {
@@ -179,10 +112,7 @@ export function useSaveCustomConfig(hash: string) {
   });
 }
 
-export interface PredictionAnswer {
-  historyDays: number;
-  points: { t: number; value: number; lower: number; upper: number }[];
-}
+export type PredictionAnswer = Schema<'Prediction'>;
 
 /** GET …/dashboard/prediction: daily posts forecast for the next `days` days (no custom range). */
 export function usePrediction(hash: string, q: Query, days: number, enabled: boolean) {

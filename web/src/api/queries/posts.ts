@@ -2,7 +2,7 @@
 // adding posts by address.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, get, type Query } from '../client';
-import type { Tag } from '../types';
+import type { Narrowed, Schema, Tag } from '../types';
 import { trackerKeys } from './trackers';
 
 export type SentimentLevel = 'positive' | 'slight_positive' | 'neutral' | 'slight_negative' | 'negative';
@@ -48,36 +48,12 @@ export interface CollectedPost {
   source?: string;
 }
 
-export interface PostItem {
-  key: string;
-  post: CollectedPost;
-  sentiment: number | null;
-  sentimentBucket: SentimentLevel;
-  sentimentEdited: boolean;
-  engagement: number;
-  engagementRate: number | null;
-  reach: number;
-  impressions: number;
-  country: string | null;
-  postType: string;
-  isNew: boolean;
-  anonymized: boolean;
-  /** The platform found it for this tracker, but its text lacks the terms. */
-  indirectMatch?: boolean;
-  tags: number[];
-}
+/** One post of the list (the collected post itself is an untyped object in the API document). */
+export type PostItem = Narrowed<'PostItem', { post: CollectedPost; sentimentBucket: SentimentLevel }>;
 
-export interface PostsPage {
-  posts: PostItem[];
-  total: number;
-  /** The total was counted only up to a cap (10,000; 1,000 for a search): there are more. */
-  totalCapped?: boolean;
-  page: number;
-  perPage: number;
-  lastVisited: number | null;
-  canManage: boolean;
-  canExport: boolean;
-}
+/** A page of the list; a `totalCapped` total was counted only up to a cap (10,000; 1,000 for a
+ * search): there are more. */
+export type PostsPage = Narrowed<'PostsPage', { posts: PostItem[] }>;
 
 export const postsKeys = {
   all: (hash: string) => ['posts', hash] as const,
@@ -174,11 +150,7 @@ export function useIgnoreUsers(hash: string) {
   };
 }
 
-export interface AddPostResult {
-  url: string;
-  added: boolean;
-  error: string | null;
-}
+export type AddPostResult = Schema<'AddPostResult'>;
 
 export function useAddPosts(hash: string) {
   const refresh = useInvalidatePosts(hash);

@@ -1,8 +1,7 @@
 // A new tracker's preview: the sample over HTTP, the end of preview mode and the volume estimate.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, post } from '../client';
-import type { Tracker } from '../types';
-import type { BackfillEstimate } from './collection';
+import type { Loose, Tracker } from '../types';
 import { trackerKeys } from './trackers';
 
 const base = (hash: string) => `/trackers/${encodeURIComponent(hash)}/preview`;
@@ -14,11 +13,7 @@ export interface PreviewSample {
   timedOut: boolean;
 }
 
-export interface VolumeEstimate extends BackfillEstimate {
-  windowDays: number;
-  threshold: number;
-  highVolume: boolean;
-}
+export type VolumeEstimate = Loose<'VolumeEstimate'>;
 
 /** POST /trackers/{hash}/preview/sample: the whole sample in one answer. */
 export const samplePreview = (hash: string) => post<PreviewSample>(`${base(hash)}/sample`);

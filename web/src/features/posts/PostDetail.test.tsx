@@ -20,6 +20,7 @@ function item(over: Partial<PostItem> = {}): PostItem {
     postType: 'original',
     isNew: false,
     anonymized: false,
+    indirectMatch: false,
     tags: [],
     ...over,
   };

@@ -38,6 +38,7 @@ function item(p: CollectedPost): PostItem {
     postType: 'original',
     isNew: false,
     anonymized: false,
+    indirectMatch: false,
     tags: [],
   };
 }

@@ -19,7 +19,9 @@ const twitter: Connector = {
   hasBaseUrl: true,
   baseUrl: null,
   defaultBaseUrl: 'https://api.x.com',
-  fields: [{ name: 'bearer_token', label: 'Bearer token', secret: true, required: true, multiline: false, help: 'From the portal.', isSet: false }],
+  collectsBy: 'poll',
+  baseUrlSchemes: ['http://', 'https://'],
+  fields: [{ name: 'bearer_token', label: 'Bearer token', secret: true, required: true, multiline: false, help: 'From the portal.', isSet: false, options: [] }],
   status: 'not_configured',
   statusMessage: 'not configured: missing Bearer token',
 };

@@ -11,9 +11,11 @@ const twitter: Connector = {
   hasBaseUrl: true,
   baseUrl: null,
   defaultBaseUrl: 'https://api.x.com',
+  collectsBy: 'poll',
+  baseUrlSchemes: ['http://', 'https://'],
   fields: [
-    { name: 'bearer_token', label: 'Bearer token', secret: true, required: true, multiline: false, help: '', isSet: false },
-    { name: 'note', label: 'Note', secret: false, required: false, multiline: false, help: '', value: 'hi', isSet: true },
+    { name: 'bearer_token', label: 'Bearer token', secret: true, required: true, multiline: false, help: '', isSet: false, options: [] },
+    { name: 'note', label: 'Note', secret: false, required: false, multiline: false, help: '', value: 'hi', isSet: true, options: [] },
   ],
   status: 'not_configured',
 };

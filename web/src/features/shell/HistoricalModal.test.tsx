@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 function open(status: Partial<CollectionStatus>, trial = false) {
-  let current: CollectionStatus = { collecting: true, backfillInProgress: false, freeBackfills: false, jobs: [], ...status };
+  let current: CollectionStatus = { collecting: true, backfillInProgress: false, freeBackfills: false, jobs: [], streams: [], ...status };
   const calls = mockApi({
     'GET /trackers/h1/collection': () => ({ body: current }),
     'POST /trackers/h1/backfill': () => {

@@ -51,6 +51,9 @@ export function makeTracker(p: Partial<Tracker> = {}): Tracker {
     permission: 4,
     isOwner: true,
     ownerName: 'Ada',
+    anonymizeFacebook: false,
+    isBackfilling: false,
+    reanalysis: null,
     ...p,
   };
 }

@@ -16,6 +16,7 @@ describe('CollectionStatusSection', () => {
       collecting: true,
       backfillInProgress: false,
       freeBackfills: true,
+      streams: [],
       jobs: [
         { id: 1, connector: 'twitter', label: 'X (Twitter) recent search', kind: 'poll', state: 'active', running: false,
           lastCollectedAt: now - 5 * 60_000, nextRunAt: now + 4 * 60_000, lastError: null, attempts: 0, pages: 3, postsFetched: 250 },

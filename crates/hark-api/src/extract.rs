@@ -5,10 +5,14 @@ use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum_extra::extract::CookieJar;
-use hark_store::UserRow;
+use hark_core::{now_millis, Permission, PlatformSet};
+use hark_store::{PageFilter, TrackerRow, UserRow};
+use jiff::tz::TimeZone;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
+use crate::filters::FilterQuery;
+use crate::routes::load_tracker;
 use crate::{auth, AppState};
 use hark_core::Code;
 
@@ -76,5 +80,31 @@ impl FromRequestParts<AppState> for CurrentUser {
             Some(u) => Ok(CurrentUser(u)),
             None => Err(ApiError::unauthorized()),
         }
+    }
+}
+
+/// A tracker's analytic page as a request names it: the tracker of the path's `{hash}` (which the
+/// caller may read), the caller, and the filters every page shares, parsed once from the query.
+pub struct TrackerPage {
+    pub row: TrackerRow,
+    pub perm: Permission,
+    pub user: Option<UserRow>,
+    pub filter: PageFilter,
+    /// The viewer's time zone (`tz`).
+    pub tz: TimeZone,
+}
+
+impl FromRequestParts<AppState> for TrackerPage {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let MaybeUser(user) = MaybeUser::from_request_parts(parts, state).await?;
+        let axum::extract::Path(hash) = axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::tracker_not_found())?;
+        let Query(q) = Query::<FilterQuery>::from_request_parts(parts, state).await?;
+        let (row, perm) = load_tracker(state, &hash, user.as_ref(), Permission::Viewer).await?;
+        let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
+        Ok(Self { row, perm, user, filter, tz: q.time_zone()? })
     }
 }

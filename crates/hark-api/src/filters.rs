@@ -13,6 +13,7 @@ use hark_core::Code;
 
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct FilterQuery {
     /// Comma-separated platform codes; defaults to the tracker's platforms.
     pub platforms: Option<String>,

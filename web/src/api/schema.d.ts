@@ -2322,21 +2322,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2360,21 +2360,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2398,21 +2398,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
                 /** @description 0 leaves facebook out (anonymised facebook authors). */
                 facebook?: number | null;
             };
@@ -2438,21 +2438,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2476,21 +2476,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2514,21 +2514,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
                 /** @description 1-based page of 25 posts. */
                 page?: number | null;
                 /** @description hashtag or keyword, with `term`: posts mentioning it (topics view). */
@@ -2567,21 +2567,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description Days to forecast after today, 1–365 (default 30). */
                 days?: number | null;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2613,21 +2613,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2651,21 +2651,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
                 /** @description none (chosen from the range length), minutes, hour, day, week or month. */
                 grouping?: string | null;
             };
@@ -2707,21 +2707,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2745,21 +2745,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2783,21 +2783,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2837,21 +2837,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -2875,21 +2875,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -3111,21 +3111,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -3248,21 +3248,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -3625,21 +3625,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {
@@ -3787,21 +3787,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
-                platforms?: string | null;
+                platforms?: string;
                 /** @description A relative window in days, or `all`. */
-                days?: string | null;
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
-                start?: string | null;
+                start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
-                end?: string | null;
+                end?: string;
                 /** @description An IANA time zone; UTC by default. */
-                tz?: string | null;
-                postTags?: string | null;
-                postTagFilterMode?: string | null;
-                influencerTags?: string | null;
-                influencerTagFilterMode?: string | null;
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
-                subtracker?: number | null;
+                subtracker?: number;
             };
             header?: never;
             path: {

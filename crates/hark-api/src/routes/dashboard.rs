@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use hark_core::{now_millis, Permission, Platform, PlatformSet, TrackerCriteria};
-use hark_store::{Counts, PageFilter, DashboardPost, TrackerRow, DAY_MS, HOUR_MS};
+use hark_core::{now_millis, Platform, PlatformSet, TrackerCriteria};
+use hark_store::{Counts, DashboardPost, PageFilter, DAY_MS, HOUR_MS};
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan, Zoned};
@@ -16,27 +16,14 @@ use utoipa::ToSchema;
 
 use crate::csv_file::CsvFile;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{MaybeUser, Query};
+use crate::extract::{Query, TrackerPage};
 use crate::filters::FilterQuery;
-use crate::routes::load_tracker;
 use crate::AppState;
 use hark_core::Code;
 
 const TOP: usize = 10;
 /// Hashtags and keywords each in Related Topics.
 const TOPICS: usize = 20;
-
-struct Ctx {
-    row: TrackerRow,
-    filter: PageFilter,
-    tz: TimeZone,
-}
-
-async fn ctx(state: &AppState, user: Option<&hark_store::UserRow>, hash: &str, q: &FilterQuery) -> ApiResult<Ctx> {
-    let (row, _) = load_tracker(state, hash, user, Permission::Viewer).await?;
-    let filter = q.parse(PlatformSet::from_bits(row.platforms), user.map(|u| u.id), now_millis())?;
-    Ok(Ctx { row, filter, tz: q.time_zone()? })
-}
 
 fn only(f: &PageFilter, keep: &[Platform]) -> PageFilter {
     let platforms: PlatformSet = f.platforms.iter().filter(|p| keep.contains(p)).collect();
@@ -79,11 +66,8 @@ pub(crate) async fn top_stats_of(state: &AppState, row_id: i64, f: &PageFilter) 
     responses((status = 200, body = TopStats), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn top_stats(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<TopStats>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     Ok(axum::Json(top_stats_of(&state, c.row.id, &c.filter).await?))
 }
 
@@ -242,12 +226,9 @@ fn whole_hour_offsets(tz: &TimeZone, start: i64, end: i64) -> bool {
     responses((status = 200, body = Timeline), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn timeline(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
     Query(t): Query<TimelineQuery>,
 ) -> ApiResult<axum::Json<Timeline>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let bounds = state.store.dash_bounds(c.row.id, &c.filter).await?;
     let (start, end) = match (c.filter.start, c.filter.end, bounds) {
         (Some(s), Some(e), _) => (s, e),
@@ -310,11 +291,8 @@ pub struct CountryCount {
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = Locations)))]
 pub async fn locations(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<Locations>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let f = PageFilter { platforms: c.filter.platforms.iter().filter(|p| p.bears_location()).collect(), ..c.filter };
     let (countries, regions) =
         tokio::try_join!(state.store.dash_terms(c.row.id, &f, "country"), state.store.dash_terms(c.row.id, &f, "region"))?;
@@ -369,11 +347,8 @@ pub struct Sentiments {
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = Sentiments)))]
 pub async fn sentiments(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<Sentiments>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let labels = serde_json::from_str::<TrackerCriteria>(&c.row.criteria).map(|c| c.subtrackers).unwrap_or_default();
     let (buckets, counts) = tokio::try_join!(
         state.store.dash_terms(c.row.id, &c.filter, "sentiment"),
@@ -396,7 +371,7 @@ pub struct TermList {
     items: Vec<TermCount>,
 }
 
-async fn term_list(state: &AppState, c: &Ctx, kind: &str, keep: Option<&[Platform]>) -> ApiResult<axum::Json<TermList>> {
+async fn term_list(state: &AppState, c: &TrackerPage, kind: &str, keep: Option<&[Platform]>) -> ApiResult<axum::Json<TermList>> {
     let f = match keep {
         Some(k) => only(&c.filter, k),
         None => c.filter.clone(),
@@ -408,11 +383,8 @@ async fn term_list(state: &AppState, c: &Ctx, kind: &str, keep: Option<&[Platfor
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TermList)))]
 pub async fn devices(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<TermList>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     term_list(&state, &c, "source", Some(&[Platform::Twitter])).await
 }
 
@@ -420,11 +392,8 @@ pub async fn devices(
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TermList)))]
 pub async fn genders(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<TermList>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     term_list(&state, &c, "gender", None).await
 }
 
@@ -432,11 +401,8 @@ pub async fn genders(
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TermList)))]
 pub async fn post_types(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<TermList>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     term_list(&state, &c, "post_type", Some(&[Platform::Twitter])).await
 }
 
@@ -450,11 +416,8 @@ pub struct ViewerSentiments {
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = ViewerSentiments)))]
 pub async fn viewer_sentiments(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<ViewerSentiments>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let (likes, dislikes) = state.store.dash_viewer_sentiment(c.row.id, &c.filter).await?;
     Ok(axum::Json(ViewerSentiments { likes, dislikes }))
 }
@@ -491,12 +454,9 @@ pub struct Influencers {
     params(("hash" = String, Path), FilterQuery, InfluencerQuery), responses((status = 200, body = Influencers)))]
 pub async fn influencers(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
     Query(iq): Query<InfluencerQuery>,
 ) -> ApiResult<axum::Json<Influencers>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let mut f = c.filter.clone();
     if iq.facebook == Some(0) {
         f.platforms.remove(Platform::Facebook);
@@ -529,11 +489,8 @@ pub struct Topics {
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = Topics)))]
 pub async fn topics(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<Topics>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let all = PlatformSet::all();
     let mut lists =
         state.store.dash_top_terms_many(c.row.id, &c.filter, &[("hashtag", all), ("keyword", all)], Some(TOPICS)).await?.into_iter();
@@ -556,11 +513,8 @@ pub struct TopPages {
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TopPages)))]
 pub async fn top_pages(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<TopPages>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let web: PlatformSet = [Platform::News, Platform::Blogs, Platform::Forums].into_iter().collect();
     let social: PlatformSet =
         [Platform::Twitter, Platform::Youtube, Platform::Facebook, Platform::Bluesky, Platform::Mastodon].into_iter().collect();
@@ -585,11 +539,8 @@ pub struct TopPosts {
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TopPosts)))]
 pub async fn top_posts(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
 ) -> ApiResult<axum::Json<TopPosts>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let posts = state.store.dash_top_posts(c.row.id, &c.filter, TOP as i64).await?;
     Ok(axum::Json(TopPosts { posts }))
 }
@@ -629,12 +580,9 @@ pub const PREDICTION_DAYS: u32 = 30;
     responses((status = 200, body = Prediction), (status = 400, body = ErrorBody)))]
 pub async fn prediction(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
     Query(pq): Query<PredictionQuery>,
 ) -> ApiResult<axum::Json<Prediction>> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let days = pq.days.unwrap_or(PREDICTION_DAYS);
     if !(1..=365).contains(&days) {
         return Err(ApiError::new(Code::InvalidQuery, "days must be between 1 and 365."));
@@ -695,12 +643,9 @@ const TOPIC_TEXT: usize = 200;
     responses((status = 200, body = PostPage), (status = 400, body = ErrorBody)))]
 pub async fn side_posts(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(q): Query<FilterQuery>,
+    c: TrackerPage,
     Query(s): Query<SideViewQuery>,
 ) -> ApiResult<Response> {
-    let c = ctx(&state, user.as_ref(), &hash, &q).await?;
     let term = match (s.kind.as_deref(), s.term.as_deref()) {
         (Some(k @ ("hashtag" | "keyword")), Some(t)) if !t.is_empty() && t.len() <= 200 => Some((k, t)),
         (None, None) => None,

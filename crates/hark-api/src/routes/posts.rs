@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::csv_file::CsvFile;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{CurrentUser, Json, MaybeUser, Query};
+use crate::extract::{CurrentUser, Json, Query, TrackerPage};
 use crate::filters::FilterQuery;
 use crate::routes::load_tracker;
 use crate::AppState;
@@ -202,14 +202,11 @@ pub struct VisitParam {
     responses((status = 200, body = PostsPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn list_posts(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(f): Query<FilterQuery>,
+    TrackerPage { row, perm, user, filter, .. }: TrackerPage,
     Query(p): Query<PostsParams>,
     Query(v): Query<VisitParam>,
 ) -> ApiResult<axum::Json<PostsPage>> {
-    let (row, perm) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
-    let q = post_query(f.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?, &p)?;
+    let q = post_query(filter, &p)?;
     let owner = user.as_ref().filter(|u| u.id == row.owner_id);
     let last_visited = match owner {
         Some(u) if q.page == 1 && !flag(&v.background) => state.store.swap_last_visit(row.id, u.id, now_millis()).await?,
@@ -247,12 +244,9 @@ fn csv_field_time(ms: i64) -> String {
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
 pub async fn export_posts(
     State(state): State<AppState>,
-    MaybeUser(user): MaybeUser,
-    Path(hash): Path<String>,
-    Query(f): Query<FilterQuery>,
+    TrackerPage { row, perm, user, filter, .. }: TrackerPage,
     Query(p): Query<PostsParams>,
 ) -> ApiResult<impl IntoResponse> {
-    let (row, perm) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
     if !can_export(&row, user.as_ref(), perm) {
         return Err(if user.is_none() {
             ApiError::unauthorized()
@@ -260,7 +254,7 @@ pub async fn export_posts(
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
         });
     }
-    let mut q = post_query(f.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?, &p)?;
+    let mut q = post_query(filter, &p)?;
     q.per_page = 1000;
     let tags: std::collections::HashMap<i64, String> =
         state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();

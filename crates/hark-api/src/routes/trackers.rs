@@ -529,9 +529,7 @@ pub async fn demo_tracker(State(state): State<AppState>) -> ApiResult<axum::Json
     params(("hash" = String, Path), FilterQuery), responses((status = 200, body = super::dashboard::TopStats)))]
 pub async fn key_statistics(
     state: State<AppState>,
-    user: MaybeUser,
-    hash: Path<String>,
-    q: Query<FilterQuery>,
+    page: crate::extract::TrackerPage,
 ) -> ApiResult<axum::Json<super::dashboard::TopStats>> {
-    super::dashboard::top_stats(state, user, hash, q).await
+    super::dashboard::top_stats(state, page).await
 }

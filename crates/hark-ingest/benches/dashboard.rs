@@ -22,10 +22,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use hark_core::{Friendly, Post};
+use hark_core::Post;
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
-use hark_store::{PageFilter, NewTracker, NewUser, Store};
+use hark_store::{PageFilter, Store};
 
 const DAY: i64 = 86_400_000;
 /// The end of the generated 90 days: fixed, or the current minute when the database is kept for
@@ -50,17 +50,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 async fn load(store: &Store, posts: usize) -> i64 {
     let user = store
         .create_user(
-            &NewUser {
-                email: "bench@example.org".into(),
-                password_hash: "!".into(),
-                name: "Bench".into(),
-                is_admin: false,
-                trial: false,
-                trial_expires: None,
-                plan: 100,
-                max_searches: 5,
-                max_ignored: 5,
-            },
+            &hark_testkit::new_user("bench@example.org"),
             0,
         )
         .await
@@ -69,16 +59,7 @@ async fn load(store: &Store, posts: usize) -> i64 {
     let json = serde_json::to_string(&c).expect("json");
     let t = store
         .create_tracker(
-            &NewTracker {
-                friendly: Friendly::from_text("dashboard bench"),
-                title: "dashboard bench".into(),
-                owner_id: user.id,
-                platforms: c.platforms.bits(),
-                criteria: json.clone(),
-                volume_limit: None,
-                is_demo: false,
-                is_preview_mode: false,
-            },
+            &hark_testkit::new_tracker("dashboard bench", user.id, c.platforms.bits(), json.clone()),
             0,
         )
         .await

@@ -10,7 +10,7 @@ use std::time::Instant;
 use hark_core::{Friendly, Post, TrackerCriteria, TrackerSearch};
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
-use hark_store::{NewTracker, NewUser, Store};
+use hark_store::{NewTracker, Store};
 use rand::{Rng, SeedableRng};
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -31,17 +31,7 @@ fn other_criteria(rng: &mut rand::rngs::StdRng) -> TrackerCriteria {
 async fn setup(store: &Store, others: usize) -> Vec<(i64, String)> {
     let user = store
         .create_user(
-            &NewUser {
-                email: "bench@example.org".into(),
-                password_hash: "!".into(),
-                name: "Bench".into(),
-                is_admin: false,
-                trial: false,
-                trial_expires: None,
-                plan: 100,
-                max_searches: 5,
-                max_ignored: 5,
-            },
+            &hark_testkit::new_user("bench@example.org"),
             0,
         )
         .await

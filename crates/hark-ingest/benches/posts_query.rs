@@ -17,10 +17,10 @@
 
 use std::time::Instant;
 
-use hark_core::{Friendly, PlatformSet};
+use hark_core::PlatformSet;
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
-use hark_store::{NewTracker, NewUser, PageFilter, PostQuery, PostSort, Store};
+use hark_store::{PageFilter, PostQuery, PostSort, Store};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -32,17 +32,7 @@ const DAY: i64 = 86_400_000;
 async fn fill(store: &Store, posts: usize) -> i64 {
     let user = store
         .create_user(
-            &NewUser {
-                email: "bench@example.org".into(),
-                password_hash: "!".into(),
-                name: "Bench".into(),
-                is_admin: false,
-                trial: false,
-                trial_expires: None,
-                plan: 100,
-                max_searches: 5,
-                max_ignored: 5,
-            },
+            &hark_testkit::new_user("bench@example.org"),
             0,
         )
         .await
@@ -51,16 +41,7 @@ async fn fill(store: &Store, posts: usize) -> i64 {
     let json = serde_json::to_string(&c).expect("json");
     let t = store
         .create_tracker(
-            &NewTracker {
-                friendly: Friendly::from_text("bench posts"),
-                title: "bench posts".into(),
-                owner_id: user.id,
-                platforms: c.platforms.bits(),
-                criteria: json.clone(),
-                volume_limit: None,
-                is_demo: false,
-                is_preview_mode: false,
-            },
+            &hark_testkit::new_tracker("bench posts", user.id, c.platforms.bits(), json.clone()),
             0,
         )
         .await

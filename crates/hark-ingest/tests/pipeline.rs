@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use hark_core::{Friendly, Platform, Post, SearchRow, SearchRowKind, TrackerCriteria, TrackerSearch};
+use hark_core::{Platform, Post, SearchRow, SearchRowKind, TrackerCriteria, TrackerSearch};
 use hark_ingest::demo::DemoGenerator;
 use hark_ingest::pipeline::{compile, ingest_with, prepare, Pipeline};
-use hark_store::{NewTracker, NewUser, PostCountFilter, Store, TrackerEdit};
+use hark_store::{PostCountFilter, Store, TrackerEdit};
 use hark_testkit::{backends, TestDb};
 
 fn criteria(terms: &[&str]) -> TrackerCriteria {
@@ -34,33 +34,14 @@ async fn setup(store: &Store, terms: &[&str]) -> i64 {
 async fn setup_with(store: &Store, c: TrackerCriteria) -> i64 {
     let user = store
         .create_user(
-            &NewUser {
-                email: "o@example.org".into(),
-                password_hash: "!".into(),
-                name: "O".into(),
-                is_admin: false,
-                trial: false,
-                trial_expires: None,
-                plan: 100,
-                max_searches: 5,
-                max_ignored: 5,
-            },
+            &hark_testkit::new_user("o@example.org"),
             1,
         )
         .await
         .unwrap();
     store
         .create_tracker(
-            &NewTracker {
-                friendly: Friendly::from_text("t"),
-                title: "t".into(),
-                owner_id: user.id,
-                platforms: c.platforms.bits(),
-                criteria: serde_json::to_string(&c).unwrap(),
-                volume_limit: None,
-                is_demo: false,
-                is_preview_mode: false,
-            },
+            &hark_testkit::new_tracker("t", user.id, c.platforms.bits(), serde_json::to_string(&c).unwrap()),
             1,
         )
         .await

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use hark_core::{Bucket, Friendly, Gender, Platform, PlatformSet, PostType};
-use hark_store::{PageFilter, NewTracker, NewUser, PostRecord, PostTerms, Store, TrackerLink};
+use hark_core::{Bucket, Gender, Platform, PlatformSet, PostType};
+use hark_store::{PageFilter, PostRecord, PostTerms, Store, TrackerLink};
 use hark_testkit::{backends, TestDb};
 
 const HOUR: i64 = 3_600_000;
@@ -268,33 +268,14 @@ async fn dashboard_answers_match_a_direct_computation() {
         let s = db.store().await;
         let u = s
             .create_user(
-                &NewUser {
-                    email: "d@example.org".into(),
-                    password_hash: "x".into(),
-                    name: "D".into(),
-                    is_admin: false,
-                    trial: false,
-                    trial_expires: None,
-                    plan: 100,
-                    max_searches: 5,
-                    max_ignored: 5,
-                },
+                &hark_testkit::new_user("d@example.org"),
                 1,
             )
             .await
             .unwrap();
         let t = s
             .create_tracker(
-                &NewTracker {
-                    friendly: Friendly::from_text("dash"),
-                    title: "Dash".into(),
-                    owner_id: u.id,
-                    platforms: PlatformSet::all().bits(),
-                    criteria: "{}".into(),
-                    volume_limit: None,
-                    is_demo: false,
-                    is_preview_mode: false,
-                },
+                &hark_testkit::new_tracker("Dash", u.id, PlatformSet::all().bits(), "{}"),
                 1,
             )
             .await

@@ -1,39 +1,20 @@
 //! Posts page storage: query, full-text search, tags, sentiment edits, bulk delete and ignore, on
 //! SQLite and (when configured) PostgreSQL.
 
-use hark_core::{Friendly, Platform, PlatformSet, Post};
-use hark_store::{NewTracker, NewUser, PageFilter, PostQuery, PostRecord, PostSort, Store, TrackerLink};
+use hark_core::{Platform, PlatformSet, Post};
+use hark_store::{PageFilter, PostQuery, PostRecord, PostSort, Store, TrackerLink};
 use hark_testkit::{backends, each_backend, TestDb};
 
 async fn setup(s: &Store) -> i64 {
     let u = s
         .create_user(
-            &NewUser {
-                email: "o@example.org".into(),
-                password_hash: "x".into(),
-                name: "O".into(),
-                is_admin: false,
-                trial: false,
-                trial_expires: None,
-                plan: 100,
-                max_searches: 5,
-                max_ignored: 5,
-            },
+            &hark_testkit::new_user("o@example.org"),
             1,
         )
         .await
         .unwrap();
     s.create_tracker(
-        &NewTracker {
-            friendly: Friendly::from_text("coffee"),
-            title: "Coffee".into(),
-            owner_id: u.id,
-            platforms: PlatformSet::all().bits(),
-            criteria: "{}".into(),
-            volume_limit: None,
-            is_demo: false,
-            is_preview_mode: false,
-        },
+        &hark_testkit::new_tracker("Coffee", u.id, PlatformSet::all().bits(), "{}"),
         1,
     )
     .await

@@ -4,7 +4,7 @@
 //! deletes, undo, repeats with higher counts, sentiment rules and manual sentiment edits.
 
 use hark_core::{Friendly, Platform, PlatformSet, Post};
-use hark_store::{NewTracker, NewUser, PageFilter, PostQuery, PostRecord, PostSort, Store, TrackerLink};
+use hark_store::{NewTracker, PageFilter, PostQuery, PostRecord, PostSort, Store, TrackerLink};
 use hark_testkit::{backends, TestDb};
 
 const H: i64 = 3_600_000;
@@ -85,17 +85,7 @@ fn record(i: usize, r: &mut Rng, tracker: i64) -> PostRecord {
 async fn setup(s: &Store) -> (i64, i64) {
     let u = s
         .create_user(
-            &NewUser {
-                email: "o@example.org".into(),
-                password_hash: "x".into(),
-                name: "O".into(),
-                is_admin: false,
-                trial: false,
-                trial_expires: None,
-                plan: 100,
-                max_searches: 5,
-                max_ignored: 5,
-            },
+            &hark_testkit::new_user("o@example.org"),
             1,
         )
         .await

@@ -4,10 +4,41 @@
 use std::sync::Arc;
 
 use hark_api::{ApiConfig, AppState};
-use hark_store::{Backend, Store};
+use hark_store::{Backend, NewTracker, NewUser, Store};
 use rand::Rng;
 use reqwest::cookie::{CookieStore, Jar};
 use serde_json::Value;
+
+/// An account for tests and benches: a member (not an instance administrator) with the paid
+/// plan's limits, and a password hash no password matches.
+pub fn new_user(email: &str) -> NewUser {
+    NewUser {
+        email: email.into(),
+        password_hash: "!".into(),
+        name: email.split('@').next().unwrap_or(email).to_uppercase(),
+        is_admin: false,
+        trial: false,
+        trial_expires: None,
+        plan: 100,
+        max_searches: 5,
+        max_ignored: 5,
+    }
+}
+
+/// A running tracker of `owner_id` named `name` on the platform bits `platforms`, with its
+/// criteria as JSON.
+pub fn new_tracker(name: &str, owner_id: i64, platforms: i64, criteria: impl Into<String>) -> NewTracker {
+    NewTracker {
+        friendly: hark_core::Friendly::from_text(name),
+        title: name.into(),
+        owner_id,
+        platforms,
+        criteria: criteria.into(),
+        volume_limit: None,
+        is_demo: false,
+        is_preview_mode: false,
+    }
+}
 
 /// The backends to run store and HTTP tests on: SQLite always, PostgreSQL when
 /// `HARK_TEST_POSTGRES_URL` is set.

@@ -40,15 +40,89 @@ impl CsvFile {
     /// The file as a download named `filename`.
     pub fn into_response(self, filename: &str) -> ApiResult<Response> {
         let body = self.w.into_inner().map_err(|e| internal(e.into_error().into()))?;
-        let name: String = filename.chars().filter(|c| !matches!(c, '"' | '\\' | '\r' | '\n')).collect();
         Ok((
             [
                 (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-                (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+                (header::CONTENT_DISPOSITION, disposition(filename)),
             ],
             body,
         )
             .into_response())
+    }
+}
+
+/// Bytes a streamed CSV gathers before sending them on.
+const STREAM_CHUNK: usize = 64 * 1024;
+
+/// A CSV download written while it is sent: `fill` writes records into a [`CsvStream`], which
+/// passes them on in chunks, so a long export neither waits for its last row nor holds the
+/// whole file. An error after the first bytes can only end the file early: it is logged.
+pub fn streamed<F, Fut>(filename: &str, header: &[&str], fill: F) -> Response
+where
+    F: FnOnce(CsvStream) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ApiResult<()>> + Send + 'static,
+{
+    let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(4);
+    let mut out = CsvStream { w: csv::Writer::from_writer(Vec::new()), tx };
+    let head = out.row(header.iter());
+    tokio::spawn(async move {
+        let result = match head {
+            Ok(()) => fill(out).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            tracing::error!(error = %e, "a streamed CSV export ended early");
+        }
+    });
+    let body = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (Ok::<_, std::convert::Infallible>(chunk), rx))
+    });
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, disposition(filename)),
+        ],
+        axum::body::Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// `attachment` with the name in plain ASCII (a header value is ASCII; quotes, backslashes and
+/// control characters dropped, other characters as `_`).
+fn disposition(filename: &str) -> String {
+    let name: String = filename
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\\') && !c.is_control())
+        .map(|c| if c.is_ascii() { c } else { '_' })
+        .collect();
+    format!("attachment; filename=\"{name}\"")
+}
+
+/// The writing end of [`streamed`].
+pub struct CsvStream {
+    w: csv::Writer<Vec<u8>>,
+    tx: tokio::sync::mpsc::Sender<Vec<u8>>,
+}
+
+impl CsvStream {
+    /// One record; each cell is [neutralised](neutralise).
+    pub fn row<I, S>(&mut self, cells: I) -> ApiResult<()>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.w.write_record(cells.into_iter().map(|c| neutralise(c.as_ref()).into_owned())).map_err(internal)
+    }
+
+    /// Sends what was written once it is a chunk's worth (or `force`); false when the client left.
+    pub async fn send(&mut self, force: bool) -> ApiResult<bool> {
+        self.w.flush().map_err(|e| ApiError::Internal(e.to_string()))?;
+        if self.w.get_ref().is_empty() || (!force && self.w.get_ref().len() < STREAM_CHUNK) {
+            return Ok(true);
+        }
+        let full = std::mem::replace(&mut self.w, csv::Writer::from_writer(Vec::new()));
+        let chunk = full.into_inner().map_err(|e| internal(e.into_error().into()))?;
+        Ok(self.tx.send(chunk).await.is_ok())
     }
 }
 

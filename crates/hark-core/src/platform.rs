@@ -90,6 +90,30 @@ impl Platform {
     pub fn is_web(self) -> bool {
         matches!(self, Self::News | Self::Blogs | Self::Forums)
     }
+
+    /// The public profile page of an account, from its username (or, for YouTube, its channel
+    /// id). None for web sources, and for names with characters no platform allows in one (so
+    /// nothing user-made lands in the address unescaped).
+    pub fn profile_url(self, username: &str, account_id: &str) -> Option<String> {
+        let safe = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        match self {
+            Self::Youtube if account_id.starts_with("UC") && safe(account_id) => {
+                Some(format!("https://www.youtube.com/channel/{account_id}"))
+            }
+            Self::Mastodon => {
+                let (user, host) = username.split_once('@')?;
+                (safe(user) && safe(host)).then(|| format!("https://{host}/@{user}"))
+            }
+            _ if !safe(username) => None,
+            Self::Twitter => Some(format!("https://x.com/{username}")),
+            Self::Instagram => Some(format!("https://www.instagram.com/{username}/")),
+            Self::Youtube => Some(format!("https://www.youtube.com/@{username}")),
+            Self::Facebook => Some(format!("https://www.facebook.com/{username}")),
+            Self::Tiktok => Some(format!("https://www.tiktok.com/@{username}")),
+            Self::Bluesky => Some(format!("https://bsky.app/profile/{username}")),
+            Self::News | Self::Blogs | Self::Forums => None,
+        }
+    }
 }
 
 /// A set of platforms, stored as a small bitmask and shown to clients as `{twt: 0|1, ...}`.
@@ -230,5 +254,14 @@ mod tests {
         let r: Result<PlatformSet, _> = serde_json::from_str(r#"{"zz":1}"#);
         assert!(r.is_err());
         assert_eq!(PlatformSet::parse_list("twt, ig").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn profile_links_only_for_safe_names() {
+        assert_eq!(Platform::Twitter.profile_url("hark_app", "1").as_deref(), Some("https://x.com/hark_app"));
+        assert_eq!(Platform::Twitter.profile_url("a\"><script>", "1"), None);
+        assert_eq!(Platform::Mastodon.profile_url("ann@mastodon.social", "").as_deref(), Some("https://mastodon.social/@ann"));
+        assert_eq!(Platform::Youtube.profile_url("", "UCabc_123").as_deref(), Some("https://www.youtube.com/channel/UCabc_123"));
+        assert_eq!(Platform::News.profile_url("bbc", ""), None);
     }
 }

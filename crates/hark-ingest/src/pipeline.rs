@@ -43,6 +43,7 @@ pub fn to_record(post: &Post, e: &Enrichment, links: Vec<TrackerLink>) -> PostRe
         author_followers: post.author.followers.unwrap_or(0).max(0),
         author_verified: post.author.verified,
         author_location: post.author.location.clone(),
+        author_bio: post.author.bio.clone(),
         text: post.text.clone(),
         title: post.title.clone(),
         url: post.url.clone(),

@@ -63,9 +63,12 @@ impl PageFilter {
         }
         if !self.influencer_tags.is_empty() {
             let ids = join_ids(&self.influencer_tags);
+            // An account is tagged under its author key: the username, or the account id when the
+            // username is empty.
             let matches = format!(
-                "ita.platform = tp.platform AND LOWER(ita.username) = LOWER(p.author_username) \
+                "ita.platform = tp.platform AND LOWER(ita.username) = LOWER({}) \
                  AND ita.tag_id IN (SELECT it.id FROM influencer_tags it WHERE it.owner_id = {})",
+                crate::dashboard::AUTHOR_KEY,
                 self.influencer_tag_owner
             );
             if self.influencer_tags_all {

@@ -55,6 +55,8 @@ pub struct PostRecord {
     pub author_followers: i64,
     pub author_verified: bool,
     pub author_location: Option<String>,
+    /// The profile's bio, kept with the account's profile (`author_profiles`).
+    pub author_bio: Option<String>,
     pub text: String,
     pub title: Option<String>,
     pub url: Option<String>,
@@ -100,6 +102,7 @@ impl Default for PostRecord {
             author_followers: Default::default(),
             author_verified: Default::default(),
             author_location: Default::default(),
+            author_bio: Default::default(),
             text: Default::default(),
             title: Default::default(),
             url: Default::default(),
@@ -130,8 +133,11 @@ impl Default for PostRecord {
     }
 }
 
+/// Profiles in one upsert statement (11 values a row, under SQLite's 32,766 parameters).
+const PROFILE_CHUNK: usize = 2_900;
+
 impl PostRecord {
-    fn author_key(&self) -> &str {
+    pub(crate) fn author_key(&self) -> &str {
         if self.author_username.is_empty() {
             &self.author_id
         } else {
@@ -203,6 +209,9 @@ pub(crate) struct AuthorAgg {
     pub(crate) posts: i64,
     pub(crate) engagement: i64,
     pub(crate) followers: i64,
+    /// Follower counts of the posts, summed.
+    pub(crate) reach: i64,
+    pub(crate) impressions: i64,
 }
 
 /// Rollup increments of one batch, summed in memory so each rollup row is written once.
@@ -312,6 +321,8 @@ impl<'a> Deltas<'a> {
         a.posts += sign;
         a.engagement += sign * p.engagement;
         a.followers = a.followers.max(p.author_followers);
+        a.reach += sign * p.author_followers;
+        a.impressions += sign * p.impressions;
         let t = self.tracker_posts.entry(tracker).or_insert((0, i64::MAX));
         t.0 += sign;
         t.1 = t.1.min(p.created_at);
@@ -449,6 +460,41 @@ impl Store {
                 }
             }
             laps.lap("posts");
+            // Each account's profile from its newest post of the batch; an older post (a
+            // backfill) leaves a newer profile alone.
+            let mut newest: HashMap<(&str, &str), &PostRecord> = HashMap::new();
+            for p in &unique {
+                newest.insert((p.platform.name(), p.author_key()), p);
+            }
+            let mut profiles: Vec<_> = newest.into_iter().collect();
+            profiles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for chunk in profiles.chunks(PROFILE_CHUNK) {
+                let mut q = sqlx::QueryBuilder::new(
+                    "INSERT INTO author_profiles (platform, author, author_id, username, name, avatar, bio, location, \
+                     verified, followers, seen_at) ",
+                );
+                q.push_values(chunk.iter(), |mut b, ((platform, author), p)| {
+                    b.push_bind(*platform)
+                        .push_bind(*author)
+                        .push_bind(p.author_id.as_str())
+                        .push_bind(p.author_username.as_str())
+                        .push_bind(p.author_name.as_str())
+                        .push_bind(p.author_avatar.as_deref())
+                        .push_bind(p.author_bio.as_deref())
+                        .push_bind(p.author_location.as_deref())
+                        .push_bind(p.author_verified)
+                        .push_bind(p.author_followers)
+                        .push_bind(p.created_at);
+                });
+                q.push(
+                    " ON CONFLICT (platform, author) DO UPDATE SET author_id = excluded.author_id, username = excluded.username, \
+                     name = excluded.name, avatar = excluded.avatar, bio = excluded.bio, location = excluded.location, \
+                     verified = excluded.verified, followers = excluded.followers, seen_at = excluded.seen_at \
+                     WHERE excluded.seen_at >= author_profiles.seen_at",
+                );
+                q.build().execute(&mut *tx).await?;
+            }
+            laps.lap("profiles");
             // SQLite's full-text index is external content: index the posts stored for the first
             // time, in one statement (PostgreSQL maintains its expression index itself).
             if matches!(self.backend(), Backend::Sqlite) {

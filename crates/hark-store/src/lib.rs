@@ -6,6 +6,7 @@
 //! - `posts`: the posts page's query (its plans, walk and totals) and the work on posts;
 //! - `filter`: the filters every analytic page shares ([`PageFilter`]);
 //! - `dashboard`: the dashboard's panels, from the rollups and the post rows;
+//! - `influencers`: the influencers page's ranked accounts and an account's posts;
 //! - `ingest`: writing collected posts and summing their rollup contributions;
 //! - `rollups`: the one writer of every rollup table (ingest, delete, restore, re-analysis);
 //! - `reanalysis`: the re-analysis jobs of a search edit;
@@ -25,6 +26,7 @@ mod dashboard;
 mod dialect;
 mod error;
 mod filter;
+mod influencers;
 mod ingest;
 mod maintenance;
 mod posts;
@@ -47,6 +49,9 @@ pub use dashboard::{split_range, AuthorStat, Counts, DashboardPost, RangeSplit};
 pub use dialect::Backend;
 pub use error::StoreError;
 pub use filter::PageFilter;
+pub use influencers::{
+    AccountPostSort, CountField, CountFilter, InfluencerPage, InfluencerQuery, InfluencerRow, InfluencerSort, Profile,
+};
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit};
 pub use reanalysis::{Reanalysis, StoredPost};

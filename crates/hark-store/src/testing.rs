@@ -33,29 +33,4 @@ impl Store {
         });
         Ok(())
     }
-
-    /// Creates an influencer tag of `owner_id` holding the given accounts (platform name, username).
-    pub async fn create_influencer_tag(&self, owner_id: i64, name: &str, accounts: &[(&str, &str)], now: Millis) -> Result<i64> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
-            let id: i64 = sqlx::query_scalar(
-                "INSERT INTO influencer_tags (owner_id, name, color, created_at) VALUES ($1, $2, '#6366f1', $3) RETURNING id",
-            )
-            .bind(owner_id)
-            .bind(name)
-            .bind(now)
-            .fetch_one(&mut *tx)
-            .await?;
-            for (platform, username) in accounts {
-                sqlx::query("INSERT INTO influencer_tag_accounts (tag_id, platform, username) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-                    .bind(id)
-                    .bind(*platform)
-                    .bind(*username)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            tx.commit().await?;
-            Ok(id)
-        })
-    }
 }

@@ -310,17 +310,10 @@ async fn dashboard_answers_match_a_direct_computation() {
         };
         let vip_acc = accounts(&vip_users);
         let fan_acc = accounts(&fan_users);
-        let refs = |v: &[(String, String)]| v.iter().map(|(a, b)| (a.clone(), b.clone())).collect::<Vec<_>>();
-        let vip_pairs = refs(&vip_acc);
-        let fan_pairs = refs(&fan_acc);
-        let vip = s
-            .create_influencer_tag(u.id, "vip", &vip_pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), 1)
-            .await
-            .unwrap();
-        let fan = s
-            .create_influencer_tag(u.id, "fan", &fan_pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>(), 1)
-            .await
-            .unwrap();
+        let vip = s.create_influencer_tag(u.id, "vip", "#c0392b", 1).await.unwrap().id;
+        let fan = s.create_influencer_tag(u.id, "fan", "#c0392b", 1).await.unwrap().id;
+        s.set_account_tags(u.id, &vip_acc, &[vip], &[]).await.unwrap();
+        s.set_account_tags(u.id, &fan_acc, &[fan], &[]).await.unwrap();
         let mut influencer_tags: HashMap<String, HashSet<i64>> = HashMap::new();
         for u in &vip_users {
             influencer_tags.entry(u.clone()).or_default().insert(vip);

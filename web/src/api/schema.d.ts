@@ -125,11 +125,28 @@ export interface paths {
         };
         get: operations["influencer_tags"];
         put?: never;
-        post?: never;
+        /** Influencer tags are the caller's own (the account watchlist): any signed-in user keeps a list. */
+        post: operations["create_influencer_tag"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/influencer-tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["delete_influencer_tag"];
+        options?: never;
+        head?: never;
+        patch: operations["edit_influencer_tag"];
         trace?: never;
     };
     "/api/v1/me": {
@@ -588,6 +605,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/influencers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_influencers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/influencers/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_influencers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/influencers/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["account_posts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/influencers/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["tag_accounts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/logs": {
         parameters: {
             query?: never;
@@ -909,6 +990,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountPosts: {
+            influencer?: null | components["schemas"]["InfluencerItem"];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            perPage: number;
+            posts: components["schemas"]["PostItem"][];
+            /**
+             * Format: int64
+             * @description The account's posts in the range.
+             */
+            total: number;
+        };
         AddPostResult: {
             added: boolean;
             /** @description Why it was not added. */
@@ -1144,6 +1238,70 @@ export interface components {
             posts: number;
             username: string;
             verified: boolean;
+        };
+        /** @description One account of the page. */
+        InfluencerItem: {
+            /** @description A Facebook account on a tracker that anonymises Facebook: name, username and picture removed. */
+            anonymized: boolean;
+            /** @description The author key: the username, or the account id when the username is empty. */
+            author: string;
+            avatarUrl?: string | null;
+            /** Format: double */
+            avgEngagement: number;
+            bio?: string | null;
+            /**
+             * Format: int64
+             * @description Engagement of its posts in the range, summed.
+             */
+            engagement: number;
+            /**
+             * Format: double
+             * @description Average engagement of a post over the followers, a percentage (3.5 is 3.5%).
+             */
+            engagementRate?: number | null;
+            /**
+             * Format: int64
+             * @description The account's follower count now (from its newest post).
+             */
+            followers: number;
+            /**
+             * Format: int64
+             * @description Null where the platform reports none.
+             */
+            impressions?: number | null;
+            /** @description `platform;author`: the account's id for tagging and the side view. */
+            key: string;
+            location?: string | null;
+            name: string;
+            platform: string;
+            /** Format: int64 */
+            posts: number;
+            /** @description The account's page on its platform. */
+            profileUrl?: string | null;
+            /**
+             * Format: int64
+             * @description Follower counts of its posts, summed.
+             */
+            reach: number;
+            /** @description The caller's influencer tags on the account. */
+            tags: number[];
+            username: string;
+            verified: boolean;
+        };
+        InfluencerPage: {
+            canExport: boolean;
+            /** @description The caller may put influencer tags on accounts here (owners and administrators). */
+            canTag: boolean;
+            influencers: components["schemas"]["InfluencerItem"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            perPage: number;
+            /**
+             * Format: int64
+             * @description Accounts that pass the filters.
+             */
+            total: number;
         };
         Influencers: {
             byEngagement: components["schemas"]["Influencer"][];
@@ -1403,6 +1561,18 @@ export interface components {
             /** Format: int64 */
             id: number;
             name: string;
+        };
+        TagAccountsInput: {
+            /** @description Accounts `platform;author` (influencers' `key`s). */
+            accounts: string[];
+            add?: number[];
+            remove?: number[];
+        };
+        TagAccountsResult: {
+            /** Format: int64 */
+            added: number;
+            /** Format: int64 */
+            removed: number;
         };
         TagInput: {
             color?: string | null;
@@ -1835,6 +2005,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TagList"];
+                };
+            };
+        };
+    };
+    create_influencer_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_influencer_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_influencer_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3040,6 +3317,265 @@ export interface operations {
                 };
             };
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_influencers: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /** @description 1-based page. */
+                page?: string;
+                /** @description Accounts per page, 1 to 100 (25 by default). */
+                perPage?: string;
+                /**
+                 * @description `field;asc|desc`: engagement (default, descending), name, platform, posts, avgEngagement,
+                 *     followers, reach, engagementRate, impressions.
+                 */
+                sort?: string;
+                /** @description Words that must each appear in the name, username or bio (case and accents aside). */
+                search?: string;
+                /** @description Text the bio must contain. */
+                bio?: string;
+                /** @description Text the location must contain. */
+                location?: string;
+                followers_count?: string;
+                /** @description `greater` (default) or `lesser`. */
+                followers_op?: string;
+                engagement_count?: string;
+                engagement_op?: string;
+                posts_count?: string;
+                posts_op?: string;
+                impressions_count?: string;
+                impressions_op?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InfluencerPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_influencers: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /** @description 1-based page. */
+                page?: string;
+                /** @description Accounts per page, 1 to 100 (25 by default). */
+                perPage?: string;
+                /**
+                 * @description `field;asc|desc`: engagement (default, descending), name, platform, posts, avgEngagement,
+                 *     followers, reach, engagementRate, impressions.
+                 */
+                sort?: string;
+                /** @description Words that must each appear in the name, username or bio (case and accents aside). */
+                search?: string;
+                /** @description Text the bio must contain. */
+                bio?: string;
+                /** @description Text the location must contain. */
+                location?: string;
+                followers_count?: string;
+                /** @description `greater` (default) or `lesser`. */
+                followers_op?: string;
+                engagement_count?: string;
+                engagement_op?: string;
+                posts_count?: string;
+                posts_op?: string;
+                impressions_count?: string;
+                impressions_op?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    account_posts: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /** @description The account: `platform;author` (an influencer's `key`). */
+                account?: string;
+                /** @description `field;asc|desc`: created_at (default, descending), engagement, reach, engagement_rate. */
+                sort?: string;
+                /** @description 1-based page. */
+                page?: string;
+                /** @description Posts per page, 1 to 100 (50 by default). */
+                perPage?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPosts"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tag_accounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagAccountsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagAccountsResult"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 pub mod collection;
 pub mod dashboard;
 pub mod import;
+pub mod influencers;
 pub mod posts;
 pub mod preview;
 pub mod session;

@@ -155,7 +155,7 @@ fn anonymizes_facebook(row: &TrackerRow) -> bool {
     crate::dto::anonymizes_facebook(&row.custom_config)
 }
 
-fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bool) -> PostItem {
+pub(crate) fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bool) -> PostItem {
     let mut post = r.post;
     let has_insights = post.counts.reach.is_some() || post.counts.impressions.is_some();
     let anonymized = anonymize_fb && post.platform == Platform::Facebook && !has_insights;
@@ -186,7 +186,7 @@ fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bo
 }
 
 /// Export and embed: owners, administrators, and viewers of a tracker that shares exports.
-fn can_export(row: &TrackerRow, user: Option<&UserRow>, p: Permission) -> bool {
+pub(crate) fn can_export(row: &TrackerRow, user: Option<&UserRow>, p: Permission) -> bool {
     user.is_some() && (p >= Permission::Administrator || (row.share_exports && p >= Permission::Viewer))
 }
 

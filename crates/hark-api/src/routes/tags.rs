@@ -113,3 +113,56 @@ pub async fn influencer_tags(
     let tags = state.store.influencer_tags(user.id).await?.into_iter().map(Tag::from).collect();
     Ok(axum::Json(TagList { tags }))
 }
+
+fn influencer_taken(e: StoreError) -> ApiError {
+    if e.is_conflict_on("influencer_tags_owner_name_key", "influencer_tags.owner_id, influencer_tags.name") {
+        ApiError::new(Code::TagExists, "A tag with this name already exists.")
+    } else {
+        e.into()
+    }
+}
+
+/// Influencer tags are the caller's own (the account watchlist): any signed-in user keeps a list.
+#[utoipa::path(post, path = "/api/v1/influencer-tags", tag = "tags", request_body = TagInput,
+    responses((status = 201, body = Tag), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn create_influencer_tag(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Json(input): Json<TagInput>,
+) -> ApiResult<impl IntoResponse> {
+    let (name, color) = input.parse()?;
+    let tag = state.store.create_influencer_tag(user.id, name.as_str(), color.hex(), now_millis()).await.map_err(influencer_taken)?;
+    Ok((StatusCode::CREATED, axum::Json(Tag::from(tag))))
+}
+
+#[utoipa::path(patch, path = "/api/v1/influencer-tags/{id}", tag = "tags", params(("id" = i64, Path)), request_body = TagInput,
+    responses((status = 200, body = Tag), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn edit_influencer_tag(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    Json(input): Json<TagInput>,
+) -> ApiResult<axum::Json<Tag>> {
+    let (name, color) = input.parse()?;
+    let tag = state
+        .store
+        .update_influencer_tag(user.id, id, name.as_str(), color.hex())
+        .await
+        .map_err(influencer_taken)?
+        .ok_or_else(|| ApiError::not_found("Tag"))?;
+    Ok(axum::Json(Tag::from(tag)))
+}
+
+#[utoipa::path(delete, path = "/api/v1/influencer-tags/{id}", tag = "tags", params(("id" = i64, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody)))]
+pub async fn delete_influencer_tag(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    if state.store.delete_influencer_tag(user.id, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found("Tag"))
+    }
+}

@@ -126,14 +126,30 @@ pub(crate) struct Activity {
     pub posts: i64,
     pub engagement: i64,
     pub followers: i64,
+    /// Follower counts of the posts, summed.
+    pub reach: i64,
+    pub impressions: i64,
 }
 
 impl Activity {
-    fn add(&mut self, o: Activity) {
+    pub(crate) fn add(&mut self, o: Activity) {
         self.posts += o.posts;
         self.engagement += o.engagement;
         self.followers = self.followers.max(o.followers);
+        self.reach += o.reach;
+        self.impressions += o.impressions;
     }
+}
+
+/// Activity columns over post rows `p` (posts, engagement, followers, reach, impressions).
+pub(crate) const ROW_ACTIVITY: &str = "COUNT(*), CAST(SUM(p.engagement) AS BIGINT), CAST(MAX(p.author_followers) AS BIGINT), \
+     CAST(SUM(p.author_followers) AS BIGINT), CAST(SUM(p.impressions) AS BIGINT)";
+
+/// A row of (platform, author key, posts, engagement, followers, reach, impressions).
+pub(crate) type ActivityRow = (String, String, i64, i64, i64, i64, i64);
+
+pub(crate) fn activity_of(r: &ActivityRow) -> Activity {
+    Activity { posts: r.2, engagement: r.3, followers: r.4, reach: r.5, impressions: r.6 }
 }
 
 /// A range cut for the author rollups.
@@ -152,7 +168,7 @@ pub(crate) fn pieces(start: Option<i64>, end: Option<i64>) -> Pieces {
 
 impl Store {
     /// `pieces` with a partial day whose rest holds no post read whole (see `widen_to_whole`).
-    async fn widened_pieces(&self, tracker_id: i64, f: &PageFilter) -> Result<Pieces> {
+    pub(crate) async fn widened_pieces(&self, tracker_id: i64, f: &PageFilter) -> Result<Pieces> {
         let p = pieces(f.start, f.end);
         let (days, rows) = self.widen_to_whole(tracker_id, DAY_MS, p.days, p.rows).await?;
         Ok(Pieces { days, rows })
@@ -217,15 +233,12 @@ impl Store {
         ranges: &[(i64, i64)],
     ) -> Result<HashMap<AuthorKey, Activity>> {
         let cond = f.row_conditions(self.backend(), list);
-        let sql = format!(
-            "SELECT tp.platform, {AUTHOR_KEY} AS a, COUNT(*), CAST(SUM(p.engagement) AS BIGINT), \
-             CAST(MAX(p.author_followers) AS BIGINT) {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}"
-        );
+        let sql = format!("SELECT tp.platform, {AUTHOR_KEY} AS a, {ROW_ACTIVITY} {FROM_ROWS}{cond} GROUP BY tp.platform, {AUTHOR_KEY}");
         let parts = self
             .edges_concurrently(ranges, |(a, b)| {
                 let sql = &sql;
                 async move {
-                    let rows: Vec<(String, String, i64, i64, i64)> =
+                    let rows: Vec<ActivityRow> =
                         with_pool!(self, |p| sqlx::query_as(sql).bind(tracker_id).bind(a).bind(b).fetch_all(p).await?);
                     Ok(rows)
                 }
@@ -233,7 +246,8 @@ impl Store {
             .await?;
         let mut acc: HashMap<AuthorKey, Activity> = HashMap::new();
         for r in parts.into_iter().flatten() {
-            acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
+            let a = activity_of(&r);
+            acc.entry((r.0, r.1)).or_default().add(a);
         }
         Ok(acc)
     }
@@ -275,7 +289,7 @@ impl Store {
             let rows: Vec<(String, String, i64, i64, i64)> =
                 with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(&units_json).bind(&cands).fetch_all(p).await?);
             for r in rows {
-                acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4 });
+                acc.entry((r.0, r.1)).or_default().add(Activity { posts: r.2, engagement: r.3, followers: r.4, ..Default::default() });
             }
         }
         Ok(acc)
@@ -339,7 +353,7 @@ impl Store {
                 let fresh: Vec<AuthorKey> = rows.iter().map(|r| (r.0.clone(), r.1.clone())).filter(|k| !known.contains_key(k)).collect();
                 if open {
                     for r in rows {
-                        known.insert((r.0, r.1), Activity { posts: r.2, engagement: r.3, followers: r.4 });
+                        known.insert((r.0, r.1), Activity { posts: r.2, engagement: r.3, followers: r.4, ..Default::default() });
                     }
                 } else {
                     let mut acts = self.probe_authors(tracker_id, "rollup_authors", "day", &days, &fresh).await?;

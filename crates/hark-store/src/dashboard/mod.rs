@@ -21,7 +21,7 @@ use crate::filter::PageFilter;
 use crate::time::DAY_MS;
 use crate::{with_pool, Result, Store};
 
-mod authors;
+pub(crate) mod authors;
 mod counts;
 mod posts;
 mod series;

@@ -65,12 +65,7 @@ impl Store {
         let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };
         let (offset, per_page) = q.window();
-        let columns = format!(
-            "tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
-             COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS bucket, \
-             tp.sentiment_override AS edited, p.engagement, p.engagement_rate, p.author_followers, p.impressions, p.country, \
-             p.post_type, tp.matched_at"
-        );
+        let columns = row_columns();
         let m = q.match_expr(backend);
         let platforms_cover_range =
             fast && engagement_skip_possible(q, &self.tuning) && self.platforms_cover_range(tracker_id, q).await?;
@@ -86,11 +81,7 @@ impl Store {
             Fetch::DateScan | Fetch::DateLinks | Fetch::Sorted => None,
         };
         let sql = match (&ordered_ids, fetch) {
-            (Some(ids), _) => format!(
-                "SELECT {columns} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 \
-                 AND tp.post_id IN ({})",
-                ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
-            ),
+            (Some(_), _) => String::new(),
             // The range newest (or oldest) first, each post tested, to the page (PostgreSQL
             // would otherwise sort every match).
             (None, Fetch::DateScan) => format!(
@@ -121,12 +112,7 @@ impl Store {
         };
         let raw: Vec<RawRow> = match &ordered_ids {
             Some(ids) if ids.is_empty() => Vec::new(),
-            Some(ids) => {
-                let mut rows: Vec<RawRow> = with_pool!(self, |p| sqlx::query_as::<_, RawRow>(&sql).bind(tracker_id).fetch_all(p).await?);
-                let pos: std::collections::HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-                rows.sort_by_key(|r| pos.get(&r.post_id).copied().unwrap_or(usize::MAX));
-                rows
-            }
+            Some(ids) => return self.rows_in_order(tracker_id, ids).await,
             None => with_pool!(self, |p| {
                 let mut query = sqlx::query_as::<_, RawRow>(&sql)
                     .bind(tracker_id)
@@ -138,6 +124,26 @@ impl Store {
                 query.fetch_all(p).await?
             }),
         };
+        self.to_post_rows(tracker_id, raw).await
+    }
+
+    /// A tracker's posts of the given ids, in that order, with their tags.
+    pub(crate) async fn rows_in_order(&self, tracker_id: i64, ids: &[i64]) -> Result<Vec<PostRow>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT {} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1 AND tp.post_id IN ({})",
+            row_columns(),
+            crate::dialect::int_list(ids)
+        );
+        let mut rows: Vec<RawRow> = with_pool!(self, |p| sqlx::query_as::<_, RawRow>(&sql).bind(tracker_id).fetch_all(p).await?);
+        let pos: std::collections::HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+        rows.sort_by_key(|r| pos.get(&r.post_id).copied().unwrap_or(usize::MAX));
+        self.to_post_rows(tracker_id, rows).await
+    }
+
+    async fn to_post_rows(&self, tracker_id: i64, raw: Vec<RawRow>) -> Result<Vec<PostRow>> {
         let ids: Vec<i64> = raw.iter().map(|r| r.post_id).collect();
         let tags = self.tags_of_posts(tracker_id, &ids).await?;
         let mut out = Vec::with_capacity(raw.len());
@@ -164,4 +170,14 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// The columns a [`RawRow`] reads, over `tracker_posts tp` and `posts p`.
+fn row_columns() -> String {
+    format!(
+        "tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
+         COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS bucket, \
+         tp.sentiment_override AS edited, p.engagement, p.engagement_rate, p.author_followers, p.impressions, p.country, \
+         p.post_type, tp.matched_at"
+    )
 }

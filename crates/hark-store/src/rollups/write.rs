@@ -114,25 +114,39 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
     laps.lap("r.term_totals");
 
     let authors: Vec<_> = d.authors.iter().collect();
-    let authors_head = "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers) ";
+    let authors_head = "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers, reach, impressions) ";
     let authors_conflict = format!(
         " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
          engagement = rollup_authors.engagement + excluded.engagement, \
+         reach = rollup_authors.reach + excluded.reach, impressions = rollup_authors.impressions + excluded.impressions, \
          followers = {}(rollup_authors.followers, excluded.followers)",
         backend.greatest()
     );
-    for part in authors.chunks(chunk(backend, 4000, 20_000)) {
+    for part in authors.chunks(chunk(backend, 3_600, 20_000)) {
         if pg {
-            let rows: Vec<_> = part.iter().map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers)).collect();
+            let rows: Vec<_> = part
+                .iter()
+                .map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers, v.reach, v.impressions))
+                .collect();
             let sql = format!(
                 "{authors_head}{}{authors_conflict}",
-                pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint"])
+                pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint"])
             );
             tx.run(&sql, vec![json(&rows)]).await?;
         } else {
             let mut v = Values::new(backend, authors_head);
             for ((t, d, p, a), x) in part {
-                v.row([(*t).into(), (*d).into(), (*p).into(), (*a).into(), x.posts.into(), x.engagement.into(), x.followers.into()]);
+                v.row([
+                    (*t).into(),
+                    (*d).into(),
+                    (*p).into(),
+                    (*a).into(),
+                    x.posts.into(),
+                    x.engagement.into(),
+                    x.followers.into(),
+                    x.reach.into(),
+                    x.impressions.into(),
+                ]);
             }
             let (sql, args) = v.finish(&authors_conflict);
             tx.run(&sql, args).await?;
@@ -185,6 +199,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
         e.posts += v.posts;
         e.engagement += v.engagement;
         e.followers = e.followers.max(v.followers);
+        e.reach += v.reach;
+        e.impressions += v.impressions;
         let (block, bit) = day_bit(*day);
         if v.posts > 0 {
             *set_bits.entry((*t, block, *p, *a)).or_default() |= 1i64 << bit;
@@ -196,23 +212,27 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
     // Bounds to raise: (tracker, platform, author, engagement bound, posts bound).
     let mut raise: Vec<(i64, String, String, i64, i64)> = Vec::new();
     let totals_head = "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
-                       engagement_bound, posts_bound) ";
+                       engagement_bound, posts_bound, reach, impressions) ";
     let totals_conflict = format!(
         " ON CONFLICT (tracker_id, platform, author) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
          engagement = rollup_author_totals.engagement + excluded.engagement, \
+         reach = rollup_author_totals.reach + excluded.reach, \
+         impressions = rollup_author_totals.impressions + excluded.impressions, \
          followers = {}(rollup_author_totals.followers, excluded.followers) \
          RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound",
         backend.greatest()
     );
-    for part in totals.chunks(chunk(backend, 4000, 20_000)) {
+    for part in totals.chunks(chunk(backend, 3_200, 20_000)) {
         let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = if pg {
             let values: Vec<_> = part
                 .iter()
-                .map(|((t, p, a), v)| (t, p, a, v.posts, v.engagement, v.followers, bound_above(v.engagement), bound_above(v.posts)))
+                .map(|((t, p, a), v)| {
+                    (t, p, a, v.posts, v.engagement, v.followers, bound_above(v.engagement), bound_above(v.posts), v.reach, v.impressions)
+                })
                 .collect();
             let sql = format!(
                 "{totals_head}{}{totals_conflict}",
-                pg_json_rows(&["bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint"])
+                pg_json_rows(&["bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"])
             );
             tx.rows(&sql, vec![json(&values)]).await?
         } else {
@@ -227,6 +247,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
                     x.followers.into(),
                     bound_above(x.engagement).into(),
                     bound_above(x.posts).into(),
+                    x.reach.into(),
+                    x.impressions.into(),
                 ]);
             }
             let (sql, args) = v.finish(&totals_conflict);

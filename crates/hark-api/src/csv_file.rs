@@ -74,9 +74,10 @@ where
             tracing::error!(error = %e, "a streamed CSV export ended early");
         }
     });
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|chunk| (Ok::<_, std::convert::Infallible>(chunk), rx))
-    });
+    // A stream that may be polled again after its end (the compression layer does): it keeps
+    // answering that it has ended.
+    let mut rx = rx;
+    let body = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx).map(|c| c.map(Ok::<_, std::convert::Infallible>)));
     (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),

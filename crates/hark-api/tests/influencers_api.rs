@@ -130,6 +130,11 @@ async fn csv_side_view_and_tags() {
         assert!(lines[1].starts_with("twitter,Ann Smith,ann,https://x.com/ann,Café critic,Lisbon,3,17,"), "{}", lines[1]);
         assert!(text.contains("\"'=HYPERLINK(\"\"x\"\") coffee roaster\""), "{text}");
 
+        // Compressed, as browsers ask for it: the streamed body still ends cleanly.
+        let gz = app.client.get(app.url(&format!("{base}/export.csv"))).header("Accept-Encoding", "gzip").send().await.unwrap();
+        assert_eq!(gz.headers()["content-encoding"], "gzip");
+        assert!(!gz.bytes().await.expect("the whole compressed body").is_empty());
+
         // One account's posts, newest first by default, then by engagement.
         let side = app.get(&format!("{base}/posts?account=twitter;ann")).await;
         assert_eq!(side.status, 200, "{:?}", side.body);

@@ -7,8 +7,11 @@ import {
   keepOnNavigation,
   keepShareAndDemo,
   parseQuery,
+  removeInfluencerTag,
   removeTag,
+  resetInfluencerFilters,
   resetPostFilters,
+  setAction,
   serializeQuery,
   setCustomRange,
   setDays,
@@ -175,6 +178,26 @@ describe('updaters', () => {
     expect(s.postTags).toEqual([]);
     expect(s.influencerTags).toEqual([]);
     expect(s.postTagFilterMode).toBe('all');
+  });
+
+  it('reset influencer filters clears the search and advanced filters, keeping sort and header filters', () => {
+    const s = parseQuery('search=a&bio=b&location=c&posts_count=3&posts_op=lesser&sort=reach;asc&page=3&influencerTags=4&days=7');
+    const r = resetInfluencerFilters(s);
+    expect(r.search).toBe('');
+    expect(r.influencer).toEqual(emptyState().influencer);
+    expect(r.page).toBe(1);
+    expect(r.sort).toEqual({ type: 'reach', direction: 'asc' });
+    expect(r.influencerTags).toEqual([4]);
+    expect(r.date).toEqual({ kind: 'days', days: 7 });
+  });
+
+  it('drop a deleted influencer tag from the filter and clear a one-shot action', () => {
+    const s = parseQuery('influencerTags=1,2&postTags=1&action=influencer-tags&page=2');
+    const r = removeInfluencerTag(1)(s);
+    expect(r.influencerTags).toEqual([2]);
+    expect(r.postTags).toEqual([1]);
+    expect(r.page).toBe(1);
+    expect(setAction(null)(s).action).toBeNull();
   });
 
   it('reset post filters keeps share, demo and date', () => {

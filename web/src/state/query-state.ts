@@ -419,6 +419,24 @@ export const removeTag =
   (id: number): Updater =>
   (s) => ({ ...s, postTags: s.postTags.filter((t) => t !== id) });
 
+/** A deleted influencer tag leaves the filters. */
+export const removeInfluencerTag =
+  (id: number): Updater =>
+  (s) => ({ ...s, influencerTags: s.influencerTags.filter((t) => t !== id), page: 1 });
+
+/** Reset of the influencers page: the search and the advanced filters (sort and header filters stay). */
+export const resetInfluencerFilters: Updater = (s) => ({
+  ...s,
+  search: '',
+  influencer: emptyState().influencer,
+  page: 1,
+});
+
+/** The one-shot `action` parameter (e.g. historical-data, influencer-tags), or none. */
+export const setAction =
+  (action: string | null): Updater =>
+  (s) => ({ ...s, action });
+
 /** Reset of the posts filters: search, sentiment, retweets, stories, tags and paging. */
 export const resetPostFilters: Updater = (s) => ({
   ...clearTagFilters(s),

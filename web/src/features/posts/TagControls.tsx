@@ -204,17 +204,20 @@ export function DeleteTagModal({
   tag,
   onOpenChange,
   onConfirm,
+  scope = 'post',
 }: {
   tag: Tag | null;
   onOpenChange: (o: boolean) => void;
   onConfirm: (t: Tag) => Promise<unknown>;
+  /** What the tag is on: 'post' (post tags) or 'account' (influencer tags). */
+  scope?: 'post' | 'account';
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
     <Modal open={!!tag} onOpenChange={onOpenChange} title="Delete tag" name="confirmDeleteTag">
       <p className="text-sm text-slate-700">
-        Delete the tag <strong>{tag?.name}</strong>? It is removed from every post.
+        Delete the tag <strong>{tag?.name}</strong>? It is removed from every {scope}.
       </p>
       {error ? (
         <p role="alert" className="mt-3 text-sm text-red-700">

@@ -70,7 +70,16 @@ describe('TagFilter', () => {
     open({ postTags: src() });
     expect(await screen.findByRole('link', { name: 'Click here to create your first tag!' })).toHaveAttribute('href', '/hashtag-tracking/posts/abc/f');
     fireEvent.click(screen.getByRole('tab', { name: 'Influencer tags' }));
-    expect(screen.getByRole('link', { name: 'Go to Account Watchlist to create your first tag' })).toHaveAttribute('href', '/account-watchlist');
+    // Without a watchlist address the hint is text; with it, a link to the influencers page's Manage tags.
+    expect(screen.getByText('Go to Account Watchlist to create your first tag')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Go to Account Watchlist to create your first tag' })).toBeNull();
+    cleanup();
+    open({ postTags: src(), watchlistHref: '/hashtag-tracking/influencers/abc/f?action=influencer-tags' });
+    fireEvent.click(await screen.findByRole('tab', { name: 'Influencer tags' }));
+    expect(screen.getByRole('link', { name: 'Go to Account Watchlist to create your first tag' })).toHaveAttribute(
+      'href',
+      '/hashtag-tracking/influencers/abc/f?action=influencer-tags',
+    );
   });
 
   it('disables Apply when nothing changed and clears everything with ×', async () => {

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import type { Tag } from '../../api/types';
 import { IconChevronDown, IconSearch, IconTag, IconX } from '../../components/icons';
 import type { TagFilterMode, TagFilters } from '../../state/query-state';
-import { canApplyTags, showTagSearch, TAG_MODE_LABELS, visibleTags } from './tag-filter';
+import { canApplyTags, NO_INFLUENCER_TAGS, showTagSearch, TAG_MODE_LABELS, visibleTags } from './tag-filter';
 
 type TabKey = 'post' | 'influencer';
 
@@ -22,6 +22,7 @@ export function TagFilter({
   influencerTags,
   canCreate,
   createHref,
+  watchlistHref,
   showInfluencerTab = true,
   disabled,
   onApply,
@@ -34,6 +35,8 @@ export function TagFilter({
   /** Owner or admin: offers 'Click here to create your first tag!'. */
   canCreate: boolean;
   createHref: string;
+  /** Where influencer tags are created (the influencers page's Manage tags); without it the hint is plain text. */
+  watchlistHref?: string;
   showInfluencerTab?: boolean;
   disabled?: boolean;
   onApply: (f: TagFilters) => void;
@@ -128,10 +131,12 @@ export function TagFilter({
                     ) : (
                       <span>No tags yet.</span>
                     )
-                  ) : (
-                    <Link to="/account-watchlist" className="font-medium text-brand-700 underline-offset-2 hover:underline">
-                      Go to Account Watchlist to create your first tag
+                  ) : watchlistHref ? (
+                    <Link to={watchlistHref} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+                      {NO_INFLUENCER_TAGS}
                     </Link>
+                  ) : (
+                    <span>{NO_INFLUENCER_TAGS}</span>
                   )
                 }
               />

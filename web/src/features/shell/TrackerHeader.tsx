@@ -15,6 +15,7 @@ import { PlatformCheckboxes } from './PlatformCheckboxes';
 import { historicalButton } from './historical';
 import { dashboardShareUrl, ShareModal } from './ShareModal';
 import { TagFilter } from './TagFilter';
+import { MANAGE_INFLUENCER_TAGS_ACTION } from './tag-filter';
 
 // The Customize panel (with its drag-and-drop code) loads on first open.
 const CustomizePanel = lazy(() => import('./CustomizePanel').then((m) => ({ default: m.CustomizePanel })));
@@ -187,6 +188,7 @@ function HeaderTagFilter({ disabled }: { disabled: boolean }) {
       }}
       canCreate={access.canManage}
       createHref={hrefFor('posts')}
+      watchlistHref={withAction(hrefFor('influencers'), MANAGE_INFLUENCER_TAGS_ACTION)}
       disabled={disabled}
       onOpen={() => setOpened(true)}
       onApply={(f) => {
@@ -196,6 +198,11 @@ function HeaderTagFilter({ disabled }: { disabled: boolean }) {
       onClear={() => update(clearTagFilters)}
     />
   );
+}
+
+/** A page address with the one-shot `action` parameter (opens a modal there). */
+function withAction(href: string, action: string): string {
+  return `${href}${href.includes('?') ? '&' : '?'}action=${encodeURIComponent(action)}`;
 }
 
 function HideAuthMetrics() {

@@ -37,3 +37,9 @@ export function showTagSearch(tags: Tag[]): boolean {
 }
 
 export const TAG_MODE_LABELS = { any: 'Select posts containing ANY of', all: 'Select posts containing ALL of' } as const;
+
+/** The empty influencer tag list's hint (influencer tags are made on the account watchlist). */
+export const NO_INFLUENCER_TAGS = 'Go to Account Watchlist to create your first tag';
+
+/** The `action` URL parameter that opens the influencers page's Manage tags (the account watchlist). */
+export const MANAGE_INFLUENCER_TAGS_ACTION = 'influencer-tags';

@@ -14,3 +14,5 @@ echo "== End-to-end ingest (hark-ingest): SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench ingest
 echo "== Dashboard panels (hark-ingest): rollup path against the post-rows baseline, SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench dashboard
+echo "== Influencers page (hark-ingest): four data shapes, against the post-rows baseline, SQLite and PostgreSQL"
+HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench influencers

@@ -249,3 +249,48 @@ async fn viewers_share_exports_and_anonymous_visitors_are_limited() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn bluesky_and_mastodon_rank_and_facebook_is_anonymised() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let created = app
+            .post(
+                "/api/v1/trackers",
+                json!({"platforms": {"bsky": 1, "mastodon": 1, "fb": 1}, "search": {"rows": [{"type": "+", "searches": ["coffee"]}]}}),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{:?}", created.body);
+        let hash = created.body["hash"].as_str().unwrap().to_string();
+        let now = hark_core::now_millis();
+        let lines = [
+            json!({"platform":"mastodon","id":"m1","text":"coffee toot","createdAt": now - DAY,
+                   "author":{"username":"mia@mastodon.social","name":"Mia","followers":300},"counts":{"likes":9}}),
+            json!({"platform":"bluesky","id":"b1","text":"coffee skeet","createdAt": now - DAY,
+                   "author":{"username":"bo.bsky.social","name":"Bo","followers":40},"counts":{"likes":5}}),
+            json!({"platform":"facebook","id":"f1","text":"coffee page post","createdAt": now - DAY,
+                   "author":{"username":"cafepage","name":"Cafe Page","avatarUrl":"https://example.com/a.png","bio":"Our page"},"counts":{"likes":1}}),
+        ];
+        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let token = app.csrf().await;
+        let res = send(app.client.post(app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"))).header("X-CSRF-Token", &token).body(body)).await;
+        assert_eq!(res.body["imported"], 3, "{:?}", res.body);
+        let base = format!("/api/v1/trackers/{hash}/influencers?days=30");
+        let page = app.get(&base).await.body;
+        assert_eq!(keys(&page), ["mastodon;mia@mastodon.social", "bluesky;bo.bsky.social", "facebook;cafepage"]);
+        assert_eq!(page["influencers"][0]["profileUrl"], "https://mastodon.social/@mia");
+        assert_eq!(page["influencers"][1]["profileUrl"], "https://bsky.app/profile/bo.bsky.social");
+        assert_eq!(page["influencers"][2]["name"], "Cafe Page");
+        // Anonymised Facebook: no name, username, picture, bio or link; the figures stay.
+        let on = app.send_json("PUT", &format!("/api/v1/trackers/{hash}/anonymize-facebook"), json!({"enabled": true})).await;
+        assert_eq!(on.status, 200, "{:?}", on.body);
+        let page = app.get(&base).await.body;
+        let fb = &page["influencers"][2];
+        assert_eq!((fb["anonymized"].as_bool(), fb["name"].as_str(), fb["username"].as_str()), (Some(true), Some(""), Some("")));
+        assert_eq!((fb["avatarUrl"].clone(), fb["bio"].clone(), fb["profileUrl"].clone()), (Value::Null, Value::Null, Value::Null));
+        assert_eq!(fb["posts"], 1);
+        let csv = app.client.get(app.url(&format!("/api/v1/trackers/{hash}/influencers/export.csv?days=30"))).send().await.unwrap().text().await.unwrap();
+        assert!(!csv.contains("Cafe Page") && !csv.contains("cafepage"), "{csv}");
+    })
+    .await;
+}

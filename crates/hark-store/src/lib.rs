@@ -118,6 +118,11 @@ pub struct Store {
     pub(crate) tuning: PostListTuning,
     /// Posts indexed before SQLite's full-text index is first merged ([`Store::note_indexed`]).
     pub(crate) search_merge_after: u64,
+    /// The influencers page's in-memory author indexes, by tracker.
+    pub(crate) author_indexes: Arc<influencers::AuthorIndexes>,
+    /// Whether the influencers page ranks in those indexes (tests turn it off to check the SQL
+    /// path a tracker too large to index takes).
+    pub(crate) use_author_index: bool,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -131,6 +136,8 @@ impl Store {
             search_index: Arc::default(),
             tuning: PostListTuning::default(),
             search_merge_after: maintenance::SEARCH_MERGE_AFTER,
+            author_indexes: Arc::default(),
+            use_author_index: true,
         }
     }
 

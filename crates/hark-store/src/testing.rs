@@ -33,4 +33,9 @@ impl Store {
         });
         Ok(())
     }
+
+    /// The same store ranking influencers by SQL alone, as for a tracker too large to index.
+    pub fn without_author_index(&self) -> Store {
+        Store { use_author_index: false, ..self.clone() }
+    }
 }

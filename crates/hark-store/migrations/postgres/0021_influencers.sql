@@ -51,3 +51,10 @@ SELECT DISTINCT ON (p.platform, CASE WHEN p.author_username = '' THEN p.author_i
        p.author_location, p.author_verified, p.author_followers, p.created_at
 FROM posts p
 ORDER BY p.platform, CASE WHEN p.author_username = '' THEN p.author_id ELSE p.author_username END, p.id DESC;
+
+-- Each write of a tracker's author rollups takes the tracker's next `author_version` and marks
+-- the day rows it wrote with it, so a reader holding the rows of an older version reads only the
+-- rows written since.
+ALTER TABLE trackers ADD COLUMN author_version BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE rollup_authors ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX rollup_authors_version_idx ON rollup_authors(tracker_id, version);

@@ -52,3 +52,10 @@ FROM posts p
 WHERE p.id IN (
     SELECT MAX(id) FROM posts GROUP BY platform, CASE WHEN author_username = '' THEN author_id ELSE author_username END
 );
+
+-- Each write of a tracker's author rollups takes the tracker's next `author_version` and marks
+-- the day rows it wrote with it, so a reader holding the rows of an older version reads only the
+-- rows written since.
+ALTER TABLE trackers ADD COLUMN author_version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rollup_authors ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX rollup_authors_version_idx ON rollup_authors(tracker_id, version);

@@ -4,10 +4,12 @@
 //! `rollup_author_days`) and at most two partial days read from post rows (an hourly author
 //! rollup would have cost nearly a row per post at ingest).
 //!
-//! Influencers: an author's activity in any range is at most its activity over the tracker's
-//! life (`rollup_author_totals`, indexed by an upper bound of it), so authors are read in the order
-//! of that bound, each measured exactly in the
-//! range, until the last of the top list beats the lifetime figure of every author not yet read.
+//! Influencers: ranked in the influencers page's in-memory author index (`crate::influencers`)
+//! when the tracker has one. Otherwise an author's activity in any range is at most its activity
+//! over the tracker's life (`rollup_author_totals`, indexed by an upper bound of it), so authors
+//! are read in the order of that bound, each measured exactly in the range, until the last of the
+//! top list beats the lifetime figure of every author not yet read (fast only when a few authors
+//! dominate).
 
 use std::collections::HashMap;
 
@@ -36,6 +38,26 @@ impl Store {
             return Ok((vec![], vec![]));
         };
         if f.rollups_apply() {
+            // The influencers page's author index ranks every author in memory, whatever the
+            // shape of the data; the bound walk below serves a tracker too large for it.
+            if self.use_author_index {
+                if let Some(idx) = self.author_index(tracker_id).await? {
+                    let (days, edges) = self.index_pieces(tracker_id, f).await?;
+                    let (e, p) = {
+                        let g = idx.read().await;
+                        let (acts, extra) = g.range_activity(days, edges, f.platforms);
+                        let all: HashMap<AuthorKey, Activity> = acts
+                            .into_iter()
+                            .enumerate()
+                            .filter(|(_, a)| a.posts > 0)
+                            .map(|(i, a)| (g.keys[i].clone(), a))
+                            .chain(extra)
+                            .collect();
+                        (ranked(&all, Rank::Engagement, limit), ranked(&all, Rank::Posts, limit))
+                    };
+                    return tokio::try_join!(self.with_display(tracker_id, e), self.with_display(tracker_id, p));
+                }
+            }
             let (e, p) = self.influencers_from_rollups(tracker_id, f, &list, limit).await?;
             return tokio::try_join!(self.with_display(tracker_id, e), self.with_display(tracker_id, p));
         }

@@ -113,24 +113,36 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
     }
     laps.lap("r.term_totals");
 
+    // Each tracker whose author rows change takes its next version, and the rows it writes are
+    // marked with it (readers holding an older version read only those rows again).
+    let mut versions: HashMap<i64, i64> = HashMap::new();
+    for ((t, ..), _) in &d.authors {
+        if !versions.contains_key(t) {
+            let v: Vec<(i64,)> = tx
+                .rows("UPDATE trackers SET author_version = author_version + 1 WHERE id = $1 RETURNING author_version", vec![(*t).into()])
+                .await?;
+            versions.insert(*t, v.first().map_or(0, |r| r.0));
+        }
+    }
     let authors: Vec<_> = d.authors.iter().collect();
-    let authors_head = "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers, reach, impressions) ";
+    let authors_head =
+        "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers, reach, impressions, version) ";
     let authors_conflict = format!(
         " ON CONFLICT (tracker_id, day, platform, author) DO UPDATE SET posts = rollup_authors.posts + excluded.posts, \
          engagement = rollup_authors.engagement + excluded.engagement, \
          reach = rollup_authors.reach + excluded.reach, impressions = rollup_authors.impressions + excluded.impressions, \
-         followers = {}(rollup_authors.followers, excluded.followers)",
+         version = excluded.version, followers = {}(rollup_authors.followers, excluded.followers)",
         backend.greatest()
     );
-    for part in authors.chunks(chunk(backend, 3_600, 20_000)) {
+    for part in authors.chunks(chunk(backend, 3_200, 20_000)) {
         if pg {
             let rows: Vec<_> = part
                 .iter()
-                .map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers, v.reach, v.impressions))
+                .map(|((t, d, p, a), v)| (t, d, p, a, v.posts, v.engagement, v.followers, v.reach, v.impressions, versions[t]))
                 .collect();
             let sql = format!(
                 "{authors_head}{}{authors_conflict}",
-                pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint"])
+                pg_json_rows(&["bigint", "bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"])
             );
             tx.run(&sql, vec![json(&rows)]).await?;
         } else {
@@ -146,6 +158,7 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
                     x.followers.into(),
                     x.reach.into(),
                     x.impressions.into(),
+                    versions[t].into(),
                 ]);
             }
             let (sql, args) = v.finish(&authors_conflict);

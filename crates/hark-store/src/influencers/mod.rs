@@ -1,13 +1,17 @@
 //! The influencers page: a tracker's accounts ranked for the page's filters, and one account's
 //! posts (the side view).
 //!
-//! An account's activity in a range comes from the author rollups the dashboard reads
-//! (`rollup_authors` per UTC day, `rollup_author_totals` for All Time) plus the partial days from
-//! the post rows; filters the rollups do not record (post tags, influencer tags, a subtracker)
-//! read the post rows for the whole range. Every account of the range is measured, so any sort
-//! and any count filter is exact. Names, pictures, bios and locations come from
-//! `author_profiles` (each account's newest post), read for the page's rows only, or for every
-//! account when a text filter or the name order needs them.
+//! An account's activity in a range comes from the author day rollups (`rollup_authors`), held in
+//! memory per tracker by [`index`] and summed there for the whole days, plus the partial days
+//! from the post rows; filters the rollups do not record (post tags, influencer tags, a
+//! subtracker) read the post rows for the whole range, as does a tracker too large to index. Every
+//! account of the range is measured, so any sort and any count filter is exact. Names, pictures,
+//! bios and locations come from `author_profiles` (each account's newest post): the index holds
+//! what ranking needs of them, and the page's rows read theirs.
+
+mod index;
+
+pub(crate) use index::AuthorIndexes;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -248,16 +252,17 @@ impl AccountPostSort {
     }
 }
 
+fn name_of<'a>(names: &'a HashMap<AuthorKey, String>, k: &'a AuthorKey) -> &'a str {
+    names.get(k).map_or(k.1.as_str(), String::as_str)
+}
+
 /// Ranks accounts in place: by the sort key, then platform and author (a total order, so pages
 /// neither skip nor repeat).
 fn rank(v: &mut [(AuthorKey, Activity)], sort: InfluencerSort, ascending: bool, names: &HashMap<AuthorKey, String>) {
     let by = |a: &(AuthorKey, Activity), b: &(AuthorKey, Activity)| -> Ordering {
         let (x, y) = (&a.1, &b.1);
         match sort {
-            InfluencerSort::Name => {
-                let n = |k: &AuthorKey| names.get(k).map(String::as_str).unwrap_or(k.1.as_str()).to_string();
-                n(&a.0).cmp(&n(&b.0))
-            }
+            InfluencerSort::Name => name_of(names, &a.0).cmp(name_of(names, &b.0)),
             InfluencerSort::Platform => a.0 .0.cmp(&b.0 .0),
             InfluencerSort::Posts => x.posts.cmp(&y.posts),
             InfluencerSort::Engagement => x.engagement.cmp(&y.engagement),
@@ -271,6 +276,18 @@ fn rank(v: &mut [(AuthorKey, Activity)], sort: InfluencerSort, ascending: bool, 
             InfluencerSort::Impressions => x.impressions.cmp(&y.impressions),
         }
     };
+    if sort == InfluencerSort::Name {
+        // Each name looked up once, not at every comparison.
+        let mut order: Vec<(&str, usize)> = v.iter().enumerate().map(|(i, x)| (name_of(names, &x.0), i)).collect();
+        order.sort_by(|(na, i), (nb, j)| {
+            let o = na.cmp(nb);
+            let o = if ascending { o } else { o.reverse() };
+            o.then_with(|| v[*i].0.cmp(&v[*j].0))
+        });
+        let sorted: Vec<(AuthorKey, Activity)> = order.iter().map(|(_, i)| v[*i].clone()).collect();
+        v.clone_from_slice(&sorted);
+        return;
+    }
     v.sort_by(|a, b| {
         let o = by(a, b);
         let o = if ascending { o } else { o.reverse() };
@@ -372,9 +389,86 @@ impl Store {
         Ok(out)
     }
 
+    /// The whole days of a range (for the author index) and the activity of its partial days,
+    /// from the post rows; read before the index is locked.
+    pub(crate) async fn index_pieces(&self, tracker_id: i64, f: &PageFilter) -> Result<(Option<(i64, i64)>, HashMap<AuthorKey, Activity>)> {
+        if f.start.is_none() && f.end.is_none() {
+            return Ok((Some((i64::MIN, i64::MAX)), HashMap::new()));
+        }
+        let pieces = self.widened_pieces(tracker_id, f).await?;
+        let edges = match f.platform_list() {
+            Some(list) if !pieces.rows.is_empty() => self.author_rows(tracker_id, f, &list, &pieces.rows).await?,
+            _ => HashMap::new(),
+        };
+        Ok((pieces.days, edges))
+    }
+}
+
+/// The accounts passing the query's filters, in its order, ranked in the tracker's author index
+/// (see [`index`]) from the range's pieces ([`Store::index_pieces`]); only for filters the rollups
+/// record.
+fn ranked_in_index(
+    q: &InfluencerQuery,
+    idx: &index::TrackerAuthors,
+    days: Option<(i64, i64)>,
+    edges: HashMap<AuthorKey, Activity>,
+) -> Vec<(AuthorKey, Activity)> {
+    let (acts, extra) = idx.range_activity(days, edges, q.filter.platforms);
+    let words: Vec<String> = fold(&q.search).split_whitespace().map(str::to_string).collect();
+    let (bio, location) = (fold(q.bio.trim()), fold(q.location.trim()));
+    let text = q.has_text_filter();
+    let mut names: HashMap<AuthorKey, String> = HashMap::new();
+    let mut v: Vec<(AuthorKey, Activity)> = Vec::new();
+    for (i, mut a) in acts.into_iter().enumerate() {
+        if a.posts <= 0 {
+            continue;
+        }
+        let card = idx.cards[i].as_ref();
+        if let Some(c) = card {
+            a.followers = c.followers;
+        }
+        if !q.counts.iter().all(|c| c.keeps(&a)) {
+            continue;
+        }
+        let key = &idx.keys[i];
+        if text {
+            let keeps = match card {
+                Some(c) => {
+                    words.iter().all(|w| c.hay.contains(w.as_str())) && c.bio.contains(&bio) && c.location.contains(&location)
+                }
+                None => text_keeps(None, &key.1, &words, &bio, &location),
+            };
+            if !keeps {
+                continue;
+            }
+        }
+        if q.sort == InfluencerSort::Name {
+            names.insert(key.clone(), card.map_or_else(|| fold(&key.1), |c| c.name.clone()));
+        }
+        v.push((key.clone(), a));
+    }
+    for (k, a) in extra {
+        if a.posts > 0 && q.counts.iter().all(|c| c.keeps(&a)) && (!text || text_keeps(None, &k.1, &words, &bio, &location)) {
+            names.insert(k.clone(), fold(&k.1));
+            v.push((k, a));
+        }
+    }
+    rank(&mut v, q.sort, q.ascending, &names);
+    v
+}
+
+impl Store {
     /// The accounts passing the query's filters, in its order, with the profiles read on the
-    /// way (all of them when a text filter or the name order needed them, else none).
+    /// way (on the SQL path: all of them when a text filter, the name order or followers needed
+    /// them, else none).
     async fn ranked_accounts(&self, tracker_id: i64, q: &InfluencerQuery) -> Result<(Vec<(AuthorKey, Activity)>, HashMap<AuthorKey, Profile>)> {
+        if q.filter.rollups_apply() && self.use_author_index {
+            if let Some(idx) = self.author_index(tracker_id).await? {
+                let (days, edges) = self.index_pieces(tracker_id, &q.filter).await?;
+                let g = idx.read().await;
+                return Ok((ranked_in_index(q, &g, days, edges), HashMap::new()));
+            }
+        }
         let acts = self.account_activity(tracker_id, &q.filter).await?;
         // Followers are the account's count now (its profile's), not the largest in the range:
         // what a reader means by it, and a maximum the rollups could not take back on a delete.

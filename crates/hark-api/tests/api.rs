@@ -1,18 +1,9 @@
 //! HTTP tests through the real router, on SQLite and (when configured) PostgreSQL.
 
 use hark_store::Backend;
-use hark_testkit::{backends, csrf_of, send, TestApp};
+use hark_testkit::{csrf_of, each_app as each, send, TestApp};
 use serde_json::json;
 
-async fn each<F, Fut>(f: F)
-where
-    F: Fn(TestApp) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for b in backends() {
-        f(TestApp::spawn(b).await).await;
-    }
-}
 
 #[tokio::test]
 async fn setup_creates_the_first_admin_once() {

@@ -2,18 +2,9 @@
 //! address, CSV export, and who may do what; on SQLite and (when configured) PostgreSQL.
 
 use hark_core::Permission;
-use hark_testkit::{backends, csrf_of, send, TestApp};
+use hark_testkit::{csrf_of, each_app as each, send, TestApp};
 use serde_json::{json, Value};
 
-async fn each<F, Fut>(f: F)
-where
-    F: Fn(TestApp) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for b in backends() {
-        f(TestApp::spawn(b).await).await;
-    }
-}
 
 const DAY: i64 = 86_400_000;
 

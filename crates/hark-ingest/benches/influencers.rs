@@ -9,7 +9,8 @@
 //!
 //! `cargo bench -p hark-ingest --bench influencers` — `HARK_BENCH_POSTS` (default 1,000,000),
 //! `HARK_BENCH_REPS` (default 20: p95 is the 19th), `HARK_BENCH_BASE_REPS` (default 3; 0 skips the
-//! baseline), `HARK_BENCH_BACKENDS` (default `sqlite,postgres`), `HARK_BENCH_POSTGRES_URL`.
+//! baseline), `HARK_BENCH_BACKENDS` (default `sqlite,postgres`), `HARK_BENCH_POSTGRES_URL`,
+//! `HARK_BENCH_CASES` (words: only the order and filter cases whose label holds one).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -194,7 +195,9 @@ async fn bench(backend: &str, url: &str, shape: &str, posts: usize, reps: usize,
         cases.push(("posts > 3".into(), count(CountField::Posts, true, 3)));
         cases.push(("impressions < 100".into(), count(CountField::Impressions, false, 100)));
         cases.push(("location london".into(), InfluencerQuery { location: "london".into(), ..InfluencerQuery::new(f.clone()) }));
-        for (c, q) in &cases {
+        let only = std::env::var("HARK_BENCH_CASES").ok();
+        let wanted = |c: &str| only.as_deref().is_none_or(|o| o.split(',').any(|w| c.contains(w.trim())));
+        for (c, q) in cases.iter().filter(|(c, _)| wanted(c)) {
             let (p50, p95, _) = time(reps, || store.influencers_page(t, q)).await;
             println!("  | {c} | {p50:.1} | {p95:.1} |");
             if p95 > worst.0 {

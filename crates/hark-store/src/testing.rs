@@ -1,10 +1,8 @@
 //! Store methods only tests use (the `testing` feature, or the crate's own unit tests): second
 //! paths to check the fast ones against, and fixtures the app makes by other routes.
 
-use hark_core::Millis;
-
 use crate::posts::{PostQuery, PostRow};
-use crate::{with_pool, BeginWrite, Result, Store};
+use crate::{with_pool, Result, Store};
 
 impl Store {
     /// The exact number of posts matching the filters, counted over the post rows (the totals

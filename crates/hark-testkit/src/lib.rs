@@ -64,6 +64,17 @@ where
     }
 }
 
+/// Runs `f` on a fresh app (server and database) of each of [`backends`].
+pub async fn each_app<F, Fut>(f: F)
+where
+    F: Fn(TestApp) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for b in backends() {
+        f(TestApp::spawn(b).await).await;
+    }
+}
+
 fn postgres_admin_url() -> Option<String> {
     std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|s| !s.is_empty())
 }

@@ -252,18 +252,22 @@ impl AccountPostSort {
     }
 }
 
-fn name_of<'a>(names: &'a HashMap<AuthorKey, String>, k: &'a AuthorKey) -> &'a str {
-    names.get(k).map_or(k.1.as_str(), String::as_str)
-}
-
 /// Ranks accounts in place: by the sort key, then platform and author (a total order, so pages
-/// neither skip nor repeat).
-fn rank(v: &mut [(AuthorKey, Activity)], sort: InfluencerSort, ascending: bool, names: &HashMap<AuthorKey, String>) {
+/// neither skip nor repeat). `names` (the name order only) holds each account's folded name, in
+/// the order of `v`.
+fn rank(v: &mut Vec<(AuthorKey, Activity)>, sort: InfluencerSort, ascending: bool, names: &[&str]) {
+    let dir = |o: Ordering| if ascending { o } else { o.reverse() };
+    if sort == InfluencerSort::Name {
+        let mut order: Vec<usize> = (0..v.len()).collect();
+        order.sort_by(|&i, &j| dir(names[i].cmp(names[j])).then_with(|| v[i].0.cmp(&v[j].0)));
+        let mut slots: Vec<Option<(AuthorKey, Activity)>> = v.drain(..).map(Some).collect();
+        v.extend(order.into_iter().filter_map(|i| slots[i].take()));
+        return;
+    }
     let by = |a: &(AuthorKey, Activity), b: &(AuthorKey, Activity)| -> Ordering {
         let (x, y) = (&a.1, &b.1);
         match sort {
-            InfluencerSort::Name => name_of(names, &a.0).cmp(name_of(names, &b.0)),
-            InfluencerSort::Platform => a.0 .0.cmp(&b.0 .0),
+            InfluencerSort::Name | InfluencerSort::Platform => a.0 .0.cmp(&b.0 .0),
             InfluencerSort::Posts => x.posts.cmp(&y.posts),
             InfluencerSort::Engagement => x.engagement.cmp(&y.engagement),
             InfluencerSort::AvgEngagement => avg_engagement(x.posts, x.engagement).total_cmp(&avg_engagement(y.posts, y.engagement)),
@@ -276,23 +280,7 @@ fn rank(v: &mut [(AuthorKey, Activity)], sort: InfluencerSort, ascending: bool, 
             InfluencerSort::Impressions => x.impressions.cmp(&y.impressions),
         }
     };
-    if sort == InfluencerSort::Name {
-        // Each name looked up once, not at every comparison.
-        let mut order: Vec<(&str, usize)> = v.iter().enumerate().map(|(i, x)| (name_of(names, &x.0), i)).collect();
-        order.sort_by(|(na, i), (nb, j)| {
-            let o = na.cmp(nb);
-            let o = if ascending { o } else { o.reverse() };
-            o.then_with(|| v[*i].0.cmp(&v[*j].0))
-        });
-        let sorted: Vec<(AuthorKey, Activity)> = order.iter().map(|(_, i)| v[*i].clone()).collect();
-        v.clone_from_slice(&sorted);
-        return;
-    }
-    v.sort_by(|a, b| {
-        let o = by(a, b);
-        let o = if ascending { o } else { o.reverse() };
-        o.then_with(|| a.0.cmp(&b.0))
-    });
+    v.sort_by(|a, b| dir(by(a, b)).then_with(|| a.0.cmp(&b.0)));
 }
 
 /// Whether a profile passes the text filters (already folded).
@@ -417,7 +405,8 @@ fn ranked_in_index(
     let words: Vec<String> = fold(&q.search).split_whitespace().map(str::to_string).collect();
     let (bio, location) = (fold(q.bio.trim()), fold(q.location.trim()));
     let text = q.has_text_filter();
-    let mut names: HashMap<AuthorKey, String> = HashMap::new();
+    let by_name = q.sort == InfluencerSort::Name;
+    let mut names: Vec<std::borrow::Cow<str>> = Vec::new();
     let mut v: Vec<(AuthorKey, Activity)> = Vec::new();
     for (i, mut a) in acts.into_iter().enumerate() {
         if a.posts <= 0 {
@@ -442,17 +431,20 @@ fn ranked_in_index(
                 continue;
             }
         }
-        if q.sort == InfluencerSort::Name {
-            names.insert(key.clone(), card.map_or_else(|| fold(&key.1), |c| c.name.clone()));
+        if by_name {
+            names.push(card.map_or_else(|| fold(&key.1).into(), |c| c.name.as_str().into()));
         }
         v.push((key.clone(), a));
     }
     for (k, a) in extra {
         if a.posts > 0 && q.counts.iter().all(|c| c.keeps(&a)) && (!text || text_keeps(None, &k.1, &words, &bio, &location)) {
-            names.insert(k.clone(), fold(&k.1));
+            if by_name {
+                names.push(fold(&k.1).into());
+            }
             v.push((k, a));
         }
     }
+    let names: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
     rank(&mut v, q.sort, q.ascending, &names);
     v
 }
@@ -491,16 +483,17 @@ impl Store {
             let (bio, location) = (fold(q.bio.trim()), fold(q.location.trim()));
             v.retain(|(k, _)| text_keeps(profiles.get(k), &k.1, &words, &bio, &location));
         }
-        let names: HashMap<AuthorKey, String> = if q.sort == InfluencerSort::Name {
+        let folded: Vec<String> = if q.sort == InfluencerSort::Name {
             v.iter()
                 .map(|(k, _)| {
-                    let n = profiles.get(k).map(|p| if p.name.is_empty() { p.username.clone() } else { p.name.clone() });
-                    (k.clone(), fold(&n.unwrap_or_else(|| k.1.clone())))
+                    let n = profiles.get(k).map(|p| if p.name.is_empty() { p.username.as_str() } else { p.name.as_str() });
+                    fold(n.filter(|n| !n.is_empty()).unwrap_or(k.1.as_str()))
                 })
                 .collect()
         } else {
-            HashMap::new()
+            Vec::new()
         };
+        let names: Vec<&str> = folded.iter().map(String::as_str).collect();
         rank(&mut v, q.sort, q.ascending, &names);
         Ok((v, profiles))
     }
@@ -669,14 +662,14 @@ mod tests {
     fn ranking_is_a_total_order_both_ways() {
         let k = |a: &str| ("twitter".to_string(), a.to_string());
         let mut v = vec![(k("b"), act(2, 10, 5)), (k("a"), act(1, 10, 0)), (k("c"), act(5, 3, 100))];
-        rank(&mut v, InfluencerSort::Engagement, false, &HashMap::new());
+        rank(&mut v, InfluencerSort::Engagement, false, &[]);
         assert_eq!(v.iter().map(|x| x.0 .1.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
-        rank(&mut v, InfluencerSort::Engagement, true, &HashMap::new());
+        rank(&mut v, InfluencerSort::Engagement, true, &[]);
         assert_eq!(v.iter().map(|x| x.0 .1.as_str()).collect::<Vec<_>>(), ["c", "a", "b"]);
         // No followers: no rate, ranked below any rate.
-        rank(&mut v, InfluencerSort::EngagementRate, false, &HashMap::new());
+        rank(&mut v, InfluencerSort::EngagementRate, false, &[]);
         assert_eq!(v.iter().map(|x| x.0 .1.as_str()).collect::<Vec<_>>(), ["b", "c", "a"]);
-        rank(&mut v, InfluencerSort::AvgEngagement, false, &HashMap::new());
+        rank(&mut v, InfluencerSort::AvgEngagement, false, &[]);
         assert_eq!(v.iter().map(|x| x.0 .1.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
     }
 

@@ -215,15 +215,19 @@ describe('influencers page', () => {
     await ctx.close();
   });
 
-  test('a viewer sees the list only', async () => {
-    const env = { ...process.env };
-    if (!server.databaseUrl.startsWith('sqlite://')) env.HARK_DATABASE_URL = server.databaseUrl;
-    execFileSync(server.bin, ['user', 'add', '--data-dir', server.dataDir, '--email', 'vic@example.com', '--name', 'Vic Viewer'], { input: 'correct horse battery\n', env });
-    const statement = `INSERT INTO tracker_members (tracker_id, user_id, permission) SELECT t.id, u.id, 1 FROM trackers t, users u WHERE t.hash = '${hash}' AND u.email = 'vic@example.com'`;
+  /** Runs SQL on the server's database (what no endpoint offers: memberships, share-exports, demo). */
+  function sql(statement) {
     const u = server.databaseUrl;
     if (u.startsWith('sqlite://')) execFileSync('sqlite3', [u.slice('sqlite://'.length), statement]);
     else execFileSync('psql', [u, '-qc', statement]);
-    const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  }
+
+  test('a viewer sees the list only; with shared exports, Export too', async () => {
+    const env = { ...process.env };
+    if (!server.databaseUrl.startsWith('sqlite://')) env.HARK_DATABASE_URL = server.databaseUrl;
+    execFileSync(server.bin, ['user', 'add', '--data-dir', server.dataDir, '--email', 'vic@example.com', '--name', 'Vic Viewer'], { input: 'correct horse battery\n', env });
+    sql(`INSERT INTO tracker_members (tracker_id, user_id, permission) SELECT t.id, u.id, 1 FROM trackers t, users u WHERE t.hash = '${hash}' AND u.email = 'vic@example.com'`);
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
     const login = await api(ctx, 'POST', '/auth/login', { email: 'vic@example.com', password: 'correct horse battery' });
     assert.equal(login.status, 200, JSON.stringify(login.body));
     const page = await ctx.newPage();
@@ -231,7 +235,35 @@ describe('influencers page', () => {
     await page.getByTestId('influencers-range').waitFor();
     assert.equal(await rows(page).count(), 25);
     assert.equal(await page.getByLabel(/^Influencer tags of/).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Manage tags' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Export' }).count(), 0);
+    await shot(page, 'influencers-06-viewer');
+    sql(`UPDATE trackers SET share_exports = TRUE WHERE hash = '${hash}'`);
+    await page.reload();
+    await page.getByTestId('influencers-range').waitFor();
+    assert.equal(await page.getByLabel(/^Influencer tags of/).count(), 0);
+    await page.getByRole('button', { name: 'Export' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    assert.equal(await download.failure(), null);
+    assert.equal(fs.readFileSync(await download.path(), 'utf8').trim().split('\n').length, 31);
+    sql(`UPDATE trackers SET share_exports = FALSE WHERE hash = '${hash}'`);
     await ctx.close();
+  });
+
+  test('the demo tracker: an anonymous visitor sees the list only', async () => {
+    sql(`UPDATE trackers SET is_demo = TRUE WHERE hash = '${hash}'`);
+    const anon = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await anon.newPage();
+    await page.goto(`${base()}?demo=true`);
+    await page.getByTestId('influencers-range').waitFor();
+    assert.equal(await rows(page).count(), 25);
+    for (const name of ['Export', 'Manage tags']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+    assert.equal(await page.getByLabel(/^Influencer tags of/).count(), 0);
+    await rows(page).first().click();
+    await page.getByTestId('influencer-side-view').waitFor();
+    assert.equal((await api(anon, 'GET', `/trackers/${hash}/influencers/export.csv`)).status, 401);
+    assert.ok([401, 403].includes((await api(anon, 'PUT', `/trackers/${hash}/influencers/tags`, { accounts: ['twitter;acct1'], add: [1] })).status));
+    sql(`UPDATE trackers SET is_demo = FALSE WHERE hash = '${hash}'`);
+    await anon.close();
   });
 });

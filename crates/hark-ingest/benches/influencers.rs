@@ -10,7 +10,8 @@
 //! `cargo bench -p hark-ingest --bench influencers` — `HARK_BENCH_POSTS` (default 1,000,000),
 //! `HARK_BENCH_REPS` (default 20: p95 is the 19th), `HARK_BENCH_BASE_REPS` (default 3; 0 skips the
 //! baseline), `HARK_BENCH_BACKENDS` (default `sqlite,postgres`), `HARK_BENCH_POSTGRES_URL`,
-//! `HARK_BENCH_CASES` (words: only the order and filter cases whose label holds one).
+//! `HARK_BENCH_CASES` (words: only the order and filter cases whose label holds one),
+//! `HARK_BENCH_ACCOUNTS` (40,000: the accounts of the uniform, zipf and real shapes).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,7 +23,10 @@ use hark_store::{CountField, CountFilter, InfluencerQuery, InfluencerSort, PageF
 
 const DAY: i64 = 86_400_000;
 const NOW: i64 = 1_790_000_000_000;
-const ACCOUNTS: u64 = 40_000;
+/// Accounts of the `uniform`, `zipf` and `real` shapes (`HARK_BENCH_ACCOUNTS`).
+fn accounts() -> u64 {
+    env_usize("HARK_BENCH_ACCOUNTS", 40_000) as u64
+}
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -108,7 +112,7 @@ async fn load(store: &Store, shape: &str, posts: usize) -> i64 {
     if shape == "real" && texts.is_empty() {
         println!("  (../shared/data not found: real texts replaced by generated ones)");
     }
-    let zipf = Arc::new(Zipf::new(ACCOUNTS, 1.1));
+    let zipf = Arc::new(Zipf::new(accounts(), 1.1));
     let start = Instant::now();
     let mut gen = DemoGenerator::new(42);
     let mut it = gen.generate(NOW - 90 * DAY, NOW, posts);
@@ -121,7 +125,7 @@ async fn load(store: &Store, shape: &str, posts: usize) -> i64 {
         for p in &mut batch {
             match shape {
                 "uniform" | "real" => {
-                    let n = rng.next() % ACCOUNTS;
+                    let n = rng.next() % accounts();
                     as_account(p, n, &texts, &mut rng);
                 }
                 "zipf" => {

@@ -2,7 +2,7 @@
 //! address, CSV export, and who may do what; on SQLite and (when configured) PostgreSQL.
 
 use hark_core::Permission;
-use hark_testkit::{csrf_of, each_app as each, send, TestApp};
+use hark_testkit::{each_app as each, send, TestApp};
 use serde_json::{json, Value};
 
 
@@ -204,19 +204,8 @@ async fn viewers_share_exports_and_anonymous_visitors_are_limited() {
         let base = format!("/api/v1/trackers/{hash}");
         let tag = app.post(&format!("{base}/tags"), json!({"name": "T"})).await.body["id"].as_i64().unwrap();
         app.send_json("PUT", &format!("{base}/posts/tags"), json!({"posts": ["twitter;1"], "add": [tag]})).await;
-        let pw = hark_api::auth::hash_password("password123").unwrap();
-        let viewer = app
-            .store
-            .create_user(&hark_api::routes::session::self_hosted_user("v@example.org".into(), pw, "V".into(), false), 1)
-            .await
-            .unwrap();
+        let (c, token) = app.member_browser(&hash, "v@example.org", Permission::Viewer).await;
         let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
-        app.store.set_member(row.id, viewer.id, Permission::Viewer).await.unwrap();
-        let (c, jar) = app.new_browser();
-        let token = csrf_of(&c, &jar, &app.base).await;
-        let login = send(c.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", &token).json(&json!({"email": "v@example.org", "password": "password123"}))).await;
-        assert_eq!(login.status, 200);
-        let token = csrf_of(&c, &jar, &app.base).await;
 
         // A viewer reads posts (without tags) but changes nothing and cannot export.
         let page = send(c.get(app.url(&format!("{base}/posts?days=30")))).await;

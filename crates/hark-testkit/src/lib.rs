@@ -188,6 +188,30 @@ impl TestApp {
         new_client()
     }
 
+    /// A new account with `permission` on the tracker `hash`, signed in in a browser of its own:
+    /// the browser and its CSRF token.
+    pub async fn member_browser(&self, hash: &str, email: &str, permission: hark_core::Permission) -> (reqwest::Client, String) {
+        let pw = hark_api::auth::hash_password("password123").expect("hash");
+        let user = self
+            .store
+            .create_user(&hark_api::routes::session::self_hosted_user(email.into(), pw, "V".into(), false), 1)
+            .await
+            .expect("user");
+        let row = self.store.tracker_by_hash(hash).await.expect("tracker").expect("tracker exists");
+        self.store.set_member(row.id, user.id, permission).await.expect("member");
+        let (c, jar) = self.new_browser();
+        let token = csrf_of(&c, &jar, &self.base).await;
+        let login = send(
+            c.post(self.url("/api/v1/auth/login"))
+                .header("X-CSRF-Token", &token)
+                .json(&serde_json::json!({"email": email, "password": "password123"})),
+        )
+        .await;
+        assert_eq!(login.status, 200, "sign-in of {email}");
+        let token = csrf_of(&c, &jar, &self.base).await;
+        (c, token)
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }

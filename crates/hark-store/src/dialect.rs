@@ -70,6 +70,17 @@ impl Backend {
         }
     }
 
+    /// A JSON-array parameter of `[platform, author]` pairs read as a table `(platform, author)`:
+    /// accounts looked up by their key.
+    pub(crate) fn account_set(self, param: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("(SELECT value ->> 0 AS platform, value ->> 1 AS author FROM json_each({param}))"),
+            Backend::Postgres => {
+                format!("(SELECT v ->> 0 AS platform, v ->> 1 AS author FROM jsonb_array_elements({param}::jsonb) v)")
+            }
+        }
+    }
+
     /// The ids of a column aggregated as one comma-separated text (read back by [`id_list`]): one
     /// row instead of one per id.
     pub(crate) fn id_concat(self, column: &str) -> String {

@@ -130,25 +130,25 @@ impl Store {
         })
     }
 
-    /// The influencer tags of `owner_id` on each of some accounts `(platform name, author key)`.
+    /// The influencer tags of `owner_id` on each of some accounts `(platform name, author key)`,
+    /// keyed by the accounts as given (a tag matches its account case aside, as the filter does).
     pub async fn account_tags(&self, owner_id: i64, accounts: &[(String, String)]) -> Result<HashMap<(String, String), Vec<i64>>> {
         let mut out: HashMap<(String, String), Vec<i64>> = HashMap::new();
         if accounts.is_empty() || owner_id == 0 {
             return Ok(out);
         }
-        let rows: Vec<(String, String, i64)> = with_pool!(self, |p| sqlx::query_as(
-            "SELECT a.platform, a.username, a.tag_id FROM influencer_tag_accounts a JOIN influencer_tags t ON t.id = a.tag_id \
-             WHERE t.owner_id = $1 ORDER BY a.tag_id"
-        )
-        .bind(owner_id)
-        .fetch_all(p)
-        .await?);
-        let wanted: std::collections::HashSet<(String, String)> =
-            accounts.iter().map(|(p, a)| (p.clone(), a.to_lowercase())).collect();
-        for (platform, author, tag) in rows {
-            let k = (platform, author.to_lowercase());
-            if wanted.contains(&k) {
-                out.entry(k).or_default().push(tag);
+        let sql = format!(
+            "SELECT DISTINCT k.platform, k.author, a.tag_id FROM {} k \
+             JOIN influencer_tag_accounts a ON a.platform = k.platform AND LOWER(a.username) = LOWER(k.author) \
+             JOIN influencer_tags t ON t.id = a.tag_id WHERE t.owner_id = $2 ORDER BY 3",
+            self.backend().account_set("$1")
+        );
+        for chunk in accounts.chunks(5000) {
+            let json = serde_json::to_string(chunk).unwrap_or_else(|_| "[]".into());
+            let rows: Vec<(String, String, i64)> =
+                with_pool!(self, |p| sqlx::query_as(&sql).bind(&json).bind(owner_id).fetch_all(p).await?);
+            for (platform, author, tag) in rows {
+                out.entry((platform, author)).or_default().push(tag);
             }
         }
         Ok(out)

@@ -20,7 +20,7 @@ use hark_core::{Platform, PlatformSet};
 use tokio::sync::RwLock;
 
 use crate::dashboard::authors::{Activity, AuthorKey};
-use crate::{with_pool, Backend, Result, Store};
+use crate::{with_pool, Result, Store};
 
 /// Cells (author-days) kept in memory over every tracker, about 56 bytes each.
 pub(crate) const MAX_CELLS: usize = 6_000_000;
@@ -284,10 +284,7 @@ impl Store {
     /// new profile).
     async fn read_cards(&self, g: &mut TrackerAuthors, ids: &[u32]) -> Result<()> {
         let keys: Vec<AuthorKey> = ids.iter().map(|i| g.keys[*i as usize].clone()).collect();
-        let set = match self.backend() {
-            Backend::Sqlite => "(SELECT value ->> 0 AS platform, value ->> 1 AS author FROM json_each($1))",
-            Backend::Postgres => "(SELECT v ->> 0 AS platform, v ->> 1 AS author FROM jsonb_array_elements($1::jsonb) v)",
-        };
+        let set = self.backend().account_set("$1");
         let sql = format!(
             "SELECT a.platform, a.author, a.name, a.username, a.bio, a.location, a.followers \
              FROM {set} k JOIN author_profiles a ON a.platform = k.platform AND a.author = k.author"

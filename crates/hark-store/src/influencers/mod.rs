@@ -22,7 +22,7 @@ use crate::dashboard::authors::{activity_of, Activity, ActivityRow, AuthorKey};
 use crate::dashboard::FAR;
 use crate::filter::PageFilter;
 use crate::posts::PostRow;
-use crate::{with_pool, Backend, Result, Store};
+use crate::{with_pool, Result, Store};
 
 /// The orders the page offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -347,10 +347,7 @@ impl Store {
     /// Profiles of some accounts (platform name, author key); an account without one is absent.
     pub async fn author_profiles(&self, keys: &[AuthorKey]) -> Result<HashMap<AuthorKey, Profile>> {
         let mut out = HashMap::with_capacity(keys.len());
-        let set = match self.backend() {
-            Backend::Sqlite => "(SELECT value ->> 0 AS platform, value ->> 1 AS author FROM json_each($1))",
-            Backend::Postgres => "(SELECT v ->> 0 AS platform, v ->> 1 AS author FROM jsonb_array_elements($1::jsonb) v)",
-        };
+        let set = self.backend().account_set("$1");
         let sql = format!(
             "SELECT a.platform, a.author, a.author_id, a.username, a.name, a.avatar, a.bio, a.location, a.verified, a.followers \
              FROM {set} k JOIN author_profiles a ON a.platform = k.platform AND a.author = k.author"
@@ -526,7 +523,7 @@ impl Store {
                     followers,
                     reach: a.reach,
                     impressions: a.impressions,
-                    tags: tags.get(&(platform.clone(), author.to_lowercase())).cloned().unwrap_or_default(),
+                    tags: tags.get(&key).cloned().unwrap_or_default(),
                 }
             })
             .collect())

@@ -92,8 +92,8 @@ impl Oracle<'_> {
         };
         self.live.contains(&i)
             && f.platforms.contains(p.platform)
-            && !f.start.is_some_and(|s| p.created_at < s)
-            && !f.end.is_some_and(|e| p.created_at > e)
+            && f.start.is_none_or(|s| p.created_at >= s)
+            && f.end.is_none_or(|e| p.created_at <= e)
             && f.subtracker.is_none_or(|s| p.links[0].subtrackers & (1 << (s - 1)) != 0)
             && tags_ok(&f.post_tags, f.post_tags_all, self.post_tags.get(&i))
             && tags_ok(&f.influencer_tags, f.influencer_tags_all, self.account_tags.get(&key_of(p)))

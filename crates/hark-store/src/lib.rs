@@ -7,6 +7,7 @@
 //! - `filter`: the filters every analytic page shares ([`PageFilter`]);
 //! - `dashboard`: the dashboard's panels, from the rollups and the post rows;
 //! - `influencers`: the influencers page's ranked accounts and an account's posts;
+//! - `topics`: the trending topics and sentiment pages, over an in-memory table of posts' terms;
 //! - `ingest`: writing collected posts and summing their rollup contributions;
 //! - `rollups`: the one writer of every rollup table (ingest, delete, restore, re-analysis);
 //! - `reanalysis`: the re-analysis jobs of a search edit;
@@ -40,6 +41,7 @@ mod tags;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
 mod time;
+mod topics;
 mod trackers;
 mod users;
 mod visits;
@@ -60,6 +62,10 @@ pub use stored::{encode_extras, DecodeError, StoredRow, POST_ROW_COLUMNS};
 pub use streams::StreamRow;
 pub use tags::TagRow;
 pub use time::{DAY_MS, HOUR_MS};
+pub use topics::{
+    BucketCounts, Keyword, SentimentSummary, SignificantKeywords, TermKind, TermRef, TopicItem, TopicLayer, TopicQuery, TopicSort,
+    TrendWindow,
+};
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};
 pub use users::{NewUser, UserRow};
 
@@ -120,6 +126,7 @@ pub struct Store {
     pub(crate) search_merge_after: u64,
     /// The influencers page's in-memory author indexes, by tracker.
     pub(crate) author_indexes: Arc<influencers::AuthorIndexes>,
+    pub(crate) topic_tables: Arc<topics::TopicTables>,
     /// Whether the influencers page ranks in those indexes (tests turn it off to check the SQL
     /// path a tracker too large to index takes).
     pub(crate) use_author_index: bool,
@@ -137,6 +144,7 @@ impl Store {
             tuning: PostListTuning::default(),
             search_merge_after: maintenance::SEARCH_MERGE_AFTER,
             author_indexes: Arc::default(),
+            topic_tables: Arc::default(),
             use_author_index: true,
         }
     }

@@ -25,10 +25,11 @@ pub(crate) mod authors;
 mod counts;
 mod posts;
 mod series;
-mod terms;
+pub(crate) mod terms;
 
 pub use authors::AuthorStat;
 pub use posts::DashboardPost;
+pub(crate) use posts::POST_FIELDS;
 
 /// How a range is read: `interior` (rollup keys `>= .0` and `< .1`) and `edges` (inclusive
 /// millisecond ranges read from post rows).

@@ -32,7 +32,7 @@ pub struct DashboardPost {
     pub sentiment: Option<String>,
 }
 
-const POST_FIELDS: &str = "p.id, p.platform, p.external_id, tp.created_at, p.author_username, p.author_name, \
+pub(crate) const POST_FIELDS: &str = "p.id, p.platform, p.external_id, tp.created_at, p.author_username, p.author_name, \
      p.author_avatar, p.author_followers, p.text, p.title, p.url, p.likes, p.shares, p.comments, p.views, p.dislikes, \
      p.engagement, COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS sentiment";
 

@@ -17,7 +17,7 @@ pub(super) fn json_kind(kind: &str) -> bool {
 
 /// `PostTerms` read without copying its strings (escaped ones only are owned).
 #[derive(serde::Deserialize, Default)]
-pub(super) struct TermsRef<'a> {
+pub(crate) struct TermsRef<'a> {
     #[serde(default, borrow, rename = "h")]
     h: Vec<std::borrow::Cow<'a, str>>,
     #[serde(default, borrow, rename = "m")]
@@ -31,7 +31,7 @@ pub(super) struct TermsRef<'a> {
 }
 
 impl TermsRef<'_> {
-    pub(super) fn of(&self, kind: &str) -> &[std::borrow::Cow<'_, str>] {
+    pub(crate) fn of(&self, kind: &str) -> &[std::borrow::Cow<'_, str>] {
         match kind {
             "hashtag" => &self.h,
             "mention" => &self.m,

@@ -16,7 +16,7 @@
 
 mod write;
 
-pub(crate) use write::write;
+pub(crate) use write::{mark_days, write};
 
 
 pub(crate) const DAY_BLOCK_BITS: i64 = 6;

@@ -169,6 +169,20 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
 
     write_subtrackers(tx, d).await?;
     laps.lap("r.subs");
+    let mut days: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (t, h, _) in d.hours.keys() {
+        days.entry(*t).or_default().push(h.div_euclid(crate::DAY_MS) * crate::DAY_MS);
+    }
+    for (t, _, day, _, _) in d.terms.keys() {
+        days.entry(*t).or_default().push(*day);
+    }
+    for (t, h, _, _) in d.subs.keys() {
+        days.entry(*t).or_default().push(h.div_euclid(crate::DAY_MS) * crate::DAY_MS);
+    }
+    for (t, list) in days {
+        mark_days(tx, t, list).await?;
+    }
+    laps.lap("r.days");
     write_author_totals_and_days(tx, d, &mut laps).await?;
 
     for (t, (n, first)) in &d.tracker_posts {
@@ -179,6 +193,30 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
             vec![(*n).into(), now.into(), (*first).into(), (*t).into()],
         )
         .await?;
+    }
+    Ok(())
+}
+
+/// Marks days (UTC midnight, ms) whose posts of a tracker changed with the tracker's next
+/// `post_version`, so the in-memory topic tables read those days again (`topics::table`). Called
+/// in the transaction of every write that adds, removes or changes a tracker's posts.
+pub(crate) async fn mark_days<T: WriteTx>(tx: &mut T, tracker_id: i64, mut days: Vec<i64>) -> Result<()> {
+    days.sort_unstable();
+    days.dedup();
+    if days.is_empty() {
+        return Ok(());
+    }
+    let v: Vec<(i64,)> = tx
+        .rows("UPDATE trackers SET post_version = post_version + 1 WHERE id = $1 RETURNING post_version", vec![tracker_id.into()])
+        .await?;
+    let Some((version,)) = v.first().copied() else { return Ok(()) };
+    for part in days.chunks(5000) {
+        let mut v = Values::new(T::BACKEND, "INSERT INTO post_days (tracker_id, day, version) ");
+        for day in part {
+            v.row([tracker_id.into(), (*day).into(), version.into()]);
+        }
+        let (sql, args) = v.finish(" ON CONFLICT (tracker_id, day) DO UPDATE SET version = excluded.version");
+        tx.run(&sql, args).await?;
     }
     Ok(())
 }

@@ -1,0 +1,413 @@
+//! A tracker's posts as the trending topics and sentiment pages read them, held in memory: per
+//! post its id, time, platform, shown sentiment bucket, subtrackers and its words and hashtags
+//! (as ids into the tracker's term dictionary). Counting words over a month of posts is then a
+//! loop over small integers instead of parsing every post's term list out of the database, and
+//! co-occurrence (the drill-down layers) needs no index of its own.
+//!
+//! It stays exact by the tracker's `post_version`: every write that adds, removes or changes a
+//! tracker's posts takes the next version and marks the days it touched (`rollups::mark_days`),
+//! so a reader holding version `v` reads the tracker's version (one row), and when it moved, reads
+//! again only the days marked above `v`. Several servers on one database each keep their own table
+//! the same way. Tables are kept for the trackers used most recently, up to [`MAX_POSTS`] posts in
+//! all; a tracker larger than that is read from the post rows for each request (the same code
+//! over a table of just the request's days).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use hark_core::{Platform, PlatformSet};
+use tokio::sync::RwLock;
+
+use crate::sentiment::bucket_index;
+use crate::time::DAY_MS;
+use crate::{with_pool, Result, Store};
+
+/// Posts kept in memory over every tracker (about 70 bytes each with ten terms).
+pub(crate) const MAX_POSTS: usize = 5_000_000;
+
+/// A term's kind: a content word (the post's keywords) or a hashtag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TermKind {
+    Word,
+    Hashtag,
+}
+
+impl TermKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            TermKind::Word => "word",
+            TermKind::Hashtag => "hashtag",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "word" | "words" | "keyword" => Some(TermKind::Word),
+            "hashtag" | "hashtags" => Some(TermKind::Hashtag),
+            _ => None,
+        }
+    }
+}
+
+/// The posts of one day (UTC), sorted by post id.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct DayPosts {
+    pub ids: Vec<i64>,
+    pub at: Vec<i64>,
+    /// Index into [`Platform::ALL`].
+    pub platform: Vec<u8>,
+    /// Index into `SENTIMENT_COLUMNS` (0 positive … 4 negative).
+    pub bucket: Vec<u8>,
+    pub subs: Vec<i64>,
+    /// Post `i`'s terms are `terms[ends[i - 1]..ends[i]]` (from 0 for the first).
+    pub ends: Vec<u32>,
+    pub terms: Vec<u32>,
+}
+
+impl DayPosts {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn terms_of(&self, i: usize) -> &[u32] {
+        let from = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.terms[from..self.ends[i] as usize]
+    }
+
+    fn push(&mut self, p: &Loaded) {
+        self.ids.push(p.id);
+        self.at.push(p.at);
+        self.platform.push(p.platform);
+        self.bucket.push(p.bucket);
+        self.subs.push(p.subs);
+        self.terms.extend_from_slice(&p.terms);
+        self.ends.push(self.terms.len() as u32);
+    }
+}
+
+/// One post as read from its rows, its terms already ids.
+struct Loaded {
+    id: i64,
+    at: i64,
+    platform: u8,
+    bucket: u8,
+    subs: i64,
+    terms: Vec<u32>,
+}
+
+/// What a query over the table keeps: a range, platforms and a subtracker.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scope {
+    /// First and last millisecond, inclusive.
+    pub start: i64,
+    pub end: i64,
+    /// Bit `i` set: posts of `Platform::ALL[i]` count.
+    pub platforms: u16,
+    /// 0: every post; else the subtracker's bit.
+    pub sub_bit: i64,
+}
+
+impl Scope {
+    pub fn new(start: i64, end: i64, platforms: PlatformSet, subtracker: Option<u32>) -> Self {
+        let mut mask = 0u16;
+        for (i, p) in Platform::ALL.iter().enumerate() {
+            if platforms.contains(*p) {
+                mask |= 1 << i;
+            }
+        }
+        Scope { start, end, platforms: mask, sub_bit: subtracker.map_or(0, |s| 1i64 << (s.clamp(1, 63) - 1)) }
+    }
+
+    pub fn with_range(self, start: i64, end: i64) -> Self {
+        Scope { start, end, ..self }
+    }
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct TopicTable {
+    /// The tracker's `post_version` the days hold; -1 before the first read.
+    version: i64,
+    /// Terms by id: a hashtag is kept as `#` and its text, a word as itself.
+    pub dict: Vec<Box<str>>,
+    /// Whether each term is a hashtag.
+    pub hashtag: Vec<bool>,
+    ids: HashMap<Box<str>, u32>,
+    pub days: BTreeMap<i64, DayPosts>,
+    posts: usize,
+    last_used: AtomicU64,
+}
+
+type PostRowTuple = (i64, i64, String, Option<String>, i64, String);
+
+impl TopicTable {
+    /// The id of a term, added to the dictionary when new.
+    fn intern(&mut self, key: &str) -> u32 {
+        if let Some(i) = self.ids.get(key) {
+            return *i;
+        }
+        let i = self.dict.len() as u32;
+        self.dict.push(key.into());
+        self.hashtag.push(key.starts_with('#'));
+        self.ids.insert(key.into(), i);
+        i
+    }
+
+    /// The id of a term of a kind, if any post has it.
+    pub fn id_of(&self, kind: TermKind, text: &str) -> Option<u32> {
+        match kind {
+            TermKind::Word => self.ids.get(text).copied(),
+            TermKind::Hashtag => self.ids.get(format!("#{text}").as_str()).copied(),
+        }
+    }
+
+    pub fn kind_of(&self, id: u32) -> TermKind {
+        if self.hashtag[id as usize] {
+            TermKind::Hashtag
+        } else {
+            TermKind::Word
+        }
+    }
+
+    /// The text a term is shown with (a hashtag without its `#`).
+    pub fn text_of(&self, id: u32) -> &str {
+        let t = &self.dict[id as usize];
+        t.strip_prefix('#').unwrap_or(t)
+    }
+
+    #[cfg(test)]
+    pub fn posts(&self) -> usize {
+        self.posts
+    }
+
+    /// Turns rows into posts, their terms into ids.
+    fn load(&mut self, rows: Vec<PostRowTuple>) -> Vec<Loaded> {
+        let mut out = Vec::with_capacity(rows.len());
+        let mut key = String::new();
+        for (id, at, platform, bucket, subs, terms) in rows {
+            let Ok(p) = Platform::parse(&platform) else { continue };
+            let platform = Platform::ALL.iter().position(|x| *x == p).unwrap_or(0) as u8;
+            let bucket = bucket_index(bucket.as_deref().unwrap_or("neutral")) as u8;
+            let mut ids = Vec::new();
+            if let Ok(t) = serde_json::from_str::<crate::dashboard::terms::TermsRef>(&terms) {
+                for w in t.of("keyword") {
+                    ids.push(self.intern(w));
+                }
+                for h in t.of("hashtag") {
+                    key.clear();
+                    key.push('#');
+                    key.push_str(h);
+                    let i = self.intern(&key);
+                    ids.push(i);
+                }
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            out.push(Loaded { id, at, platform, bucket, subs, terms: ids });
+        }
+        out
+    }
+
+    /// Replaces the days in `days` with the posts read for them.
+    fn replace_days(&mut self, days: &[i64], posts: Vec<Loaded>) {
+        for d in days {
+            if let Some(old) = self.days.remove(d) {
+                self.posts -= old.len();
+            }
+        }
+        let mut by_day: BTreeMap<i64, Vec<Loaded>> = BTreeMap::new();
+        for p in posts {
+            by_day.entry(p.at.div_euclid(DAY_MS) * DAY_MS).or_default().push(p);
+        }
+        for (day, mut list) in by_day {
+            list.sort_unstable_by_key(|p| p.id);
+            let mut d = DayPosts::default();
+            for p in &list {
+                d.push(p);
+            }
+            self.posts += d.len();
+            self.days.insert(day, d);
+        }
+    }
+
+    /// Calls `f(day, i)` for every post in scope.
+    pub fn each<F: FnMut(&DayPosts, usize)>(&self, s: &Scope, mut f: F) {
+        if s.start > s.end {
+            return;
+        }
+        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
+        for (day, d) in self.days.range(a..=b) {
+            let whole = *day >= s.start && day + DAY_MS - 1 <= s.end;
+            for i in 0..d.len() {
+                if (s.platforms >> d.platform[i]) & 1 == 0 {
+                    continue;
+                }
+                if s.sub_bit != 0 && d.subs[i] & s.sub_bit == 0 {
+                    continue;
+                }
+                if !whole && (d.at[i] < s.start || d.at[i] > s.end) {
+                    continue;
+                }
+                f(d, i);
+            }
+        }
+    }
+
+    /// First and last post time of the table, if any post.
+    pub fn bounds(&self) -> Option<(i64, i64)> {
+        let first = self.days.values().find(|d| d.len() > 0)?.at.iter().min().copied()?;
+        let last = self.days.values().rev().find(|d| d.len() > 0)?.at.iter().max().copied()?;
+        Some((first, last))
+    }
+}
+
+/// The tables of the trackers used most recently.
+#[derive(Debug, Default)]
+pub(crate) struct TopicTables {
+    trackers: Mutex<HashMap<i64, Arc<RwLock<TopicTable>>>>,
+    clock: AtomicU64,
+}
+
+impl TopicTables {
+    fn entry(&self, tracker_id: i64) -> Arc<RwLock<TopicTable>> {
+        let mut m = self.trackers.lock().unwrap_or_else(|e| e.into_inner());
+        m.entry(tracker_id).or_insert_with(|| Arc::new(RwLock::new(TopicTable { version: -1, ..Default::default() }))).clone()
+    }
+
+    /// Drops the least recently used tables (never `keep`) while the posts pass [`MAX_POSTS`].
+    fn trim(&self, keep: i64, keep_posts: usize) {
+        let mut m = self.trackers.lock().unwrap_or_else(|e| e.into_inner());
+        let mut sizes: Vec<(u64, i64, usize)> = m
+            .iter()
+            .filter(|(t, _)| **t != keep)
+            .filter_map(|(t, e)| e.try_read().ok().map(|g| (g.last_used.load(Ordering::Relaxed), *t, g.posts)))
+            .collect();
+        let mut total: usize = keep_posts + sizes.iter().map(|s| s.2).sum::<usize>();
+        sizes.sort_unstable();
+        for (_, t, posts) in sizes {
+            if total <= MAX_POSTS {
+                break;
+            }
+            m.remove(&t);
+            total -= posts;
+        }
+        if keep_posts > MAX_POSTS {
+            m.remove(&keep);
+        }
+    }
+}
+
+/// The columns a table reads of a tracker's live posts.
+const POST_COLUMNS: &str = "SELECT tp.post_id, tp.created_at, tp.platform, tp.bucket, tp.subtrackers, p.terms \
+                            FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1";
+
+/// Days marked above a version before a table reads everything again instead of day by day.
+const MANY_DAYS: usize = 64;
+
+impl Store {
+    /// The tracker's topic table brought up to date, or None when the tracker is gone or too
+    /// large to keep in memory.
+    pub(crate) async fn topic_table(&self, tracker_id: i64) -> Result<Option<Arc<RwLock<TopicTable>>>> {
+        let current: Option<i64> = with_pool!(self, |p| sqlx::query_scalar("SELECT post_version FROM trackers WHERE id = $1")
+            .bind(tracker_id)
+            .fetch_optional(p)
+            .await?);
+        let Some(current) = current else { return Ok(None) };
+        let entry = self.topic_tables.entry(tracker_id);
+        let stamp = self.topic_tables.clock.fetch_add(1, Ordering::Relaxed);
+        {
+            let g = entry.read().await;
+            g.last_used.store(stamp, Ordering::Relaxed);
+            if g.version == current {
+                let posts = g.posts;
+                drop(g);
+                return Ok((posts <= MAX_POSTS).then_some(entry));
+            }
+        }
+        let mut g = entry.write().await;
+        if g.version != current {
+            let days: Vec<i64> = if g.version < 0 {
+                Vec::new()
+            } else {
+                with_pool!(self, |p| sqlx::query_scalar("SELECT day FROM post_days WHERE tracker_id = $1 AND version > $2")
+                    .bind(tracker_id)
+                    .bind(g.version)
+                    .fetch_all(p)
+                    .await?)
+            };
+            let live = self.backend().live_link("tp");
+            if g.version < 0 || days.len() > MANY_DAYS {
+                let rows: Vec<PostRowTuple> =
+                    with_pool!(self, |p| sqlx::query_as(&format!("{POST_COLUMNS} AND {live}")).bind(tracker_id).fetch_all(p).await?);
+                let posts = g.load(rows);
+                let all: Vec<i64> = g.days.keys().copied().collect();
+                g.replace_days(&all, posts);
+            } else {
+                let sql = format!("{POST_COLUMNS} AND tp.created_at >= $2 AND tp.created_at < $3 AND {live}");
+                let mut posts = Vec::new();
+                for day in &days {
+                    let rows: Vec<PostRowTuple> =
+                        with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(*day).bind(day + DAY_MS).fetch_all(p).await?);
+                    posts.extend(g.load(rows));
+                }
+                g.replace_days(&days, posts);
+            }
+            g.version = current;
+        }
+        let posts = g.posts;
+        drop(g);
+        self.topic_tables.trim(tracker_id, posts);
+        Ok((posts <= MAX_POSTS).then_some(entry))
+    }
+
+    /// A table of only the posts of `[start, end]` (inclusive), read from the rows for one request:
+    /// the answer for trackers too large to keep, and the benchmark's row-only baseline.
+    pub(crate) async fn topic_table_of_rows(&self, tracker_id: i64, start: i64, end: i64) -> Result<TopicTable> {
+        let live = self.backend().live_link("tp");
+        let sql = format!("{POST_COLUMNS} AND tp.created_at >= $2 AND tp.created_at <= $3 AND {live}");
+        let rows: Vec<PostRowTuple> = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(start).bind(end).fetch_all(p).await?);
+        let mut t = TopicTable::default();
+        let posts = t.load(rows);
+        t.replace_days(&[], posts);
+        Ok(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: i64, at: i64, bucket: &str, terms: &str) -> PostRowTuple {
+        (id, at, "twitter".into(), Some(bucket.into()), 0, terms.into())
+    }
+
+    #[test]
+    fn days_are_replaced_whole_and_terms_interned() {
+        let mut t = TopicTable::default();
+        let posts = t.load(vec![
+            row(1, 10, "positive", r#"{"k":["coffee","bean"],"h":["coffee"]}"#),
+            row(2, DAY_MS + 5, "negative", r#"{"k":["coffee"]}"#),
+        ]);
+        t.replace_days(&[], posts);
+        assert_eq!(t.posts(), 2);
+        let word = t.id_of(TermKind::Word, "coffee").unwrap();
+        let tag = t.id_of(TermKind::Hashtag, "coffee").unwrap();
+        assert_ne!(word, tag);
+        assert_eq!(t.kind_of(tag), TermKind::Hashtag);
+        assert_eq!(t.text_of(tag), "coffee");
+        // The second day read again: one post there now, none of the old one.
+        let posts = t.load(vec![row(3, DAY_MS + 9, "neutral", r#"{"k":["tea"]}"#)]);
+        t.replace_days(&[DAY_MS], posts);
+        assert_eq!(t.posts(), 2);
+        let mut seen = Vec::new();
+        t.each(&Scope::new(0, 3 * DAY_MS, PlatformSet::all(), None), |d, i| seen.push(d.ids[i]));
+        assert_eq!(seen, vec![1, 3]);
+        // A range cutting a day keeps only its posts; another platform keeps none.
+        let mut seen = Vec::new();
+        t.each(&Scope::new(DAY_MS + 6, 3 * DAY_MS, PlatformSet::all(), None), |d, i| seen.push(d.ids[i]));
+        assert_eq!(seen, vec![3]);
+        let mut n = 0;
+        t.each(&Scope::new(0, 3 * DAY_MS, PlatformSet::from_bits(0), None), |_, _| n += 1);
+        assert_eq!(n, 0);
+    }
+}

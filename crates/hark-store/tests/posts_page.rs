@@ -179,7 +179,7 @@ fn filters(tags: (i64, i64)) -> Vec<(String, PostQuery)> {
     out
 }
 
-const SORTS: [PostSort; 11] = [
+const SORTS: [PostSort; 12] = [
     PostSort::Date,
     PostSort::Engagement,
     PostSort::Reach,
@@ -191,6 +191,7 @@ const SORTS: [PostSort; 11] = [
     PostSort::Comments,
     PostSort::Shares,
     PostSort::Views,
+    PostSort::Text,
 ];
 
 fn ids(rows: &[hark_store::PostRow]) -> Vec<i64> {

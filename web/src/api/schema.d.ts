@@ -902,6 +902,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/sentiment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["sentiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/sentiment-keywords": {
         parameters: {
             query?: never;
@@ -911,6 +927,22 @@ export interface paths {
         };
         get?: never;
         put: operations["sentiment_keywords"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/sentiment/keywords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["sentiment_keywords"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -968,6 +1000,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch: operations["edit_tag"];
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["topic_layer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/topics/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["topic_posts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/topics/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["topic_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/trackers/{hash}/total-posts": {
@@ -1049,6 +1129,18 @@ export interface components {
              * @description Bucket start (ms), a boundary in the viewer's time zone.
              */
             t: number;
+        };
+        BucketCountsDto: {
+            /** Format: int64 */
+            negative: number;
+            /** Format: int64 */
+            neutral: number;
+            /** Format: int64 */
+            positive: number;
+            /** Format: int64 */
+            slightNegative: number;
+            /** Format: int64 */
+            slightPositive: number;
         };
         ChartConfig: {
             chart: string;
@@ -1307,6 +1399,26 @@ export interface components {
             byEngagement: components["schemas"]["Influencer"][];
             byPosts: components["schemas"]["Influencer"][];
         };
+        KeywordDto: {
+            /**
+             * Format: int64
+             * @description Posts of this sentiment holding it.
+             */
+            count: number;
+            /** @description `word` or `hashtag`. */
+            kind: string;
+            text: string;
+            /**
+             * Format: int64
+             * @description Posts of the range holding it.
+             */
+            total: number;
+            /**
+             * Format: double
+             * @description Its log-odds z value: how far more often it is used in these posts than in the others.
+             */
+            z: number;
+        };
         LinkSharing: {
             /** @default false */
             editDateRange: boolean;
@@ -1490,6 +1602,17 @@ export interface components {
             /** @description positive, slight_positive, neutral, slight_negative or negative. */
             sentiment: string;
         };
+        SentimentKeywordsDto: {
+            negative: components["schemas"]["KeywordDto"][];
+            /** Format: int64 */
+            negativePosts: number;
+            positive: components["schemas"]["KeywordDto"][];
+            /** Format: int64 */
+            positivePosts: number;
+            /** Format: int64 */
+            posts: number;
+            reason?: string | null;
+        };
         /** @description A tracker's custom sentiment keyword lists, and whether stored posts are scored again now. */
         SentimentKeywordsInput: {
             negative?: string[];
@@ -1497,6 +1620,31 @@ export interface components {
             positive?: string[];
             /** @description Re-analyze the posts already stored (else only new posts use the lists). */
             reanalyze?: boolean;
+        };
+        SentimentOverview: {
+            counts: components["schemas"]["BucketCountsDto"];
+            /** Format: int64 */
+            end?: number | null;
+            /** @description hour, day or week. */
+            grouping: string;
+            points: components["schemas"]["SentimentPoint"][];
+            reason?: string | null;
+            /**
+             * Format: double
+             * @description Positive minus negative posts (slight ones included) over all posts, -1 to 1.
+             */
+            score: number;
+            /**
+             * Format: int64
+             * @description The range resolved: first and last millisecond.
+             */
+            start?: number | null;
+            /** Format: int64 */
+            total: number;
+        };
+        SentimentPoint: components["schemas"]["BucketCountsDto"] & {
+            /** Format: int64 */
+            t: number;
         };
         SentimentResult: {
             new: string;
@@ -1511,6 +1659,12 @@ export interface components {
             positive: number;
             /** @description Posts per subtracker, in the tracker's order. */
             shareOfVoice: components["schemas"]["TermCount"][];
+        };
+        SeriesLine: {
+            kind?: string | null;
+            points: number[];
+            /** @description The topic added to the path; null for the path's own line. */
+            text?: string | null;
         };
         SetupInput: {
             email: string;
@@ -1635,6 +1789,70 @@ export interface components {
             /** Format: int64 */
             users: number;
         };
+        TopicItem: {
+            /**
+             * Format: double
+             * @description The change of its share against the baseline (0.5: half as much again); null when the
+             *     baseline never had it.
+             */
+            change?: number | null;
+            /**
+             * Format: int64
+             * @description Posts of the layer holding it.
+             */
+            count: number;
+            /** @description `word` or `hashtag`. */
+            kind: string;
+            /**
+             * Format: double
+             * @description Its share of the layer's posts, 0 to 1.
+             */
+            share: number;
+            /** @description Posts per bucket of `buckets`. */
+            spark: number[];
+            text: string;
+            /**
+             * Format: double
+             * @description How unusual its share is in the trend window against the baseline: a signed
+             *     likelihood-ratio statistic, about standard normal when nothing changed (2 unusual, 4 very).
+             */
+            trend: number;
+        };
+        TopicLayer: {
+            buckets: number[];
+            /** @description hour, day or week: the buckets of the sparklines. */
+            grouping: string;
+            items: components["schemas"]["TopicItem"][];
+            kind: string;
+            page: number;
+            perPage: number;
+            /**
+             * Format: int64
+             * @description Posts of the range holding the path.
+             */
+            posts: number;
+            /** @description `no platform chosen` when the chosen platforms leave the page none of its own. */
+            reason?: string | null;
+            /** @description Topics of the layer, all pages. */
+            total: number;
+            window?: null | components["schemas"]["TrendWindowDto"];
+        };
+        TopicPosts: {
+            page: number;
+            perPage: number;
+            posts: components["schemas"]["DashboardPost"][];
+            reason?: string | null;
+            /** Format: int64 */
+            total: number;
+        };
+        TopicSeries: {
+            /** @description Bucket starts (ms). */
+            buckets: number[];
+            grouping: string;
+            /** @description The path's posts (all posts for an empty path), then one line per item. */
+            lines: components["schemas"]["SeriesLine"][];
+            reason?: string | null;
+        };
         Topics: {
             hashtags: components["schemas"]["TermCount"][];
             keywords: components["schemas"]["TermCount"][];
@@ -1738,6 +1956,20 @@ export interface components {
             lastErrorAt?: null | components["schemas"]["i64"];
             /** @description A worker holds the stream right now. */
             running: boolean;
+        };
+        TrendWindowDto: {
+            /** Format: int64 */
+            baselineEnd: number;
+            /** Format: int64 */
+            baselinePosts: number;
+            /** Format: int64 */
+            baselineStart: number;
+            /** Format: int64 */
+            currentEnd: number;
+            /** Format: int64 */
+            currentPosts: number;
+            /** Format: int64 */
+            currentStart: number;
         };
         ViewerSentiments: {
             /** Format: int64 */
@@ -4124,6 +4356,60 @@ export interface operations {
             };
         };
     };
+    sentiment: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentimentOverview"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     sentiment_keywords: {
         parameters: {
             query?: never;
@@ -4148,6 +4434,60 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sentiment_keywords: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentimentKeywordsDto"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4307,6 +4647,187 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tag"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    topic_layer: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /** @description `word` (default) or `hashtag`. */
+                kind?: string;
+                /** @description The picked topics above this layer: `kind:text` separated by commas, at most two. */
+                path?: string;
+                /** @description `count;desc` (default), `count;asc`, `trend;desc` or `trend;asc`. */
+                sort?: string;
+                /** @description 1-based page of 20 topics. */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicLayer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    topic_posts: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /**
+                 * @description The topics a post must hold: `kind:text` separated by commas, at most three (none: every
+                 *     post of the range, as the posts list of a time bucket).
+                 */
+                path?: string;
+                /** @description 1-based page of 20 posts. */
+                page?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicPosts"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    topic_series: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /** @description The picked topics: `kind:text` separated by commas, at most two. */
+                path?: string;
+                /** @description Topics to chart with the path, `kind:text` separated by commas, at most ten. */
+                items?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicSeries"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {

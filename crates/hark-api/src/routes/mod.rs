@@ -6,6 +6,7 @@ pub mod posts;
 pub mod preview;
 pub mod session;
 pub mod tags;
+pub mod topics;
 pub mod trackers;
 
 use hark_core::{Permission, TrackerHash};

@@ -23,6 +23,8 @@ pub enum PostSort {
     Comments,
     Shares,
     Views,
+    /// The post's text (the sentiment page's posts table).
+    Text,
 }
 
 impl PostSort {
@@ -40,6 +42,7 @@ impl PostSort {
             "comments" => Self::Comments,
             "shares" => Self::Shares,
             "views" => Self::Views,
+            "post_text" | "postText" | "text" => Self::Text,
             _ => return None,
         })
     }
@@ -57,6 +60,7 @@ impl PostSort {
             Self::Comments => "p.comments",
             Self::Shares => "p.shares",
             Self::Views => "p.views",
+            Self::Text => "p.text",
         }
     }
 

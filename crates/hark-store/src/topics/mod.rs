@@ -14,7 +14,7 @@ mod table;
 use std::collections::HashMap;
 use std::ops::Deref;
 
-use stats::{log_odds, share_change, trend_score, MIN_KEYWORD_COUNT, PRIOR_WEIGHT, SIGNIFICANT_Z};
+use stats::{log_odds, prior_weight, share_change, trend_score, MIN_KEYWORD_COUNT, SIGNIFICANT_Z};
 pub use table::TermKind;
 pub(crate) use table::TopicTables;
 use table::{Scope, TopicTable};
@@ -415,6 +415,7 @@ impl Store {
         });
         let skip: Vec<bool> = (0..n).map(|k| exclude.iter().any(|x| **x == *t.dict[k])).collect();
         let uses: f64 = all.iter().map(|c| *c as f64).sum();
+        let alpha0 = prior_weight(uses);
         let group = |counts: &[u32], group_posts: i64| -> Vec<Keyword> {
             if group_posts < MIN_KEYWORD_COUNT || uses == 0.0 {
                 return vec![];
@@ -428,8 +429,8 @@ impl Store {
                     continue;
                 }
                 let y = all[k] as f64;
-                let alpha = PRIOR_WEIGHT * y / uses;
-                let z = log_odds(yi as f64, ni, y - yi as f64, nj, alpha, PRIOR_WEIGHT);
+                let alpha = alpha0 * y / uses;
+                let z = log_odds(yi as f64, ni, y - yi as f64, nj, alpha, alpha0);
                 if z >= SIGNIFICANT_Z {
                     let id = k as u32;
                     out.push(Keyword { text: t.text_of(id).to_string(), kind: t.kind_of(id), count: yi, total: all[k] as i64, z });

@@ -24,8 +24,17 @@ pub const MIN_TREND_COUNT: i64 = 5;
 /// Fewest posts in a group before its keywords are tested, and fewest uses of a keyword there.
 pub const MIN_KEYWORD_COUNT: i64 = 3;
 
-/// The prior's total weight (α₀): the overall frequencies count as this many term uses.
+/// The prior's largest total weight (α₀): the overall frequencies count as at most this many
+/// term uses.
 pub const PRIOR_WEIGHT: f64 = 500.0;
+
+/// The prior's weight for a range with `uses` term uses: a tenth of them, at most
+/// [`PRIOR_WEIGHT`]. A fixed weight would drown a small tracker's evidence (500 prior uses against
+/// 150 real ones list nothing), while over millions of uses any weight this size only steadies
+/// the rare words.
+pub fn prior_weight(uses: f64) -> f64 {
+    (uses * 0.1).clamp(1.0, PRIOR_WEIGHT)
+}
 
 /// Two-sided 5 % significance.
 pub const SIGNIFICANT_Z: f64 = 1.96;

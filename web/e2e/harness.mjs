@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const webDir = path.resolve(here, '..');
-export const distDir = path.join(webDir, 'dist');
+export const distDir = process.env.HARK_E2E_WEB_DIR ? path.resolve(webDir, process.env.HARK_E2E_WEB_DIR) : path.join(webDir, 'dist');
 export const screenshotDir = path.join(here, 'screenshots');
 
 export function freePort() {

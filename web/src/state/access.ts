@@ -8,8 +8,8 @@ export const TRIAL_LOCKED: PlatformCode[] = ['tt', 'fb', 'yt'];
 
 /** Platforms each page supports; the other pages support them all. */
 export const PAGE_PLATFORMS: Partial<Record<TrackerPage, PlatformCode[]>> = {
-  'trending-topics': ['twt', 'ig', 'fb', 'yt', 'tt'],
-  sentiment: ['twt', 'ig', 'fb'],
+  'trending-topics': ['twt', 'ig', 'fb', 'yt', 'tt', 'bsky', 'mastodon'],
+  sentiment: ['twt', 'ig', 'fb', 'bsky', 'mastodon'],
   'media-wall': ['twt', 'ig', 'fb', 'yt', 'tt'],
 };
 

@@ -16,3 +16,5 @@ echo "== Dashboard panels (hark-ingest): rollup path against the post-rows basel
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench dashboard
 echo "== Influencers page (hark-ingest): four data shapes, against the post-rows baseline, SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench influencers
+echo "== Trending topics and sentiment (hark-ingest): four data shapes, against the post-rows baseline, SQLite and PostgreSQL"
+HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench topics

@@ -13,163 +13,14 @@
 //! `HARK_BENCH_CASES` (words: only the order and filter cases whose label holds one),
 //! `HARK_BENCH_ACCOUNTS` (40,000: the accounts of the uniform, zipf and real shapes).
 
-use std::sync::Arc;
+#[path = "shapes/mod.rs"]
+mod shapes;
+
 use std::time::Instant;
 
-use hark_core::{Platform, PlatformSet, Post};
-use hark_ingest::demo::{demo_criteria, DemoGenerator};
-use hark_ingest::pipeline::{compile, prepare_for, BATCH};
+use hark_core::PlatformSet;
 use hark_store::{CountField, CountFilter, InfluencerQuery, InfluencerSort, PageFilter, Store};
-
-const DAY: i64 = 86_400_000;
-const NOW: i64 = 1_790_000_000_000;
-/// Accounts of the `uniform`, `zipf` and `real` shapes (`HARK_BENCH_ACCOUNTS`).
-fn accounts() -> u64 {
-    env_usize("HARK_BENCH_ACCOUNTS", 40_000) as u64
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-/// Zipf(s) over 1..=n by inverting its cumulative weights (a table, built once).
-struct Zipf(Vec<f64>);
-impl Zipf {
-    fn new(n: u64, s: f64) -> Self {
-        let mut acc = 0.0;
-        let mut cdf: Vec<f64> = (1..=n).map(|k| {
-            acc += 1.0 / (k as f64).powf(s);
-            acc
-        }).collect();
-        for c in &mut cdf {
-            *c /= acc;
-        }
-        Zipf(cdf)
-    }
-    fn sample(&self, r: &mut Rng) -> u64 {
-        let u = r.unit();
-        self.0.partition_point(|c| *c < u) as u64
-    }
-}
-
-const BIOS: [&str; 6] = [
-    "Coffee lover and marketer",
-    "Tech writer. Opinions my own",
-    "Barista in São Paulo",
-    "Runner, reader, dad",
-    "News and views on markets",
-    "Photographer — travel & food",
-];
-const PLACES: [&str; 5] = ["London", "New York", "Zürich", "Lisboa", "Tokyo"];
-
-/// The SemEval tweet texts (`real`), or none when the data is not there.
-fn real_texts() -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/sentiment-semeval-2013-2016/train.tsv");
-    std::fs::read_to_string(path)
-        .map(|s| s.lines().filter_map(|l| l.splitn(3, '\t').nth(2)).map(|t| t.replace("\\u2019", "'").replace("\\u002c", ",")).collect())
-        .unwrap_or_default()
-}
-
-/// Gives a post the account `n` of the shape, with its profile.
-fn as_account(p: &mut Post, n: u64, texts: &[String], r: &mut Rng) {
-    p.author.id = format!("{n}");
-    p.author.username = format!("acct{n}");
-    p.author.name = format!("Account {n}");
-    // Followers heavy-tailed by account, fixed per account.
-    let h = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
-    p.author.followers = Some(((h % 1000) * (h % 1000) / 10) as i64 + 10);
-    p.author.location = Some(PLACES[(n % 5) as usize].to_string());
-    p.author.bio = Some(if texts.is_empty() { BIOS[(n % 6) as usize].to_string() } else { texts[(n as usize * 7) % texts.len()].clone() });
-    if !texts.is_empty() {
-        p.text = texts[(r.next() % texts.len() as u64) as usize].clone();
-    }
-    p.platform = if n % 10 < 7 { Platform::Twitter } else { Platform::Instagram };
-}
-
-async fn load(store: &Store, shape: &str, posts: usize) -> i64 {
-    let user = store.create_user(&hark_testkit::new_user("bench@example.org"), 0).await.expect("user");
-    let c = demo_criteria();
-    let json = serde_json::to_string(&c).expect("json");
-    let t = store
-        .create_tracker(&hark_testkit::new_tracker("influencers bench", user.id, PlatformSet::all().bits(), json.clone()), 0)
-        .await
-        .expect("tracker");
-    let matcher = Arc::new(compile(&[(t.id, json)]).expect("compile"));
-    let texts = Arc::new(if shape == "real" { real_texts() } else { Vec::new() });
-    if shape == "real" && texts.is_empty() {
-        println!("  (../shared/data not found: real texts replaced by generated ones)");
-    }
-    let zipf = Arc::new(Zipf::new(accounts(), 1.1));
-    let start = Instant::now();
-    let mut gen = DemoGenerator::new(42);
-    let mut it = gen.generate(NOW - 90 * DAY, NOW, posts);
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    loop {
-        let mut batch: Vec<Post> = it.by_ref().take(BATCH).collect();
-        if batch.is_empty() {
-            break;
-        }
-        for p in &mut batch {
-            match shape {
-                "uniform" | "real" => {
-                    let n = rng.next() % accounts();
-                    as_account(p, n, &texts, &mut rng);
-                }
-                "zipf" => {
-                    let n = zipf.sample(&mut rng);
-                    as_account(p, n, &texts, &mut rng);
-                }
-                _ => {}
-            }
-        }
-        let m = matcher.clone();
-        let tid = t.id;
-        // As a platform's search returns posts for the tracker: one whose text lacks the terms
-        // (the real tweets) joins it as an indirect match.
-        let records = tokio::task::spawn_blocking(move || prepare_for(&m, &batch, Some(tid)))
-        .await
-        .expect("prepare");
-        store.ingest_batch(&records, 1).await.expect("ingest");
-    }
-    if store.backend() == hark_store::Backend::Postgres {
-        store.analyze().await.expect("analyze");
-    }
-    println!("  loaded {posts} {shape} posts in {:.0}s", start.elapsed().as_secs_f64());
-    t.id
-}
-
-fn pct(v: &mut [f64], p: f64) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[((v.len() as f64 * p).ceil() as usize).clamp(1, v.len()) - 1]
-}
-
-async fn time<F, Fut, T>(reps: usize, mut f: F) -> (f64, f64, T)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = T>,
-{
-    let mut ms = Vec::with_capacity(reps);
-    let mut last = None;
-    for _ in 0..reps.max(1) {
-        let s = Instant::now();
-        last = Some(f().await);
-        ms.push(s.elapsed().as_secs_f64() * 1000.0);
-    }
-    (pct(&mut ms.clone(), 0.5), pct(&mut ms, 0.95), last.expect("one run"))
-}
+use shapes::{env_usize, load, time, DAY, NOW};
 
 async fn bench(backend: &str, url: &str, shape: &str, posts: usize, reps: usize, base_reps: usize) {
     let store = Store::connect(url).await.expect("connect");
@@ -246,22 +97,14 @@ fn main() {
     let reps = env_usize("HARK_BENCH_REPS", 20);
     let base_reps = env_usize("HARK_BENCH_BASE_REPS", 3);
     let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
-    let shapes = std::env::var("HARK_BENCH_SHAPES").unwrap_or_else(|_| "demo,uniform,zipf,real".into());
+    let shape_list = std::env::var("HARK_BENCH_SHAPES").unwrap_or_else(|_| "demo,uniform,zipf,real".into());
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     rt.block_on(async {
-        for shape in shapes.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            if backends.contains("sqlite") {
-                let dir = tempfile::tempdir().expect("tempdir");
-                bench("sqlite", &format!("sqlite://{}", dir.path().join("inf.db").display()), shape, posts, reps, base_reps).await;
-            }
-            if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
-                let name = format!("hark_inf_bench_{}_{shape}", std::process::id());
-                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
-                let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-                bench("postgres", &format!("{base}/{name}"), shape, posts, reps, base_reps).await;
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
-            }
+        for shape in shape_list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            shapes::each_backend(&backends, &format!("inf_{shape}"), |backend, url| async move {
+                bench(backend, &url, shape, posts, reps, base_reps).await
+            })
+            .await;
         }
     });
 }

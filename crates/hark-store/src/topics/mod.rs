@@ -156,6 +156,63 @@ impl Deref for Held {
     }
 }
 
+/// Counts per hour of a range for a few series: an array per series when the range's hours are
+/// few enough (a map lookup per post was most of a month's sparkline pass), a map otherwise.
+struct Hours {
+    first: i64,
+    len: usize,
+    dense: Vec<Vec<i64>>,
+    sparse: Vec<HashMap<i64, i64>>,
+}
+
+/// Cells (hours × series) kept as arrays at most.
+const DENSE_HOURS: usize = 4_000_000;
+
+impl Hours {
+    fn new((s, e): (i64, i64), series: usize) -> Self {
+        let first = s.div_euclid(HOUR_MS);
+        let len = (e.div_euclid(HOUR_MS) - first + 1).max(0) as usize;
+        if len.saturating_mul(series) <= DENSE_HOURS {
+            Hours { first, len, dense: vec![vec![0; len]; series], sparse: vec![] }
+        } else {
+            Hours { first, len, dense: vec![], sparse: vec![HashMap::new(); series] }
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, series: usize, at: i64) {
+        let h = at.div_euclid(HOUR_MS);
+        if self.dense.is_empty() {
+            *self.sparse[series].entry(h).or_default() += 1;
+        } else {
+            let i = (h - self.first) as usize;
+            if i < self.len {
+                self.dense[series][i] += 1;
+            }
+        }
+    }
+
+    /// Each series as (hour start, count), hours with a count, in order.
+    fn lists(self) -> Vec<Vec<(i64, i64)>> {
+        if self.dense.is_empty() {
+            return self
+                .sparse
+                .into_iter()
+                .map(|m| {
+                    let mut v: Vec<(i64, i64)> = m.into_iter().map(|(h, n)| (h * HOUR_MS, n)).collect();
+                    v.sort_unstable();
+                    v
+                })
+                .collect();
+        }
+        let first = self.first;
+        self.dense
+            .into_iter()
+            .map(|v| v.into_iter().enumerate().filter(|(_, n)| *n != 0).map(|(i, n)| ((first + i as i64) * HOUR_MS, n)).collect())
+            .collect()
+    }
+}
+
 /// How many ranges of its length before a range the baseline reaches back.
 const BASELINE_WINDOWS: i64 = 4;
 
@@ -241,42 +298,51 @@ impl Store {
             let trend = trend_score(now[k] as i64, n1, before[k] as i64, n0);
             items.push((k as u32, *c as i64, trend));
         }
-        // Ties by count, then by term, so pages neither skip nor repeat.
-        items.sort_by(|a, b| {
+        // Ties by count, then by term, so pages neither skip nor repeat. Only the terms up to the
+        // page's last are put in order.
+        let order = |a: &(u32, i64, f64), b: &(u32, i64, f64)| {
             let key = match q.sort {
                 TopicSort::Count => a.1.cmp(&b.1),
                 TopicSort::Trend => a.2.total_cmp(&b.2).then(a.1.cmp(&b.1)),
             };
             let key = if q.ascending { key } else { key.reverse() };
             key.then_with(|| t.text_of(a.0).cmp(t.text_of(b.0)))
-        });
+        };
         let total = items.len();
         let per = q.per_page.clamp(1, 500);
         let from = (q.page.max(1) - 1).saturating_mul(per).min(total);
-        let page: Vec<(u32, i64, f64)> = items[from..(from + per).min(total)].to_vec();
+        let to = (from + per).min(total);
+        if to > 0 && to < total {
+            items.select_nth_unstable_by(to - 1, order);
+            items.truncate(to);
+        }
+        items.sort_unstable_by(order);
+        let page: Vec<(u32, i64, f64)> = items[from..to].to_vec();
         // The listed terms' hours, in a second pass over the range.
-        let slot: HashMap<u32, usize> = page.iter().enumerate().map(|(i, (id, ..))| (*id, i)).collect();
-        let mut hours: Vec<HashMap<i64, i64>> = vec![HashMap::new(); page.len()];
+        let mut slot = vec![u16::MAX; if page.is_empty() { 0 } else { n }];
+        for (i, (id, ..)) in page.iter().enumerate() {
+            slot[*id as usize] = i as u16;
+        }
+        let mut hours = Hours::new((s, e), page.len());
         if !page.is_empty() {
             t.each(&scope, |d, i| {
                 let terms = d.terms_of(i);
                 if !holds(terms, &path) {
                     return;
                 }
-                let h = d.at[i].div_euclid(HOUR_MS) * HOUR_MS;
                 for id in terms {
-                    if let Some(j) = slot.get(id) {
-                        *hours[*j].entry(h).or_default() += 1;
+                    let j = slot[*id as usize];
+                    if j != u16::MAX {
+                        hours.add(j as usize, d.at[i]);
                     }
                 }
             });
         }
+        let hours = hours.lists();
         let items = page
             .into_iter()
             .zip(hours)
-            .map(|((id, c, trend), h)| {
-                let mut hours: Vec<(i64, i64)> = h.into_iter().collect();
-                hours.sort_unstable();
+            .map(|((id, c, trend), hours)| {
                 let k = id as usize;
                 TopicItem {
                     text: t.text_of(id).to_string(),
@@ -302,31 +368,26 @@ impl Store {
         path: &[TermRef],
         items: &[TermRef],
     ) -> Result<(Option<(i64, i64)>, Vec<Vec<(i64, i64)>>)> {
-        let mut out = vec![Vec::new(); items.len() + 1];
-        let Some((t, (s, e), _)) = self.topic_source(tracker_id, f, false).await? else { return Ok((None, out)) };
-        let Some(path) = path_ids(&t, path) else { return Ok((Some((s, e)), out)) };
+        let none = vec![Vec::new(); items.len() + 1];
+        let Some((t, (s, e), _)) = self.topic_source(tracker_id, f, false).await? else { return Ok((None, none)) };
+        let Some(path) = path_ids(&t, path) else { return Ok((Some((s, e)), none)) };
         let ids: Vec<Option<u32>> = items.iter().map(|r| t.id_of(r.kind, &r.text)).collect();
-        let mut acc: Vec<HashMap<i64, i64>> = vec![HashMap::new(); items.len() + 1];
+        let mut acc = Hours::new((s, e), items.len() + 1);
         t.each(&Scope::new(s, e, f.platforms, f.subtracker), |d, i| {
             let terms = d.terms_of(i);
             if !holds(terms, &path) {
                 return;
             }
-            let h = d.at[i].div_euclid(HOUR_MS) * HOUR_MS;
-            *acc[0].entry(h).or_default() += 1;
+            acc.add(0, d.at[i]);
             for (j, id) in ids.iter().enumerate() {
                 if let Some(id) = id {
                     if terms.binary_search(id).is_ok() {
-                        *acc[j + 1].entry(h).or_default() += 1;
+                        acc.add(j + 1, d.at[i]);
                     }
                 }
             }
         });
-        for (o, a) in out.iter_mut().zip(acc) {
-            *o = a.into_iter().collect();
-            o.sort_unstable();
-        }
-        Ok((Some((s, e)), out))
+        Ok((Some((s, e)), acc.lists()))
     }
 
     /// The range's posts holding every term of `path`, newest first, a page at a time; with the
@@ -374,14 +435,19 @@ impl Store {
     pub async fn sentiment_summary(&self, tracker_id: i64, f: &PageFilter) -> Result<SentimentSummary> {
         let Some((t, (s, e), _)) = self.topic_source(tracker_id, f, false).await? else { return Ok(SentimentSummary::default()) };
         let mut counts = [0i64; 5];
-        let mut hours: HashMap<i64, BucketCounts> = HashMap::new();
+        let mut per = Hours::new((s, e), 5);
         t.each(&Scope::new(s, e, f.platforms, f.subtracker), |d, i| {
             let b = d.bucket[i] as usize;
             counts[b] += 1;
-            hours.entry(d.at[i].div_euclid(HOUR_MS) * HOUR_MS).or_default()[b] += 1;
+            per.add(b, d.at[i]);
         });
-        let mut hours: Vec<(i64, BucketCounts)> = hours.into_iter().collect();
-        hours.sort_unstable();
+        let mut by_hour: std::collections::BTreeMap<i64, BucketCounts> = Default::default();
+        for (b, list) in per.lists().into_iter().enumerate() {
+            for (h, n) in list {
+                by_hour.entry(h).or_default()[b] = n;
+            }
+        }
+        let hours: Vec<(i64, BucketCounts)> = by_hour.into_iter().collect();
         Ok(SentimentSummary { counts, hours, range: Some((s, e)) })
     }
 

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { useSaveSentimentKeywords } from '../../api/queries/tracker-mutations';
-import type { SentimentKeywords } from '../../api/types';
+import type { SentimentKeywords, Tracker } from '../../api/types';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { IconPlus, IconX } from '../../components/icons';
@@ -29,11 +29,14 @@ export function EditKeywordsModal({
   saved,
   open,
   onOpenChange,
+  onSaved,
 }: {
   hash: string;
   saved: SentimentKeywords | undefined;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** After a save: the tracker as saved, and whether its stored posts are being re-analyzed. */
+  onSaved?: (tracker: Tracker, reanalyze: boolean) => void;
 }) {
   const baseline = saved ?? EMPTY;
   const [draft, setDraft] = useState<Draft>(() => toDraft(baseline));
@@ -50,7 +53,15 @@ export function EditKeywordsModal({
   const unchanged = sameLists(lists, baseline);
 
   const submit = (reanalyze: boolean) =>
-    save.mutate({ ...lists, reanalyze }, { onSuccess: () => onOpenChange(false) });
+    save.mutate(
+      { ...lists, reanalyze },
+      {
+        onSuccess: (t) => {
+          onSaved?.(t, reanalyze);
+          onOpenChange(false);
+        },
+      },
+    );
 
   const error =
     save.error instanceof ApiError ? save.error.message : save.error ? 'An unknown error occurred.' : null;

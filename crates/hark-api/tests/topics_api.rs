@@ -142,6 +142,16 @@ async fn sentiment_overview_and_keywords() {
         let table = app.get(&format!("/api/v1/trackers/{hash}/posts?days=30&sentiment=positive,slight_positive&search=love&sort=postText;asc&perPage=20")).await;
         assert_eq!(table.status, 200, "{:?}", table.body);
         assert!(table.body["posts"].as_array().unwrap().len() >= 8);
+        // Save and Reanalyze: "wonderful" made negative moves the ten positive tweets, and every
+        // view follows.
+        let saved = app.send_json("PUT", &format!("/api/v1/trackers/{hash}/sentiment-keywords"), json!({"negative": ["wonderful"], "reanalyze": true})).await;
+        assert_eq!(saved.status, 200, "{:?}", saved.body);
+        while hark_ingest::reanalysis::run_next(&app.store).await.unwrap() {}
+        let after = app.get(&format!("/api/v1/trackers/{hash}/sentiment?days=30")).await.body;
+        assert_eq!(after["counts"]["negative"].as_i64().unwrap(), c["negative"].as_i64().unwrap() + 10, "{after:?}");
+        assert_eq!(after["counts"]["positive"].as_i64().unwrap() + after["counts"]["slightPositive"].as_i64().unwrap(), pos - 10);
+        let reanalysis = app.get(&format!("/api/v1/trackers/{hash}")).await.body["reanalysis"].clone();
+        assert_eq!((reanalysis["done"].as_bool(), reanalysis["processed"].as_i64()), (Some(true), Some(31)), "{reanalysis:?}");
     })
     .await;
 }

@@ -31,6 +31,11 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
     }
     let matcher = compile(&[(tracker.id, tracker.criteria.clone())])?;
     let total = store.count_links(tracker.id).await?;
+    if let Some((before, after)) = store.reanalysis_criteria(job.id).await? {
+        if sentiment_only(&before, &after) {
+            return rescore(store, &matcher, tracker.id, job.id, total).await.map(|_| true);
+        }
+    }
     let (mut processed, mut removed, mut after) = (0i64, 0i64, 0i64);
     let mut scratch = MatchScratch::new();
     let mut matches = Vec::new();
@@ -71,6 +76,49 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
     Ok(true)
 }
 
+/// Whether two criteria (JSON) differ in their custom sentiment keywords alone: then no post can
+/// leave the tracker or change subtrackers, and only the keyword rules are computed again.
+fn sentiment_only(before: &str, after: &str) -> bool {
+    let strip = |s: &str| -> Option<serde_json::Value> {
+        let mut v: serde_json::Value = serde_json::from_str(s).ok()?;
+        v.as_object_mut()?.remove("sentiment_keywords");
+        v.as_object_mut()?.remove("sentimentKeywords");
+        Some(v)
+    };
+    matches!((strip(before), strip(after)), (Some(a), Some(b)) if a == b)
+}
+
+/// Posts read per page by a sentiment-only re-analysis.
+const TEXT_PAGE: i64 = 20_000;
+
+/// A re-analysis after a change of the custom sentiment keywords alone: each stored post's text is
+/// read (not the whole post), the keywords give its rule, and only the posts whose rule changed
+/// are written, many to a statement.
+async fn rescore(store: &Store, matcher: &crate::pipeline::Matcher, tracker_id: i64, job: i64, total: i64) -> Result<(), IngestError> {
+    let (mut processed, mut after) = (0i64, 0i64);
+    store.set_reanalysis_progress(job, 0, total, 0, None).await?;
+    loop {
+        let page = store.tracker_post_texts(tracker_id, after, TEXT_PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.0;
+        let rules: Vec<(i64, Option<&'static str>)> = page
+            .iter()
+            .filter_map(|(id, text, title, stored)| {
+                let text = if text.trim().is_empty() { title.as_deref().unwrap_or("") } else { text.as_str() };
+                let rule = matcher.keyword_bucket(tracker_id, text);
+                (rule != stored.as_deref()).then_some((*id, rule))
+            })
+            .collect();
+        store.set_sentiment_rules(tracker_id, &rules, now_millis()).await?;
+        processed += page.len() as i64;
+        store.set_reanalysis_progress(job, processed, total.max(processed), 0, None).await?;
+        tokio::task::yield_now().await;
+    }
+    store.set_reanalysis_progress(job, processed, total.max(processed), 0, Some(now_millis())).await?;
+    tracing::info!(tracker = tracker_id, processed, "sentiment re-analysis finished");
+    Ok(())
+}
+
 /// Works through pending re-analyses, checking every `every`.
 pub async fn run_worker(store: Store, every: Duration) {
     loop {
@@ -80,5 +128,20 @@ pub async fn run_worker(store: Store, every: Duration) {
             Err(e) => tracing::warn!(error = %e, "re-analysis failed; will retry"),
         }
         tokio::time::sleep(every).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentiment_only;
+
+    #[test]
+    fn only_a_keyword_change_is_sentiment_only() {
+        let a = r#"{"search":{"include":[["coffee"]],"exclude":[]},"platforms":1}"#;
+        let b = r#"{"search":{"include":[["coffee"]],"exclude":[]},"platforms":1,"sentiment_keywords":{"positive":["yum"],"neutral":[],"negative":[]}}"#;
+        let c = r#"{"search":{"include":[["tea"]],"exclude":[]},"platforms":1,"sentiment_keywords":{"positive":["yum"],"neutral":[],"negative":[]}}"#;
+        assert!(sentiment_only(a, b));
+        assert!(!sentiment_only(a, c));
+        assert!(!sentiment_only(a, "not json"));
     }
 }

@@ -95,18 +95,62 @@ impl Store {
         Ok(())
     }
 
-    /// Earlier queued re-analyses of the same tracker are superseded by a newer one.
+    /// Earlier queued re-analyses of the same tracker are superseded by a newer one, which takes
+    /// over the oldest one's criteria before the edits: its before and after then span every edit
+    /// it stands for (so a search change in a superseded edit is not taken for a sentiment-only
+    /// change).
     pub async fn supersede_reanalysis(&self, tracker_id: i64, newest_id: i64, now: Millis) -> Result<()> {
-        with_pool!(self, |p| sqlx::query(
-            "UPDATE tracker_edits SET applied_at = $1 WHERE tracker_id = $2 AND id < $3 AND applied_at IS NULL AND mode = 'reanalyze'"
-        )
-        .bind(now)
-        .bind(tracker_id)
-        .bind(newest_id)
-        .execute(p)
-        .await
-        .map(|_| ())?);
+        with_pool!(self, |p| {
+            let mut tx = p.begin_write().await?;
+            sqlx::query(
+                "UPDATE tracker_edits SET criteria_before = COALESCE((SELECT o.criteria_before FROM tracker_edits o \
+                 WHERE o.tracker_id = $1 AND o.id < $2 AND o.applied_at IS NULL AND o.mode = 'reanalyze' ORDER BY o.id LIMIT 1), \
+                 criteria_before) WHERE id = $2",
+            )
+            .bind(tracker_id)
+            .bind(newest_id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "UPDATE tracker_edits SET applied_at = $1 WHERE tracker_id = $2 AND id < $3 AND applied_at IS NULL AND mode = 'reanalyze'",
+            )
+            .bind(now)
+            .bind(tracker_id)
+            .bind(newest_id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok::<_, crate::StoreError>(())
+        })?;
         Ok(())
+    }
+
+    /// A re-analysis's tracker criteria (JSON) before and after its edit.
+    pub async fn reanalysis_criteria(&self, id: i64) -> Result<Option<(String, String)>> {
+        Ok(with_pool!(self, |p| sqlx::query_as("SELECT criteria_before, criteria_after FROM tracker_edits WHERE id = $1")
+            .bind(id)
+            .fetch_optional(p)
+            .await?))
+    }
+
+    /// A page of a tracker's live posts after `after_post_id` in id order, as the custom
+    /// sentiment keywords read them: (post id, text, title, the bucket the keywords gave it).
+    pub async fn tracker_post_texts(
+        &self,
+        tracker_id: i64,
+        after_post_id: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, Option<String>, Option<String>)>> {
+        Ok(with_pool!(self, |p| sqlx::query_as(&format!(
+            "SELECT tp.post_id, p.text, p.title, tp.sentiment_rule FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
+             WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND {} ORDER BY tp.post_id LIMIT $3",
+            self.backend().live_link("tp")
+        ))
+        .bind(tracker_id)
+        .bind(after_post_id)
+        .bind(limit)
+        .fetch_all(p)
+        .await?))
     }
 
     pub async fn count_links(&self, tracker_id: i64) -> Result<i64> {
@@ -166,21 +210,13 @@ impl Store {
                 })
                 .collect();
             let mut deltas = Deltas::default();
+            let mut changed: Vec<(i64, Option<&'static str>)> = Vec::new();
             for (r, rec) in rows.iter().zip(&records) {
                 let rule = new_rule.get(&r.post_id).copied().flatten();
                 if rule == r.sentiment_rule.as_deref() {
                     continue;
                 }
-                sqlx::query(
-                    "UPDATE tracker_posts SET sentiment_rule = $1, bucket = COALESCE(sentiment_override, $1, \
-                     (SELECT p.sentiment_bucket FROM posts p WHERE p.id = tracker_posts.post_id), 'neutral') \
-                     WHERE tracker_id = $2 AND post_id = $3",
-                )
-                    .bind(rule)
-                    .bind(tracker_id)
-                    .bind(r.post_id)
-                    .execute(&mut *tx)
-                    .await?;
+                changed.push((r.post_id, rule));
                 if r.sentiment_override.is_some() {
                     continue;
                 }
@@ -191,6 +227,18 @@ impl Store {
                     deltas.add_term(tracker_id, rec, "sentiment", before, -1);
                     deltas.add_term(tracker_id, rec, "sentiment", after, 1);
                 }
+            }
+            // The links change in statements of many rows (one per post was most of a re-analysis
+            // that moves many posts): the new rules travel as one JSON array.
+            let set = backend.rule_set("$2");
+            let update = format!(
+                "UPDATE tracker_posts SET sentiment_rule = v.rule, bucket = COALESCE(tracker_posts.sentiment_override, v.rule, \
+                 (SELECT p.sentiment_bucket FROM posts p WHERE p.id = tracker_posts.post_id), 'neutral') \
+                 FROM {set} v WHERE tracker_posts.tracker_id = $1 AND tracker_posts.post_id = v.post_id"
+            );
+            for part in changed.chunks(20_000) {
+                let json = serde_json::to_string(&part.iter().map(|(id, rule)| (id, rule)).collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into());
+                sqlx::query(&update).bind(tracker_id).bind(&json).execute(&mut *tx).await?;
             }
             crate::rollups::write(&mut tx, &deltas, now).await?;
             tx.commit().await?;

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use futures_util::TryStreamExt;
 use hark_core::{Platform, PlatformSet};
 use tokio::sync::RwLock;
 
@@ -182,30 +183,31 @@ impl TopicTable {
 
     /// Turns rows into posts, their terms into ids.
     fn load(&mut self, rows: Vec<PostRowTuple>) -> Vec<Loaded> {
-        let mut out = Vec::with_capacity(rows.len());
-        let mut key = String::new();
-        for (id, at, platform, bucket, subs, terms) in rows {
-            let Ok(p) = Platform::parse(&platform) else { continue };
-            let platform = Platform::ALL.iter().position(|x| *x == p).unwrap_or(0) as u8;
-            let bucket = bucket_index(bucket.as_deref().unwrap_or("neutral")) as u8;
-            let mut ids = Vec::new();
-            if let Ok(t) = serde_json::from_str::<crate::dashboard::terms::TermsRef>(&terms) {
-                for w in t.of("keyword") {
-                    ids.push(self.intern(w));
-                }
-                for h in t.of("hashtag") {
-                    key.clear();
-                    key.push('#');
-                    key.push_str(h);
-                    let i = self.intern(&key);
-                    ids.push(i);
-                }
+        rows.into_iter().filter_map(|r| self.load_one(r)).collect()
+    }
+
+    /// One row as a post, its terms as ids (None for an unknown platform).
+    fn load_one(&mut self, (id, at, platform, bucket, subs, terms): PostRowTuple) -> Option<Loaded> {
+        let p = Platform::parse(&platform).ok()?;
+        let platform = Platform::ALL.iter().position(|x| *x == p).unwrap_or(0) as u8;
+        let bucket = bucket_index(bucket.as_deref().unwrap_or("neutral")) as u8;
+        let mut ids = Vec::new();
+        if let Ok(t) = serde_json::from_str::<crate::dashboard::terms::TermsRef>(&terms) {
+            for w in t.of("keyword") {
+                ids.push(self.intern(w));
             }
-            ids.sort_unstable();
-            ids.dedup();
-            out.push(Loaded { id, at, platform, bucket, subs, terms: ids });
+            let mut key = String::new();
+            for h in t.of("hashtag") {
+                key.clear();
+                key.push('#');
+                key.push_str(h);
+                let i = self.intern(&key);
+                ids.push(i);
+            }
         }
-        out
+        ids.sort_unstable();
+        ids.dedup();
+        Some(Loaded { id, at, platform, bucket, subs, terms: ids })
     }
 
     /// Replaces the days in `days` with the posts read for them.
@@ -337,9 +339,15 @@ impl Store {
             };
             let live = self.backend().live_link("tp");
             if g.version < 0 || days.len() > MANY_DAYS {
-                let rows: Vec<PostRowTuple> =
-                    with_pool!(self, |p| sqlx::query_as(&format!("{POST_COLUMNS} AND {live}")).bind(tracker_id).fetch_all(p).await?);
-                let posts = g.load(rows);
+                // Rows are parsed as they arrive, while the database reads the next ones.
+                let sql = format!("{POST_COLUMNS} AND {live}");
+                let mut posts = Vec::new();
+                with_pool!(self, |p| {
+                    let mut rows = sqlx::query_as::<_, PostRowTuple>(&sql).bind(tracker_id).fetch(p);
+                    while let Some(row) = rows.try_next().await? {
+                        posts.extend(g.load_one(row));
+                    }
+                });
                 let all: Vec<i64> = g.days.keys().copied().collect();
                 g.replace_days(&all, posts);
             } else {

@@ -1,12 +1,19 @@
-import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
 import { ReanalysisNotice } from './ReanalysisNotice';
+
+afterEach(cleanup);
 
 describe('ReanalysisNotice', () => {
   it('shows progress while a re-analysis runs', () => {
     render(<ReanalysisNotice reanalysis={{ processed: 250, total: 1000, removed: 12, done: false }} />);
     expect(screen.getByRole('status')).toHaveTextContent('Re-analyzing previous data: 250 of 1,000 posts checked, 12 removed.');
     expect(screen.getByText('25%')).toBeInTheDocument();
+  });
+
+  it('says queued before the first count', () => {
+    render(<ReanalysisNotice reanalysis={{ processed: 0, total: 0, removed: 0, done: false }} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Re-analysis of previous data queued…');
   });
 
   it('is hidden when done or absent', () => {

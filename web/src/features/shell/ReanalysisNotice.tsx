@@ -3,13 +3,20 @@ import type { Tracker } from '../../api/types';
 /** Progress of a re-analysis of previous data, shown while it runs. */
 export function ReanalysisNotice({ reanalysis }: { reanalysis: Tracker['reanalysis'] }) {
   if (!reanalysis || reanalysis.done) return null;
+  const queued = reanalysis.total === 0 && reanalysis.processed === 0;
   const pct = reanalysis.total > 0 ? Math.min(100, Math.round((reanalysis.processed / reanalysis.total) * 100)) : 0;
   return (
     <div role="status" className="border-b border-sky-200 bg-sky-50 px-6 py-2 text-sm text-sky-900">
       <div className="flex items-center justify-between gap-4">
         <span>
-          Re-analyzing previous data: {reanalysis.processed.toLocaleString()} of {reanalysis.total.toLocaleString()} posts
-          checked{reanalysis.removed > 0 ? `, ${reanalysis.removed.toLocaleString()} removed` : ''}.
+          {queued ? (
+            'Re-analysis of previous data queued…'
+          ) : (
+            <>
+              Re-analyzing previous data: {reanalysis.processed.toLocaleString()} of {reanalysis.total.toLocaleString()} posts
+              checked{reanalysis.removed > 0 ? `, ${reanalysis.removed.toLocaleString()} removed` : ''}.
+            </>
+          )}
         </span>
         <span className="tabular-nums font-medium">{pct}%</span>
       </div>

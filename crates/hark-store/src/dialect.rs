@@ -81,17 +81,6 @@ impl Backend {
         }
     }
 
-    /// A JSON-array parameter of `[post id, rule]` pairs (the rule a bucket name or null) read as a
-    /// table `(post_id, rule)`: keyword sentiment rules written in one statement.
-    pub(crate) fn rule_set(self, param: &str) -> String {
-        match self {
-            Backend::Sqlite => format!("(SELECT value ->> 0 AS post_id, value ->> 1 AS rule FROM json_each({param}))"),
-            Backend::Postgres => {
-                format!("(SELECT (v ->> 0)::bigint AS post_id, v ->> 1 AS rule FROM jsonb_array_elements({param}::jsonb) v)")
-            }
-        }
-    }
-
     /// The ids of a column aggregated as one comma-separated text (read back by [`id_list`]): one
     /// row instead of one per id.
     pub(crate) fn id_concat(self, column: &str) -> String {

@@ -229,16 +229,21 @@ impl Store {
                 }
             }
             // The links change in statements of many rows (one per post was most of a re-analysis
-            // that moves many posts): the new rules travel as one JSON array.
-            let set = backend.rule_set("$2");
+            // that moves many posts): one per rule, its posts' ids as one JSON array, each found
+            // by its key.
+            let mut by_rule: std::collections::BTreeMap<Option<&'static str>, Vec<i64>> = Default::default();
+            for (id, rule) in &changed {
+                by_rule.entry(*rule).or_default().push(*id);
+            }
             let update = format!(
-                "UPDATE tracker_posts SET sentiment_rule = v.rule, bucket = COALESCE(tracker_posts.sentiment_override, v.rule, \
+                "UPDATE tracker_posts SET sentiment_rule = $3, bucket = COALESCE(sentiment_override, $3, \
                  (SELECT p.sentiment_bucket FROM posts p WHERE p.id = tracker_posts.post_id), 'neutral') \
-                 FROM {set} v WHERE tracker_posts.tracker_id = $1 AND tracker_posts.post_id = v.post_id"
+                 WHERE tracker_id = $1 AND post_id IN ({id_list})"
             );
-            for part in changed.chunks(20_000) {
-                let json = serde_json::to_string(&part.iter().map(|(id, rule)| (id, rule)).collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into());
-                sqlx::query(&update).bind(tracker_id).bind(&json).execute(&mut *tx).await?;
+            for (rule, ids) in by_rule {
+                for part in ids.chunks(20_000) {
+                    sqlx::query(&update).bind(tracker_id).bind(crate::dialect::json_ids(part)).bind(rule).execute(&mut *tx).await?;
+                }
             }
             crate::rollups::write(&mut tx, &deltas, now).await?;
             tx.commit().await?;

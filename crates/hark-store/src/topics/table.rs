@@ -339,8 +339,10 @@ impl Store {
             };
             let live = self.backend().live_link("tp");
             if g.version < 0 || days.len() > MANY_DAYS {
-                // Rows are parsed as they arrive, while the database reads the next ones.
-                let sql = format!("{POST_COLUMNS} AND {live}");
+                // Rows are parsed as they arrive, while the database reads the next ones; in link
+                // order, which is the posts' own order (by time, each link would find its post
+                // somewhere else in the posts table).
+                let sql = format!("{POST_COLUMNS} AND {live} ORDER BY tp.post_id");
                 let mut posts = Vec::new();
                 with_pool!(self, |p| {
                     let mut rows = sqlx::query_as::<_, PostRowTuple>(&sql).bind(tracker_id).fetch(p);

@@ -30,9 +30,7 @@ async fn seeded(app: &TestApp) -> String {
         json!({"platform":"twitter","id":"7","text":"old coffee","createdAt": now - 60 * DAY, "author":{"username":"cy","followers":10},"counts":{"likes":999}}),
         json!({"platform":"news","id":"n1","text":"coffee prices","createdAt": now - DAY, "author":{"id":"daily.example","name":"Daily News"},"url":"https://daily.example/a"}),
     ];
-    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let token = app.csrf().await;
-    let res = send(app.client.post(app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"))).header("X-CSRF-Token", &token).body(body)).await;
+    let res = app.import_posts(&hash, &lines).await;
     assert_eq!(res.body["imported"], lines.len(), "{:?}", res.body);
     hash
 }
@@ -251,9 +249,7 @@ async fn bluesky_and_mastodon_rank_and_facebook_is_anonymised() {
             json!({"platform":"facebook","id":"f1","text":"coffee page post","createdAt": now - DAY,
                    "author":{"username":"cafepage","name":"Cafe Page","avatarUrl":"https://example.com/a.png","bio":"Our page"},"counts":{"likes":1}}),
         ];
-        let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
-        let token = app.csrf().await;
-        let res = send(app.client.post(app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"))).header("X-CSRF-Token", &token).body(body)).await;
+        let res = app.import_posts(&hash, &lines).await;
         assert_eq!(res.body["imported"], 3, "{:?}", res.body);
         let base = format!("/api/v1/trackers/{hash}/influencers?days=30");
         let page = app.get(&base).await.body;

@@ -30,9 +30,7 @@ async fn seeded(app: &TestApp) -> String {
         lines.push(json!({"platform":"twitter","id": i.to_string(),"text": text,"createdAt": at,"author":{"username": format!("u{}", i % 5)}}));
     }
     lines.push(json!({"platform":"news","id":"n1","text":"coffee news espresso","createdAt": now - DAY,"author":{"id":"daily.example"}}));
-    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let token = app.csrf().await;
-    let res = send(app.client.post(app.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"))).header("X-CSRF-Token", &token).body(body)).await;
+    let res = app.import_posts(&hash, &lines).await;
     assert_eq!(res.body["imported"], lines.len(), "{:?}", res.body);
     hash
 }

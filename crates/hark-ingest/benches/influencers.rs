@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use hark_core::PlatformSet;
 use hark_store::{CountField, CountFilter, InfluencerQuery, InfluencerSort, PageFilter, Store};
-use shapes::{env_usize, load, time, DAY, NOW};
+use shapes::{load, time, DAY, NOW};
 
 async fn bench(backend: &str, url: &str, shape: &str, posts: usize, reps: usize, base_reps: usize) {
     let store = Store::connect(url).await.expect("connect");
@@ -93,18 +93,5 @@ async fn bench(backend: &str, url: &str, shape: &str, posts: usize, reps: usize,
 }
 
 fn main() {
-    let posts = env_usize("HARK_BENCH_POSTS", 1_000_000);
-    let reps = env_usize("HARK_BENCH_REPS", 20);
-    let base_reps = env_usize("HARK_BENCH_BASE_REPS", 3);
-    let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
-    let shape_list = std::env::var("HARK_BENCH_SHAPES").unwrap_or_else(|_| "demo,uniform,zipf,real".into());
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-    rt.block_on(async {
-        for shape in shape_list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            shapes::each_backend(&backends, &format!("inf_{shape}"), |backend, url| async move {
-                bench(backend, &url, shape, posts, reps, base_reps).await
-            })
-            .await;
-        }
-    });
+    shapes::main_with("inf", |backend, url, shape, run| async move { bench(backend, &url, &shape, run.posts, run.reps, run.base_reps).await });
 }

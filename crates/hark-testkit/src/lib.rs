@@ -239,6 +239,14 @@ impl TestApp {
         self.send_json("POST", path, body).await
     }
 
+    /// Imports posts (one JSON object each, the NDJSON import form) into a tracker.
+    pub async fn import_posts(&self, hash: &str, posts: &[Value]) -> Response {
+        let token = self.csrf().await;
+        let body: String = posts.iter().map(|l| format!("{l}\n")).collect();
+        let url = self.url(&format!("/api/v1/trackers/{hash}/import?format=ndjson"));
+        send(self.client.post(url).header("X-CSRF-Token", token).body(body)).await
+    }
+
     pub async fn delete(&self, path: &str) -> Response {
         let token = self.csrf().await;
         send(self.client.delete(self.url(path)).header("X-CSRF-Token", token)).await

@@ -182,3 +182,34 @@ where
         let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
     }
 }
+
+/// What every run of a page benchmark shares (`HARK_BENCH_POSTS`, `HARK_BENCH_REPS`,
+/// `HARK_BENCH_BASE_REPS`).
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    pub posts: usize,
+    pub reps: usize,
+    pub base_reps: usize,
+}
+
+/// A page benchmark's `main`: `bench(backend, database url, shape, run)` for each shape of
+/// `HARK_BENCH_SHAPES` (default all four) on each backend of `HARK_BENCH_BACKENDS` (default both).
+pub fn main_with<F, Fut>(label: &str, bench: F)
+where
+    F: Fn(&'static str, String, String, Run) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let run = Run {
+        posts: env_usize("HARK_BENCH_POSTS", 1_000_000),
+        reps: env_usize("HARK_BENCH_REPS", 20),
+        base_reps: env_usize("HARK_BENCH_BASE_REPS", 3),
+    };
+    let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+    let shapes = std::env::var("HARK_BENCH_SHAPES").unwrap_or_else(|_| "demo,uniform,zipf,real".into());
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    rt.block_on(async {
+        for shape in shapes.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            each_backend(&backends, &format!("{label}_{shape}"), |backend, url| bench(backend, url, shape.to_string(), run)).await;
+        }
+    });
+}

@@ -8,14 +8,13 @@ import { useInfluencerPosts, type InfluencerRow } from '../../api/queries/influe
 import type { Tag } from '../../api/types';
 import { Button } from '../../components/Button';
 import { IconX } from '../../components/icons';
-import { errorMessage } from '../../lib/errors';
+import { LoadError } from '../../components/LoadError';
 import type { Sort } from '../../state/query-state';
 import { TagChips } from '../posts/TagControls';
 import {
   ACCOUNT_POSTS_PAGE_SIZE,
   DEFAULT_POST_SORT,
   displayName,
-  FETCH_ERROR,
   formatCount,
   formatEngagementRate,
   handle,
@@ -107,14 +106,7 @@ function AccountView({ hash, filters, row, allTags, now }: { hash: string; filte
       <Profile row={profile} allTags={allTags} />
       <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4">
         {posts.isError ? (
-          <div role="alert" className="py-8 text-center text-sm text-red-700">
-            {errorMessage(posts.error) === 'An unknown error occurred.' ? FETCH_ERROR : errorMessage(posts.error)}
-            <div className="mt-3">
-              <Button variant="secondary" size="sm" onClick={() => void posts.refetch()}>
-                Try again
-              </Button>
-            </div>
-          </div>
+          <LoadError error={posts.error} onRetry={() => void posts.refetch()} compact />
         ) : index !== null ? (
           <SinglePost
             item={loadingPage ? undefined : list[index]}

@@ -9,9 +9,10 @@ import { useInfluencerTags } from '../../api/queries/shell';
 import { Button } from '../../components/Button';
 import { EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
 import { IconChevronDown, IconRefresh, IconSliders, IconTag } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { controlClass, SubHeader } from '../../components/Panel';
 import { SearchInput } from '../../components/SearchInput';
-import { errorMessage, UNKNOWN_ERROR } from '../../lib/errors';
+import { errorMessage } from '../../lib/errors';
 import { removeInfluencerTag, resetInfluencerFilters, setAction, setPage, setSearch, setSort } from '../../state/query-state';
 import { DEFAULT_TAG_COLOR } from '../posts/format';
 import { Notice, type NoticeState } from '../posts/PostModals';
@@ -19,7 +20,6 @@ import { useShell } from '../shell/context';
 import { AdvancedFilters } from './InfluencerFilters';
 import {
   displayName,
-  FETCH_ERROR,
   hasPageFilters,
   influencerParams,
   influencersCsvUrl,
@@ -154,14 +154,7 @@ export default function InfluencersPage() {
           {locked ? (
             <EmptyState graphic="Loading" title={PREVIEW_TITLE} body={PREVIEW_BODY} />
           ) : list.isError ? (
-            <div role="alert" className="p-8 text-center text-sm text-red-700">
-              {errorMessage(list.error) === UNKNOWN_ERROR ? FETCH_ERROR : errorMessage(list.error)}
-              <div className="mt-3">
-                <Button variant="secondary" size="sm" onClick={() => void list.refetch()}>
-                  Try again
-                </Button>
-              </div>
-            </div>
+            <LoadError error={list.error} onRetry={() => void list.refetch()} />
           ) : !data ? (
             <InfluencerTableSkeleton sort={sort} showTags={showTags} />
           ) : rows.length === 0 ? (

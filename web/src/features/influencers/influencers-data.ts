@@ -12,7 +12,6 @@ export const ACCOUNT_POSTS_PAGE_SIZE = 50;
 /** Influencer table post text: 397 characters and an ellipsis. */
 export const POST_TEXT_MAX = 400;
 
-export const FETCH_ERROR = 'Sorry, an error occurred please try again.';
 export const POST_MISSING = 'Something went wrong! Please go back.';
 export const NO_POSTS = 'No posts available.';
 export { MANAGE_INFLUENCER_TAGS_ACTION as MANAGE_TAGS_ACTION, NO_INFLUENCER_TAGS } from '../shell/tag-filter';

@@ -3,7 +3,8 @@
 // A keyword narrows the posts table to those posts.
 import { useState } from 'react';
 import type { SentimentKeywords, SignificantKeyword } from '../../api/queries/sentiment';
-import { BUCKET_COLORS, formatCount, SIDE_LABEL, type Side } from './sentiment-data';
+import { formatMetric } from '../../lib/numbers';
+import { BUCKET_COLORS, SIDE_LABEL, type Side } from './sentiment-data';
 
 /** Keywords shown per list before 'Show all'. */
 export const KEYWORDS_SHOWN = 10;
@@ -54,7 +55,7 @@ function KeywordList({
           {SIDE_LABEL[side]}
         </h3>
         <span className="text-xs text-slate-500">
-          {formatCount(posts)} {word} {posts === 1 ? 'post' : 'posts'}
+          {formatMetric(posts)} {word} {posts === 1 ? 'post' : 'posts'}
         </span>
       </div>
       {items.length === 0 ? (
@@ -82,7 +83,7 @@ function KeywordList({
                     <span className="h-1.5 min-w-0 flex-1 overflow-hidden rounded-full bg-slate-100" aria-hidden="true">
                       <span className="block h-full rounded-full" style={{ width: `${(k.count / max) * 100}%`, backgroundColor: SIDE_COLOR[side] }} />
                     </span>
-                    <span className="w-12 shrink-0 text-right tabular-nums text-slate-700">{formatCount(k.count)}</span>
+                    <span className="w-12 shrink-0 text-right tabular-nums text-slate-700">{formatMetric(k.count)}</span>
                   </button>
                 </li>
               );

@@ -2,12 +2,12 @@
 // posts counted, the buckets' shares as one bar, and the five buckets with counts and shares. A
 // bucket narrows the posts table to its posts.
 import type { SentimentOverview } from '../../api/queries/sentiment';
+import { formatMetric } from '../../lib/numbers';
 import { SENTIMENT_BUCKETS, type SentimentBucket } from '../../state/query-state';
 import {
   BUCKET_COLORS,
   bucketShares,
   COUNT_KEY,
-  formatCount,
   formatScore,
   formatShare,
   scoreTone,
@@ -42,7 +42,7 @@ export function ScoreBody({
         </div>
         <div className="text-right">
           <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="sentiment-total">
-            {formatCount(data.total)}
+            {formatMetric(data.total)}
           </p>
           <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{data.total === 1 ? 'Post' : 'Posts'}</p>
         </div>
@@ -84,7 +84,7 @@ export function ScoreBody({
                 <span className="h-2.5 w-2.5 shrink-0 rounded-sm" style={{ backgroundColor: BUCKET_COLORS[b] }} aria-hidden="true" />
                 <span className="min-w-0 flex-1 truncate text-slate-700">{labels[b]}</span>
                 <span className="w-12 shrink-0 text-right font-medium tabular-nums text-slate-900" data-testid={`count-${b}`}>
-                  {formatCount(n)}
+                  {formatMetric(n)}
                 </span>
                 <span className="w-12 shrink-0 text-right tabular-nums text-slate-500" data-testid={`share-${b}`}>
                   {formatShare(shares[b])}

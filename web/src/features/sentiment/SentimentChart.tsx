@@ -1,11 +1,12 @@
 // Sentiment Over Time: the buckets stacked per hour, day or week. Dragging across the chart
 // picks a period (an ECharts brush); the data table under it offers the same per bucket
 // without a pointer.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { SentimentOverview } from '../../api/queries/sentiment';
 import { formatMetric } from '../../lib/numbers';
 import type { SentimentBucket } from '../../state/query-state';
 import { DataTable } from '../dashboard/charts/Chart';
+import { useEChart } from '../dashboard/charts/use-echart';
 import { BRUSH, LEGEND_ORDER, overTimeOption } from './chart-options';
 import { brushRange, bucketTitle, COUNT_KEY, type Selection } from './sentiment-data';
 
@@ -32,46 +33,23 @@ export function SentimentChart({
   height?: number;
 }) {
   const box = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const chart = useRef<any>(null);
-  const [ready, setReady] = useState(false);
   const option = useMemo(() => overTimeOption(data.points, data.grouping, labels), [data.points, data.grouping, labels]);
 
   // The brush handler reads the answer drawn now.
   const latest = useRef({ data, onSelect });
   latest.current = { data, onSelect };
 
-  useEffect(() => {
-    let disposed = false;
-    let observer: ResizeObserver | null = null;
-    loadCharts()
-      .then((m) => {
-        if (disposed || !box.current) return;
-        const c = m.echarts.init(box.current, undefined, { renderer: 'canvas' });
-        chart.current = c;
-        c.on('brushEnd', (p: unknown) => {
-          const range = (p as BrushEnd).areas?.[0]?.coordRange;
-          if (!range || range.length < 2) return;
-          const { data: d, onSelect: select } = latest.current;
-          const picked = brushRange(d.points, [range[0], range[1]], { start: d.start, end: d.end }, d.grouping);
-          if (picked) select(picked);
-          // A brush over the whole range narrows nothing: it goes away.
-          else c.dispatchAction({ type: 'brush', areas: [] });
-        });
-        if (typeof ResizeObserver !== 'undefined') {
-          observer = new ResizeObserver(() => c.resize());
-          observer.observe(box.current);
-        }
-        setReady(true);
-      })
-      .catch(() => undefined);
-    return () => {
-      disposed = true;
-      observer?.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
-    };
-  }, []);
+  const { chart, ready } = useEChart(box, loadCharts, (c) => {
+    c.on('brushEnd', (p: unknown) => {
+      const range = (p as BrushEnd).areas?.[0]?.coordRange;
+      if (!range || range.length < 2) return;
+      const { data: d, onSelect: select } = latest.current;
+      const picked = brushRange(d.points, [range[0], range[1]], { start: d.start, end: d.end }, d.grouping);
+      if (picked) select(picked);
+      // A brush over the whole range narrows nothing: it goes away.
+      else c.dispatchAction({ type: 'brush', areas: [] });
+    });
+  });
 
   useEffect(() => {
     const c = chart.current;

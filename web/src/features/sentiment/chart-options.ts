@@ -3,6 +3,7 @@
 // top, with a legend, an axis tooltip and the brush that picks a period.
 import type { SentimentPoint } from '../../api/queries/sentiment';
 import { formatMetric } from '../../lib/numbers';
+import { escapeHtml } from '../dashboard/charts/options';
 import type { SentimentBucket } from '../../state/query-state';
 import { BUCKET_COLORS, bucketAxisLabel, bucketTitle, COUNT_KEY } from './sentiment-data';
 
@@ -15,10 +16,6 @@ export const LEGEND_ORDER: SentimentBucket[] = ['positive', 'slight_positive', '
 
 /** Brush settings: one period at a time, across the time axis. */
 export const BRUSH = { brushType: 'lineX', brushMode: 'single' } as const;
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 export function overTimeOption(points: SentimentPoint[], grouping: string, labels: Record<SentimentBucket, string>) {
   const names = Object.fromEntries(LEGEND_ORDER.map((b) => [labels[b], b])) as Record<string, SentimentBucket>;

@@ -11,9 +11,10 @@ import { sentimentKeys, useSentimentKeywords, useSentimentOverview, useSentiment
 import { Button } from '../../components/Button';
 import { EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
 import { IconX } from '../../components/icons';
+import { LoadError } from '../../components/LoadError';
 import { Panel, SubHeader } from '../../components/Panel';
 import { LoadingState, Spinner } from '../../components/Spinner';
-import { errorMessage, UNKNOWN_ERROR } from '../../lib/errors';
+import { errorMessage } from '../../lib/errors';
 import { includesToday } from '../../state/date-range';
 import { setPage, setSentiment, setSort, type SentimentBucket } from '../../state/query-state';
 import { SENTIMENT_LABELS } from '../posts';
@@ -28,7 +29,6 @@ import { SentimentChart } from './SentimentChart';
 import { PostsTableSkeleton, SentimentPostsTable } from './SentimentPostsTable';
 import {
   clearTableFilter,
-  FETCH_ERROR,
   formatSelection,
   GROUPING_TEXT,
   keywordUpdater,
@@ -205,7 +205,7 @@ function Sentiment() {
           <Panel title="Sentiment Score" id="sentimentScore" className="col-span-12 lg:col-span-4">
             <Body busy={overview.isPlaceholderData || progress}>
               {overview.isError && !data ? (
-                <Failed error={overview.error} onRetry={() => void overview.refetch()} />
+                <LoadError error={overview.error} onRetry={() => void overview.refetch()} compact />
               ) : !data ? (
                 <ScoreSkeleton />
               ) : (
@@ -221,7 +221,7 @@ function Sentiment() {
           >
             <Body busy={overview.isPlaceholderData || progress}>
               {overview.isError && !data ? (
-                <Failed error={overview.error} onRetry={() => void overview.refetch()} />
+                <LoadError error={overview.error} onRetry={() => void overview.refetch()} compact />
               ) : !data ? (
                 <EmptyState graphic="Loading" title="Loading..." body="" compact />
               ) : data.total === 0 ? (
@@ -234,7 +234,7 @@ function Sentiment() {
           <Panel title="Significant Keywords" id="significantKeywords" className="col-span-12">
             <Body busy={keywords.isPlaceholderData || progress}>
               {keywords.isError && !keywords.data ? (
-                <Failed error={keywords.error} onRetry={() => void keywords.refetch()} />
+                <LoadError error={keywords.error} onRetry={() => void keywords.refetch()} compact />
               ) : !keywords.data ? (
                 <EmptyState graphic="Loading" title="Loading..." body="" compact />
               ) : keywords.data.posts === 0 ? (
@@ -262,7 +262,7 @@ function Sentiment() {
             >
               <Body busy={posts.isPlaceholderData || progress}>
                 {posts.isError && !posts.data ? (
-                  <Failed error={posts.error} onRetry={() => void posts.refetch()} />
+                  <LoadError error={posts.error} onRetry={() => void posts.refetch()} compact />
                 ) : !posts.data ? (
                   <>
                     <PostsTableSkeleton />
@@ -341,20 +341,6 @@ function Body({ busy, children }: { busy: boolean; children: ReactNode }) {
   return (
     <div aria-busy={busy} className={busy ? 'opacity-60 transition-opacity' : 'transition-opacity'}>
       {children}
-    </div>
-  );
-}
-
-function Failed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const message = errorMessage(error);
-  return (
-    <div role="alert" className="py-8 text-center text-sm text-red-700">
-      {message === UNKNOWN_ERROR ? FETCH_ERROR : message}
-      <div className="mt-3">
-        <Button variant="secondary" size="sm" onClick={onRetry}>
-          Try again
-        </Button>
-      </div>
     </div>
   );
 }

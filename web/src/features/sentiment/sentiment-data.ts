@@ -3,9 +3,9 @@
 import type { Query } from '../../api/client';
 import type { BucketCounts } from '../../api/queries/sentiment';
 import type { Tracker } from '../../api/types';
-import { formatMetric } from '../../lib/numbers';
 import type { FilterQuery } from '../../state/filter-query';
 import { SENTIMENT_BUCKETS, type QueryState, type SentimentBucket, type Sort, type SortDirection } from '../../state/query-state';
+import { GROUPING_MS } from '../dashboard/data';
 
 export const SENTIMENT_POSTS_PAGE_SIZE = 20;
 
@@ -14,7 +14,6 @@ export const NO_PLATFORM_REASON = 'no platform chosen';
 export const NO_PLATFORM_TITLE = 'No platform chosen';
 export const NO_PLATFORM_BODY =
   'Sentiment covers X (Twitter), Instagram, Facebook, Bluesky and Mastodon. Choose one of them in the platform filter above.';
-export const FETCH_ERROR = 'Sorry, an error occurred please try again.';
 
 /** The answer's field of each bucket. */
 export const COUNT_KEY: Record<SentimentBucket, keyof BucketCounts> = {
@@ -42,8 +41,6 @@ export interface Selection {
   start: number;
   end: number;
 }
-
-const BUCKET_MS: Record<string, number> = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 };
 
 /**
  * The header's filter query narrowed to the selection: the window (days, or start and end
@@ -77,7 +74,7 @@ export function brushRange(
   const j = clamp(Math.max(indices[0], indices[1]));
   let start = points[i].t;
   const next = points[j + 1]?.t;
-  let end = next !== undefined ? next - 1 : bounds.end ?? points[j].t + (BUCKET_MS[grouping] ?? BUCKET_MS.day) - 1;
+  let end = next !== undefined ? next - 1 : bounds.end ?? points[j].t + (GROUPING_MS[grouping] ?? GROUPING_MS.day) - 1;
   if (bounds.start != null) start = Math.max(start, bounds.start);
   if (bounds.end != null) end = Math.min(end, bounds.end);
   if (end < start) return null;
@@ -163,9 +160,6 @@ export function bucketShares(counts: BucketCounts): Record<SentimentBucket, numb
 export function formatShare(p: number): string {
   return `${p.toFixed(1).replace(/\.0$/, '')}%`;
 }
-
-/** Counts: short above 10,000 (12.3k). */
-export const formatCount = (n: number) => formatMetric(n);
 
 // ---------------------------------------------------------------------------------------------
 // The posts table: sort, keyword filter, query

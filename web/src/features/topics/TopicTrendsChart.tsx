@@ -1,11 +1,12 @@
 // Topic Trends Over Time: the layer's first topics as lines (and, below a picked path, the path's
 // own posts as bars) per hour, day or week. A click anywhere in a bucket's column opens the posts
 // of that bucket; the data table under the chart offers the same per bucket without a pointer.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { formatMetric } from '../../lib/numbers';
 import { DataTable, loadCharts } from '../dashboard/charts/Chart';
-import { COLORS } from '../dashboard/charts/options';
-import { bucketAxisLabel, escapeHtml, type ChartData } from './topics-data';
+import { COLORS, escapeHtml } from '../dashboard/charts/options';
+import { useEChart } from '../dashboard/charts/use-echart';
+import { bucketAxisLabel, type ChartData } from './topics-data';
 
 const text = { color: '#334155', fontSize: 12 };
 export const VOLUME_COLOR = '#cbd5e1';
@@ -73,54 +74,31 @@ export function trendsSummary(d: ChartData): string {
 
 export function TopicTrendsChart({ data, onBucket, height = 300 }: { data: ChartData; onBucket: (index: number) => void; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const chart = useRef<any>(null);
   const bucketRef = useRef(onBucket);
   bucketRef.current = onBucket;
   const count = useRef(data.buckets.length);
   count.current = data.buckets.length;
-  const [ready, setReady] = useState(false);
 
-  useEffect(() => {
-    let disposed = false;
-    let observer: ResizeObserver | null = null;
-    loadCharts()
-      .then((m) => {
-        if (disposed || !box.current) return;
-        const c = m.echarts.init(box.current, undefined, { renderer: 'canvas' });
-        chart.current = c;
-        const bucketAt = (x: number, y: number): number | null => {
-          if (!c.containPixel('grid', [x, y])) return null;
-          const v = c.convertFromPixel({ gridIndex: 0 }, [x, y]) as number[] | undefined;
-          const i = Math.round(Number(v?.[0]));
-          return Number.isFinite(i) && i >= 0 && i < count.current ? i : null;
-        };
-        // data-chart-drawn: the last option is on screen (its animation over).
-        c.on('finished', () => {
-          if (box.current) box.current.dataset.chartDrawn = 'true';
-        });
-        const zr = c.getZr();
-        zr.on('click', (e: { offsetX: number; offsetY: number }) => {
-          const i = bucketAt(e.offsetX, e.offsetY);
-          if (i !== null) bucketRef.current(i);
-        });
-        zr.on('mousemove', (e: { offsetX: number; offsetY: number }) => {
-          zr.setCursorStyle(bucketAt(e.offsetX, e.offsetY) !== null ? 'pointer' : 'default');
-        });
-        if (typeof ResizeObserver !== 'undefined') {
-          observer = new ResizeObserver(() => c.resize());
-          observer.observe(box.current);
-        }
-        setReady(true);
-      })
-      .catch(() => undefined);
-    return () => {
-      disposed = true;
-      observer?.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
+  const { chart, ready } = useEChart(box, loadCharts, (c) => {
+    const bucketAt = (x: number, y: number): number | null => {
+      if (!c.containPixel('grid', [x, y])) return null;
+      const v = c.convertFromPixel({ gridIndex: 0 }, [x, y]) as number[] | undefined;
+      const i = Math.round(Number(v?.[0]));
+      return Number.isFinite(i) && i >= 0 && i < count.current ? i : null;
     };
-  }, []);
+    // data-chart-drawn: the last option is on screen (its animation over).
+    c.on('finished', () => {
+      if (box.current) box.current.dataset.chartDrawn = 'true';
+    });
+    const zr = c.getZr();
+    zr.on('click', (e: { offsetX: number; offsetY: number }) => {
+      const i = bucketAt(e.offsetX, e.offsetY);
+      if (i !== null) bucketRef.current(i);
+    });
+    zr.on('mousemove', (e: { offsetX: number; offsetY: number }) => {
+      zr.setCursorStyle(bucketAt(e.offsetX, e.offsetY) !== null ? 'pointer' : 'default');
+    });
+  });
 
   const option = useMemo(() => trendsOption(data), [data]);
   // Before paint, so the drawn mark never stands beside a new option.

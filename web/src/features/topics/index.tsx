@@ -8,8 +8,8 @@ import { useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from '
 import { useTopicLayer, useTopicSeries, type TopicLayer } from '../../api/queries/topics';
 import { Button } from '../../components/Button';
 import { EMPTY_BODY, EMPTY_TITLE, EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
+import { LoadError } from '../../components/LoadError';
 import { Panel } from '../../components/Panel';
-import { errorMessage, UNKNOWN_ERROR } from '../../lib/errors';
 import { formatMetric } from '../../lib/numbers';
 import { platformInfo } from '../../lib/platforms';
 import { availablePlatforms, pagePlatforms } from '../../state/access';
@@ -22,7 +22,6 @@ import {
   CHART_ITEMS,
   chartData,
   chartTerms,
-  FETCH_ERROR,
   KIND_LABEL,
   layerQuery,
   MAX_PATH,
@@ -119,14 +118,7 @@ export default function TopicsPage() {
             {locked ? (
               <EmptyState graphic="Loading" title={PREVIEW_TITLE} body={PREVIEW_BODY} />
             ) : layer.isError ? (
-              <div role="alert" className="p-8 text-center text-sm text-red-700">
-                {errorMessage(layer.error) === UNKNOWN_ERROR ? FETCH_ERROR : errorMessage(layer.error)}
-                <div className="mt-3">
-                  <Button variant="secondary" size="sm" onClick={() => void layer.refetch()}>
-                    Try again
-                  </Button>
-                </div>
-              </div>
+              <LoadError error={layer.error} onRetry={() => void layer.refetch()} />
             ) : !data ? (
               <TopicTableSkeleton sort={sort} />
             ) : noPlatform ? (

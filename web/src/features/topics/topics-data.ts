@@ -5,6 +5,7 @@ import type { Query } from '../../api/client';
 import type { SeriesLine, TopicItem, TopicSeries, TrendWindow } from '../../api/queries/topics';
 import type { FilterQuery } from '../../state/filter-query';
 import { parseQuery, serializeQuery, type Sort, type SortDirection } from '../../state/query-state';
+import { GROUPING_MS } from '../dashboard/data';
 
 export type TopicKind = 'word' | 'hashtag';
 export const TOPIC_KINDS: TopicKind[] = ['word', 'hashtag'];
@@ -26,7 +27,6 @@ export const CHART_ITEMS = 5;
 
 /** The API's reason when the chosen platforms leave the page none of its own. */
 export const NO_PLATFORM = 'no platform chosen';
-export const FETCH_ERROR = 'Sorry, an error occurred please try again.';
 export const SIDE_VIEW_ERROR = 'Sorry, an error occurred. Please try again later.';
 /** The trend score in plain words (the legend above the table). */
 export const TREND_SUMMARY = "how unusual the topic's share of posts is now against the tracker's earlier posts; above 2 is unusual, above 4 very unusual.";
@@ -275,8 +275,6 @@ export function sparkPaths(values: number[], width: number, height: number, pad 
 
 // ---- the chart ----
 
-export const GROUPING_MS: Record<string, number> = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 };
-
 /** A bucket's first and last millisecond: up to the next bucket, the last one by its grouping. */
 export function bucketRange(buckets: number[], index: number, grouping: string): { start: number; end: number } {
   const start = buckets[index];
@@ -331,8 +329,4 @@ export function chartData(s: TopicSeries, path: TermRef[]): ChartData {
     volume: path.length && own ? { name: volumeName(path), points: own.points } : null,
     lines: items.map((l) => ({ name: lineName(l), points: l.points })),
   };
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

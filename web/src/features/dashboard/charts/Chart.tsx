@@ -1,6 +1,7 @@
 // An ECharts chart: loads the chart code on first use, resizes with its box, and offers the same
 // data as a table for screen readers and keyboard users (a text alternative for every chart).
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useEChart } from './use-echart';
 
 type Module = typeof import('./echarts');
 let modulePromise: Promise<Module> | null = null;
@@ -24,35 +25,16 @@ export interface ChartProps {
 
 export function Chart({ option, label, height = 260, table, needsWorld, onClick, testId }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const chart = useRef<any>(null);
   const clickRef = useRef(onClick);
   clickRef.current = onClick;
-  const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    let disposed = false;
-    let observer: ResizeObserver | null = null;
-    loadCharts()
-      .then(async (m) => {
-        if (needsWorld) await m.loadWorld();
-        if (disposed || !box.current) return;
-        chart.current = m.echarts.init(box.current, undefined, { renderer: 'canvas' });
-        chart.current.on('click', (p: { dataIndex: number; seriesIndex?: number; name?: string }) => clickRef.current?.(p));
-        if (typeof ResizeObserver !== 'undefined') {
-          observer = new ResizeObserver(() => chart.current?.resize());
-          observer.observe(box.current);
-        }
-        setReady(true);
-      })
-      .catch(() => undefined);
-    return () => {
-      disposed = true;
-      observer?.disconnect();
-      chart.current?.dispose();
-      chart.current = null;
-    };
+  const load = useCallback(async () => {
+    const m = await loadCharts();
+    if (needsWorld) await m.loadWorld();
+    return m;
   }, [needsWorld]);
+  const { chart, ready } = useEChart(box, load, (c) => {
+    c.on('click', (p: { dataIndex: number; seriesIndex?: number; name?: string }) => clickRef.current?.(p));
+  });
 
   useEffect(() => {
     if (ready && chart.current) chart.current.setOption(option, { notMerge: true });

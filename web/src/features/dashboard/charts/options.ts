@@ -68,7 +68,8 @@ export function mapOption(countries: CountryCount[]) {
   };
 }
 
-function escapeHtml(s: string): string {
+/** Text made safe inside a tooltip's HTML. */
+export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 

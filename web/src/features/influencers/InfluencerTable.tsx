@@ -3,6 +3,7 @@
 // may tag, each row's tag menu. Narrower than the wide layout, Avg. Engagement and Impressions
 // give way and the tags go under the account; narrower still, the figures scroll sideways
 // under the account column, which stays put.
+import { SortButton } from '../../components/SortButton';
 import { useLayoutEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { InfluencerRow } from '../../api/queries/influencers';
 import type { Tag } from '../../api/types';
@@ -96,26 +97,8 @@ export function Verified() {
 }
 
 function SortHeader({ field, label, sort, onSort, align = 'right' }: { field: InfluencerSortField; label: string; sort: Sort; onSort?: (f: InfluencerSortField) => void; align?: 'left' | 'right' }) {
-  const state = ariaSort(sort, field);
-  const justify = align === 'right' ? 'justify-end text-right' : 'justify-start text-left';
-  if (!onSort) return <span className={`flex ${justify}`}>{label}</span>;
-  return (
-    <button
-      type="button"
-      onClick={() => onSort(field)}
-      className={`flex w-full items-center rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${justify} ${state !== 'none' ? 'text-brand-700' : ''}`}
-    >
-      <span className="relative">
-        {label}
-        {/* In the cell's padding, so the label keeps the column's whole width. */}
-        {state !== 'none' ? (
-          <span aria-hidden="true" className="absolute left-full top-1/2 ml-0.5 -translate-y-1/2 text-[8px]">
-            {state === 'ascending' ? '▲' : '▼'}
-          </span>
-        ) : null}
-      </span>
-    </button>
-  );
+  if (!onSort) return <span className={`flex ${align === 'right' ? 'justify-end text-right' : 'justify-start text-left'}`}>{label}</span>;
+  return <SortButton label={label} state={ariaSort(sort, field)} onClick={() => onSort(field)} align={align} />;
 }
 
 function Head({ sort, onSort, columns, tagColumn }: { sort: Sort; onSort?: (f: InfluencerSortField) => void; columns: Column[]; tagColumn: boolean }) {

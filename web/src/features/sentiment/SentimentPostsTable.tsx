@@ -1,5 +1,6 @@
 // The sentiment page's posts table: date, author, text, engagement, reach and sentiment label;
 // every column header sorts (aria-sort), a post's text opens its detail side view.
+import { SortButton } from '../../components/SortButton';
 import type { PostItem } from '../../api/queries/posts';
 import { formatMetric } from '../../lib/numbers';
 import { platformInfo } from '../../lib/platforms';
@@ -30,26 +31,8 @@ function PlatformBadge({ platform }: { platform: string }) {
   );
 }
 
-function SortButton({ column, sort, onSort }: { column: PostColumn; sort: TableSort; onSort: (c: PostColumn) => void }) {
-  const state = ariaSort(sort, column);
-  const right = RIGHT.includes(column);
-  return (
-    <button
-      type="button"
-      onClick={() => onSort(column)}
-      className={`flex w-full items-center rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${right ? 'justify-end' : 'justify-start'} ${state !== 'none' ? 'text-brand-700' : ''}`}
-    >
-      <span className="relative">
-        {COLUMN_LABEL[column]}
-        {/* In the cell's padding, so the label keeps the column's whole width. */}
-        {state !== 'none' ? (
-          <span aria-hidden="true" className="absolute left-full top-1/2 ml-0.5 -translate-y-1/2 text-[8px]">
-            {state === 'ascending' ? '▲' : '▼'}
-          </span>
-        ) : null}
-      </span>
-    </button>
-  );
+function SortHeader({ column, sort, onSort }: { column: PostColumn; sort: TableSort; onSort: (c: PostColumn) => void }) {
+  return <SortButton label={COLUMN_LABEL[column]} state={ariaSort(sort, column)} onClick={() => onSort(column)} align={RIGHT.includes(column) ? 'right' : 'left'} />;
 }
 
 export function SentimentPostsTable({
@@ -70,7 +53,7 @@ export function SentimentPostsTable({
           <tr>
             {POST_COLUMNS.map((c) => (
               <th key={c} scope="col" aria-sort={ariaSort(sort, c)} className={`px-3 py-2.5 ${WIDTH[c]} ${RIGHT.includes(c) ? 'text-right' : ''}`}>
-                <SortButton column={c} sort={sort} onSort={onSort} />
+                <SortHeader column={c} sort={sort} onSort={onSort} />
               </th>
             ))}
           </tr>

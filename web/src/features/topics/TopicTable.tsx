@@ -1,6 +1,7 @@
 // One layer's topics as a table: the topic (a link one layer down, until the last layer), its
 // posts and share, a sparkline over the range, the trend score with its direction and the share
 // change, and a 'View posts' button. Posts and Trend sort through their headers (aria-sort).
+import { SortButton } from '../../components/SortButton';
 import type { MouseEvent } from 'react';
 import type { TopicItem } from '../../api/queries/topics';
 import { Tooltip } from '../../components/Tooltip';
@@ -35,24 +36,8 @@ export function InfoIcon({ size = 14 }: { size?: number }) {
 }
 
 function SortHeader({ field, label, sort, onSort }: { field: TopicSortField; label: string; sort: Sort; onSort?: (f: TopicSortField) => void }) {
-  const state = ariaSort(sort, field);
   if (!onSort) return <span className="flex justify-end">{label}</span>;
-  return (
-    <button
-      type="button"
-      onClick={() => onSort(field)}
-      className={`flex w-full items-center justify-end rounded text-right hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${state !== 'none' ? 'text-brand-700' : ''}`}
-    >
-      <span className="relative">
-        {label}
-        {state !== 'none' ? (
-          <span aria-hidden="true" className="absolute left-full top-1/2 ml-0.5 -translate-y-1/2 text-[8px]">
-            {state === 'ascending' ? '▲' : '▼'}
-          </span>
-        ) : null}
-      </span>
-    </button>
-  );
+  return <SortButton label={label} state={ariaSort(sort, field)} onClick={() => onSort(field)} />;
 }
 
 /** The trend column's header: sortable, with the score explained in a tooltip (focusable for keyboard users). */

@@ -609,6 +609,16 @@ async fn custom_sentiment_keywords_override_the_score_and_yield_to_manual_edits(
             "{after:?}"
         );
         assert_eq!(app.store.count_links(tracker).await.unwrap(), 3);
+
+        // Emptied lists give the posts back their analysed buckets: post 1 positive again, post 3
+        // neutral, post 2 its manual positive.
+        let saved = app
+            .send_json("PUT", &format!("/api/v1/trackers/{hash}/sentiment-keywords"), json!({"reanalyze": true}))
+            .await;
+        assert_eq!(saved.status, 200);
+        while hark_ingest::reanalysis::run_next(&app.store).await.unwrap() {}
+        let cleared = sentiments().await;
+        assert_eq!(cleared, vec![("neutral".to_string(), 1), ("positive".to_string(), 2)], "{cleared:?}");
     })
     .await;
 }

@@ -22,6 +22,8 @@ pub enum IngestError {
     Store(#[from] StoreError),
     #[error("tracker {0} has unreadable criteria: {1}")]
     Criteria(i64, String),
+    #[error("a background task failed: {0}")]
+    Task(String),
 }
 
 /// Turns a post and its enrichment into the row the store writes.

@@ -3,12 +3,14 @@
 //! rollups) and subtracker labels are refreshed. Progress is stored as it goes, so a restart
 //! resumes from the beginning of the remaining work without double counting.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use hark_core::{now_millis, MatchScratch, Post};
 use hark_store::Store;
 
-use crate::pipeline::{compile, sentiment_text, IngestError};
+use crate::pipeline::{compile, sentiment_text, IngestError, Matcher};
 
 const PAGE: i64 = 2_000;
 
@@ -33,7 +35,7 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
     let total = store.count_links(tracker.id).await?;
     if let Some((before, after)) = store.reanalysis_criteria(job.id).await? {
         if sentiment_only(&before, &after) {
-            return rescore(store, &matcher, tracker.id, job.id, total).await.map(|_| true);
+            return rescore(store, matcher, tracker.id, job.id, total).await.map(|_| true);
         }
     }
     let (mut processed, mut removed, mut after) = (0i64, 0i64, 0i64);
@@ -90,33 +92,82 @@ fn sentiment_only(before: &str, after: &str) -> bool {
 
 /// Posts read per page by a sentiment-only re-analysis.
 const TEXT_PAGE: i64 = 20_000;
+/// A sentiment-only re-analysis cuts the tracker's post ids into this many ranges, which
+/// `READERS` tasks take in turn (so one slow range does not leave a reader idle).
+const RANGES: i64 = 32;
+const READERS: usize = 2;
+/// Changed posts written in one transaction at most (when the readers are ahead of the writer).
+const WRITE_BATCH: usize = 40_000;
 
 /// A re-analysis after a change of the custom sentiment keywords alone: each stored post's text is
 /// read (not the whole post), the keywords give its rule, and only the posts whose rule changed
-/// are written, many to a statement.
-async fn rescore(store: &Store, matcher: &crate::pipeline::Matcher, tracker_id: i64, job: i64, total: i64) -> Result<(), IngestError> {
-    let (mut processed, mut after) = (0i64, 0i64);
+/// are written, many to a statement. Reading the texts and writing the posts that moved are the
+/// work, so they overlap: two readers read ranges of post ids side by side (each on its own
+/// connection), and one writer writes what they found while they read on.
+async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, total: i64) -> Result<(), IngestError> {
     store.set_reanalysis_progress(job, 0, total, 0, None).await?;
-    loop {
-        let page = store.tracker_post_texts(tracker_id, after, TEXT_PAGE).await?;
-        let Some(last) = page.last() else { break };
-        after = last.0;
-        let rules: Vec<(i64, Option<&'static str>)> = page
-            .iter()
-            .filter_map(|(id, text, title, stored)| {
-                let text = if text.trim().is_empty() { title.as_deref().unwrap_or("") } else { text.as_str() };
-                let rule = matcher.keyword_bucket(tracker_id, text);
-                (rule != stored.as_deref()).then_some((*id, rule))
-            })
-            .collect();
-        store.set_sentiment_rules(tracker_id, &rules, now_millis()).await?;
-        processed += page.len() as i64;
-        store.set_reanalysis_progress(job, processed, total.max(processed), 0, None).await?;
-        tokio::task::yield_now().await;
+    let mut processed = 0i64;
+    if let Some((lo, hi)) = store.link_id_bounds(tracker_id).await? {
+        let ranges = Arc::new(id_ranges(lo, hi, RANGES));
+        let next = Arc::new(AtomicUsize::new(0));
+        let matcher = Arc::new(matcher);
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<(i64, Option<&'static str>)>)>(READERS * 4);
+        let mut readers = tokio::task::JoinSet::new();
+        for _ in 0..READERS {
+            let (store, ranges, next, matcher, tx) = (store.clone(), ranges.clone(), next.clone(), matcher.clone(), tx.clone());
+            readers.spawn(async move {
+                while let Some(&(mut after, until)) = ranges.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    loop {
+                        let page = store.tracker_post_texts(tracker_id, after, until, TEXT_PAGE).await?;
+                        let Some(last) = page.last() else { break };
+                        after = last.0;
+                        let rules = page
+                            .iter()
+                            .filter_map(|(id, text, title, stored)| {
+                                let text = if text.trim().is_empty() { title.as_deref().unwrap_or("") } else { text.as_str() };
+                                let rule = matcher.keyword_bucket(tracker_id, text);
+                                (rule != stored.as_deref()).then_some((*id, rule))
+                            })
+                            .collect();
+                        if tx.send((page.len(), rules)).await.is_err() {
+                            // The writer stopped on an error, which it returns.
+                            return Ok(());
+                        }
+                    }
+                }
+                Ok::<_, IngestError>(())
+            });
+        }
+        drop(tx);
+        while let Some((mut read, mut rules)) = rx.recv().await {
+            // What the readers found meanwhile is written in the same transaction: each changed
+            // post rewrites index pages that its neighbours in the batch share.
+            while rules.len() < WRITE_BATCH {
+                match rx.try_recv() {
+                    Ok((n, more)) => {
+                        read += n;
+                        rules.extend(more);
+                    }
+                    Err(_) => break,
+                }
+            }
+            store.set_sentiment_rules(tracker_id, &rules, now_millis()).await?;
+            processed += read as i64;
+            store.set_reanalysis_progress(job, processed, total.max(processed), 0, None).await?;
+        }
+        while let Some(done) = readers.join_next().await {
+            done.map_err(|e| IngestError::Task(e.to_string()))??;
+        }
     }
     store.set_reanalysis_progress(job, processed, total.max(processed), 0, Some(now_millis())).await?;
     tracing::info!(tracker = tracker_id, processed, "sentiment re-analysis finished");
     Ok(())
+}
+
+/// Ids `lo..=hi` cut into at most `n` ranges (after, until] that cover them once each.
+fn id_ranges(lo: i64, hi: i64, n: i64) -> Vec<(i64, i64)> {
+    let step = (hi - lo) / n.max(1) + 1;
+    (0..).map(|i| lo - 1 + i * step).take_while(|a| *a < hi).map(|a| (a, (a + step).min(hi))).collect()
 }
 
 /// Works through pending re-analyses, checking every `every`.
@@ -133,7 +184,18 @@ pub async fn run_worker(store: Store, every: Duration) {
 
 #[cfg(test)]
 mod tests {
-    use super::sentiment_only;
+    use super::{id_ranges, sentiment_only};
+
+    #[test]
+    fn id_ranges_cover_every_id_once() {
+        for (lo, hi, n) in [(1, 1, 32), (1, 2, 32), (5, 1_000, 32), (1, 31, 32), (1, 33, 32), (7, 1_000_003, 32), (3, 9, 1)] {
+            let r = id_ranges(lo, hi, n);
+            assert!(r.len() as i64 <= n && !r.is_empty(), "{lo}..{hi}: {r:?}");
+            assert_eq!(r[0].0, lo - 1);
+            assert_eq!(r.last().unwrap().1, hi);
+            assert!(r.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 < w[0].1), "{r:?}");
+        }
+    }
 
     #[test]
     fn only_a_keyword_change_is_sentiment_only() {

@@ -519,11 +519,11 @@ impl Store {
                 .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l)))
                 .collect();
             let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
-            // 15 parameters a link, under SQLite's 32,766.
-            for chunk in links.chunks(2100) {
+            // 16 parameters a link, under SQLite's 32,766.
+            for chunk in links.chunks(2000) {
                 let mut q = sqlx::QueryBuilder::new(
                     "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
-                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind) ",
+                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort) ",
                 );
                 q.push_values(chunk, |mut b, (t, id, p, l)| {
                     b.push_bind(*t)
@@ -543,7 +543,10 @@ impl Store {
                         .push_bind_unseparated(p.author_name.as_str())
                         .push_unseparated(")")
                         .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket.as_str()))
-                        .push_bind(p.kind() as i16);
+                        .push_bind(p.kind() as i16)
+                        .push("LOWER(SUBSTR(")
+                        .push_bind_unseparated(p.text.as_str())
+                        .push_unseparated(", 1, 16))");
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;

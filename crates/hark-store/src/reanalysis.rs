@@ -48,7 +48,8 @@ struct SentimentRow {
     platform: String,
     sentiment_override: Option<String>,
     sentiment_rule: Option<String>,
-    sentiment_bucket: Option<String>,
+    /// The bucket shown before: the manual edit, else the keyword rule, else the analysed one.
+    bucket: String,
 }
 
 impl Store {
@@ -133,24 +134,38 @@ impl Store {
             .await?))
     }
 
-    /// A page of a tracker's live posts after `after_post_id` in id order, as the custom
-    /// sentiment keywords read them: (post id, text, title, the bucket the keywords gave it).
+    /// A page of a tracker's live posts with ids in (`after_post_id`, `until_post_id`], in id
+    /// order, as the custom sentiment keywords read them: (post id, text, title, the bucket the
+    /// keywords gave it).
     pub async fn tracker_post_texts(
         &self,
         tracker_id: i64,
         after_post_id: i64,
+        until_post_id: i64,
         limit: i64,
     ) -> Result<Vec<(i64, String, Option<String>, Option<String>)>> {
         Ok(with_pool!(self, |p| sqlx::query_as(&format!(
             "SELECT tp.post_id, p.text, p.title, tp.sentiment_rule FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-             WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND {} ORDER BY tp.post_id LIMIT $3",
+             WHERE tp.tracker_id = $1 AND tp.post_id > $2 AND tp.post_id <= $3 AND {} ORDER BY tp.post_id LIMIT $4",
             self.backend().live_link("tp")
         ))
         .bind(tracker_id)
         .bind(after_post_id)
+        .bind(until_post_id)
         .bind(limit)
         .fetch_all(p)
         .await?))
+    }
+
+    /// The lowest and highest post id linked to a tracker (live or deleted), if any.
+    pub async fn link_id_bounds(&self, tracker_id: i64) -> Result<Option<(i64, i64)>> {
+        let (lo, hi): (Option<i64>, Option<i64>) = with_pool!(self, |p| sqlx::query_as(
+            "SELECT MIN(post_id), MAX(post_id) FROM tracker_posts WHERE tracker_id = $1"
+        )
+        .bind(tracker_id)
+        .fetch_one(p)
+        .await?);
+        Ok(lo.zip(hi))
     }
 
     pub async fn count_links(&self, tracker_id: i64) -> Result<i64> {
@@ -191,12 +206,14 @@ impl Store {
         let id_list = backend.id_set("$2");
         let ids: Vec<i64> = updates.iter().map(|(id, _)| *id).collect();
         let ids_json = crate::dialect::json_ids(&ids);
+        // The link holds all but the analysed bucket, which only a post losing its rule needs
+        // (reading the wide post rows was half of a re-analysis's writing on PostgreSQL).
         let select = format!(
-            "SELECT tp.post_id, p.created_at, p.platform, tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket \
-             FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-             WHERE tp.tracker_id = $1 AND {} AND tp.post_id IN ({id_list})",
+            "SELECT tp.post_id, tp.created_at, tp.platform, tp.sentiment_override, tp.sentiment_rule, tp.bucket \
+             FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {} AND tp.post_id IN ({id_list})",
             self.backend().live_link("tp")
         );
+        let analysed = format!("SELECT id, sentiment_bucket FROM posts WHERE id IN ({})", backend.id_set("$1"));
         let new_rule: std::collections::HashMap<i64, Option<&'static str>> = updates.iter().copied().collect();
         with_pool!(self, |pool| {
             let mut tx = pool.begin_write().await?;
@@ -209,10 +226,22 @@ impl Store {
                     ..Default::default()
                 })
                 .collect();
+            let rule_of = |r: &SentimentRow| new_rule.get(&r.post_id).copied().flatten();
+            let unruled: Vec<i64> = rows
+                .iter()
+                .filter(|r| r.sentiment_override.is_none() && r.sentiment_rule.is_some() && rule_of(r).is_none())
+                .map(|r| r.post_id)
+                .collect();
+            let mut scored: std::collections::HashMap<i64, Option<String>> = Default::default();
+            for part in unruled.chunks(20_000) {
+                let found: Vec<(i64, Option<String>)> =
+                    sqlx::query_as(&analysed).bind(crate::dialect::json_ids(part)).fetch_all(&mut *tx).await?;
+                scored.extend(found);
+            }
             let mut deltas = Deltas::default();
             let mut changed: Vec<(i64, Option<&'static str>)> = Vec::new();
             for (r, rec) in rows.iter().zip(&records) {
-                let rule = new_rule.get(&r.post_id).copied().flatten();
+                let rule = rule_of(r);
                 if rule == r.sentiment_rule.as_deref() {
                     continue;
                 }
@@ -220,9 +249,11 @@ impl Store {
                 if r.sentiment_override.is_some() {
                     continue;
                 }
-                let scored = r.sentiment_bucket.as_deref().and_then(known_bucket).unwrap_or("neutral");
-                let before = r.sentiment_rule.as_deref().and_then(known_bucket).unwrap_or(scored);
-                let after = rule.unwrap_or(scored);
+                let before = known_bucket(&r.bucket).unwrap_or("neutral");
+                let after = match rule {
+                    Some(b) => b,
+                    None => scored.get(&r.post_id).and_then(|b| b.as_deref()).and_then(known_bucket).unwrap_or("neutral"),
+                };
                 if before != after {
                     deltas.add_term(tracker_id, rec, "sentiment", before, -1);
                     deltas.add_term(tracker_id, rec, "sentiment", after, 1);

@@ -213,6 +213,7 @@ async fn check_keys(s: &Store, t: i64, when: &str) {
         (PostSort::Impressions, Box::new(|r| (r.impressions as f64, String::new()))),
         (PostSort::Sentiment, Box::new(|r| (r.sentiment.unwrap_or(0.0), String::new()))),
         (PostSort::User, Box::new(|r| (0.0, r.post.author.name.to_lowercase()))),
+        (PostSort::Text, Box::new(|r| (0.0, r.post.text.chars().take(16).collect::<String>().to_lowercase()))),
     ];
     for (sort, key) in keys {
         for ascending in [false, true] {

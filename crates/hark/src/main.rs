@@ -156,6 +156,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     println!("Hark is serving on http://{addr}");
     tokio::spawn(hark_ingest::reanalysis::run_worker(store.clone(), std::time::Duration::from_secs(2)));
+    // The pages' in-memory indexes are read once in the background (seconds at a million posts).
+    let warm = store.clone();
+    tokio::spawn(async move {
+        if let Err(e) = warm.warm_page_indexes().await {
+            tracing::warn!(error = %e, "page indexes not read ahead; the first visit reads them");
+        }
+    });
     // Idle (one settings read every few seconds) until an administrator switches a connector on.
     let collect = hark_collect::scheduler::SchedulerConfig {
         poll_interval: std::time::Duration::from_secs(args.collect_interval.max(10)),

@@ -23,7 +23,8 @@ pub enum PostSort {
     Comments,
     Shares,
     Views,
-    /// The post's text (the sentiment page's posts table).
+    /// The post's text (the sentiment page's posts table): its first 16 characters lowercased,
+    /// then time and post id.
     Text,
 }
 
@@ -60,7 +61,7 @@ impl PostSort {
             Self::Comments => "p.comments",
             Self::Shares => "p.shares",
             Self::Views => "p.views",
-            Self::Text => "p.text",
+            Self::Text => "tp.text_sort",
         }
     }
 
@@ -86,6 +87,7 @@ impl PostSort {
             Self::Impressions => ("impressions", "tracker_posts_page_impressions_idx", KeyKind::Int),
             Self::Sentiment => ("sentiment", "tracker_posts_page_sentiment_idx", KeyKind::Real),
             Self::User => ("author_sort", "tracker_posts_page_author_idx", KeyKind::Text),
+            Self::Text => ("text_sort", "tracker_posts_page_text_idx", KeyKind::Text),
             _ => return None,
         })
     }

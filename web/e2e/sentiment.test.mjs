@@ -188,8 +188,10 @@ describe('sentiment page', () => {
     // Paging: 54 posts, 20 a page.
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL((u) => new URL(u).searchParams.get('page') === '2');
-    await waitUntil(async () => (await rows(page).count()) === 20, { what: 'page 2' });
-    assert.equal(await page.getByTestId('sentiment-page-of').innerText(), 'Page 2 of 3');
+    // The label follows the URL once the page renders; the rows follow the response.
+    await waitUntil(async () => (await page.getByTestId('sentiment-page-of').innerText()) === 'Page 2 of 3', { what: 'page 2 label' });
+    await waitUntil(async () => (await rangeText(page).innerText()) === '21–40 of 54 posts', { what: 'page 2' });
+    assert.equal(await rows(page).count(), 20);
     await page.getByRole('button', { name: 'Next' }).click();
     await waitUntil(async () => (await rows(page).count()) === 14, { what: 'page 3' });
     assert.equal(await page.getByRole('button', { name: 'Next' }).isDisabled(), true);

@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import type { PostItem } from '../../api/queries/posts';
 import { Button } from '../../components/Button';
+import { SortButton } from '../../components/SortButton';
 import type { Sort } from '../../state/query-state';
 import { caption, count, images, isExpiredStory, postStats, postTime, toMillis } from '../posts/format';
 import {
@@ -57,20 +58,7 @@ export function PostTable({
             const state = ariaSort(sort, c.field);
             return (
               <th key={c.field} scope="col" aria-sort={state} className={`py-2 pl-2 pr-3 text-right ${c.width}`}>
-                <button
-                  type="button"
-                  onClick={() => onSort(c.field)}
-                  className={`rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${state !== 'none' ? 'text-brand-700' : ''}`}
-                >
-                  <span className="relative">
-                    {c.label}
-                    {state !== 'none' ? (
-                      <span aria-hidden="true" className="absolute left-full top-1/2 ml-0.5 -translate-y-1/2 text-[8px]">
-                        {state === 'ascending' ? '▲' : '▼'}
-                      </span>
-                    ) : null}
-                  </span>
-                </button>
+                <SortButton label={c.label} state={state} onClick={() => onSort(c.field)} />
               </th>
             );
           })}

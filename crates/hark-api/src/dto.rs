@@ -178,6 +178,9 @@ pub struct Tracker {
     pub reanalysis: Option<ReanalysisProgress>,
     /// A historical backfill is collecting for this tracker ('Backfill in Progress').
     pub is_backfilling: bool,
+    /// The caller reads through the tracker's share link (an anonymous visitor's limited view:
+    /// `linkSharing` says what it allows).
+    pub shared: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -259,6 +262,7 @@ impl Tracker {
             owner_name: row.owner_name.clone(),
             reanalysis: None,
             is_backfilling: false,
+            shared: false,
         })
     }
 }

@@ -27,6 +27,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::Conflict => StatusCode::CONFLICT,
         Code::ConnectorIncomplete => StatusCode::UNPROCESSABLE_ENTITY,
         Code::CsrfFailed => StatusCode::FORBIDDEN,
+        Code::CustomUrlTaken => StatusCode::CONFLICT,
         Code::EmptyFile => StatusCode::UNPROCESSABLE_ENTITY,
         Code::Forbidden => StatusCode::FORBIDDEN,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -37,6 +38,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::InvalidContentType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         Code::InvalidCountry => StatusCode::UNPROCESSABLE_ENTITY,
         Code::InvalidCredentials => StatusCode::UNAUTHORIZED,
+        Code::InvalidCustomUrl => StatusCode::UNPROCESSABLE_ENTITY,
         Code::InvalidDate => StatusCode::UNPROCESSABLE_ENTITY,
         Code::InvalidEmail => StatusCode::UNPROCESSABLE_ENTITY,
         Code::InvalidJson => StatusCode::BAD_REQUEST,
@@ -82,6 +84,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::Unauthorized => StatusCode::UNAUTHORIZED,
         Code::UnknownField => StatusCode::UNPROCESSABLE_ENTITY,
         Code::UnknownTag => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::UpgradeRequired => StatusCode::FORBIDDEN,
         Code::ValidationFailed => StatusCode::UNPROCESSABLE_ENTITY,
         Code::ValueTooLong => StatusCode::UNPROCESSABLE_ENTITY,
     }

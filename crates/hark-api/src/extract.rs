@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::filters::FilterQuery;
-use crate::routes::load_tracker;
+use crate::routes::load_tracker_for_page;
 use crate::{auth, AppState};
 use hark_core::Code;
 
@@ -92,6 +92,8 @@ pub struct TrackerPage {
     pub filter: PageFilter,
     /// The viewer's time zone (`tz`).
     pub tz: TimeZone,
+    /// Set when the caller reads through the tracker's share link: what the link allows.
+    pub shared: Option<crate::dto::LinkSharing>,
 }
 
 impl FromRequestParts<AppState> for TrackerPage {
@@ -103,8 +105,8 @@ impl FromRequestParts<AppState> for TrackerPage {
             .await
             .map_err(|_| ApiError::tracker_not_found())?;
         let Query(q) = Query::<FilterQuery>::from_request_parts(parts, state).await?;
-        let (row, perm) = load_tracker(state, &hash, user.as_ref(), Permission::Viewer).await?;
+        let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), q.share_hash.as_deref()).await?;
         let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
-        Ok(Self { row, perm, user, filter, tz: q.time_zone()? })
+        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared })
     }
 }

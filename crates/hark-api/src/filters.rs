@@ -31,6 +31,9 @@ pub struct FilterQuery {
     pub influencer_tag_filter_mode: Option<String>,
     /// A subtracker, 1-based.
     pub subtracker: Option<u32>,
+    /// The tracker's share link hash: a visitor without access of their own reads the tracker's
+    /// pages through it.
+    pub share_hash: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -52,7 +52,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"))
 )]
 struct ApiDoc;
 
@@ -81,6 +81,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(trackers::demo_tracker))
         .routes(routes!(trackers::key_statistics))
         .routes(routes!(trackers::sentiment_keywords))
+        .routes(routes!(routes::sharing::get_share, routes::sharing::edit_share))
+        .routes(routes!(routes::sharing::revoke_share))
         .routes(routes!(routes::import::import_file))
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))

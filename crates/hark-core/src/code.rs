@@ -11,6 +11,7 @@ pub enum Code {
     Conflict,
     ConnectorIncomplete,
     CsrfFailed,
+    CustomUrlTaken,
     EmptyFile,
     Forbidden,
     Internal,
@@ -21,6 +22,7 @@ pub enum Code {
     InvalidContentType,
     InvalidCountry,
     InvalidCredentials,
+    InvalidCustomUrl,
     InvalidDate,
     InvalidEmail,
     InvalidJson,
@@ -66,13 +68,14 @@ pub enum Code {
     Unauthorized,
     UnknownField,
     UnknownTag,
+    UpgradeRequired,
     ValidationFailed,
     ValueTooLong,
 }
 
 impl Code {
     /// Every code, in the order of their names.
-    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::EmptyFile, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::ValidationFailed, Self::ValueTooLong];
+    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -81,6 +84,7 @@ impl Code {
             Self::Conflict => "conflict",
             Self::ConnectorIncomplete => "connector_incomplete",
             Self::CsrfFailed => "csrf_failed",
+            Self::CustomUrlTaken => "custom_url_taken",
             Self::EmptyFile => "empty_file",
             Self::Forbidden => "forbidden",
             Self::Internal => "internal",
@@ -91,6 +95,7 @@ impl Code {
             Self::InvalidContentType => "invalid_content_type",
             Self::InvalidCountry => "invalid_country",
             Self::InvalidCredentials => "invalid_credentials",
+            Self::InvalidCustomUrl => "invalid_custom_url",
             Self::InvalidDate => "invalid_date",
             Self::InvalidEmail => "invalid_email",
             Self::InvalidJson => "invalid_json",
@@ -136,6 +141,7 @@ impl Code {
             Self::Unauthorized => "unauthorized",
             Self::UnknownField => "unknown_field",
             Self::UnknownTag => "unknown_tag",
+            Self::UpgradeRequired => "upgrade_required",
             Self::ValidationFailed => "validation_failed",
             Self::ValueTooLong => "value_too_long",
         }

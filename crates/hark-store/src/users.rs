@@ -122,4 +122,16 @@ impl Store {
             .map(|_| ())?);
         Ok(())
     }
+
+    /// Puts an account on a trial ending at `expires` (or none), or takes it off.
+    pub async fn set_trial(&self, user_id: i64, trial: bool, expires: Option<Millis>) -> Result<()> {
+        with_pool!(self, |p| sqlx::query("UPDATE users SET trial = $1, trial_expires = $2 WHERE id = $3")
+            .bind(trial)
+            .bind(expires)
+            .bind(user_id)
+            .execute(p)
+            .await
+            .map(|_| ())?);
+        Ok(())
+    }
 }

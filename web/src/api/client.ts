@@ -30,6 +30,47 @@ function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
+/**
+ * The share link a read of a tracker goes through: a visitor of a shared link has no session, so
+ * every read of that tracker's pages carries the page address's `shareHash`. It applies to API
+ * paths of the same tracker as the page (`/trackers/{hash}/…` under
+ * `/hashtag-tracking/{page}/{hash}/…`) and is added here once rather than by each call.
+ */
+export function shareHashFor(apiPath: string, page: { pathname: string; search: string }): string | null {
+  const shareHash = new URLSearchParams(page.search).get('shareHash');
+  if (!shareHash) return null;
+  const pageHash = /^\/hashtag-tracking\/[^/]+\/([^/?#]+)/.exec(page.pathname)?.[1];
+  const apiHash = /^\/trackers\/([^/?#]+)/.exec(apiPath)?.[1];
+  if (!pageHash || !apiHash) return null;
+  return safeDecode(pageHash) === safeDecode(apiHash) ? shareHash : null;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function pageLocation(): { pathname: string; search: string } {
+  return typeof window === 'undefined' ? { pathname: '', search: '' } : window.location;
+}
+
+/** The query of a read, with the page's share link added when it applies. */
+function readQuery(path: string, query?: Query): Query | undefined {
+  const shareHash = shareHashFor(path, pageLocation());
+  return shareHash ? { ...query, shareHash } : query;
+}
+
+/**
+ * The address of a GET the browser makes itself (a CSV download link): `/api/v1` + path + query,
+ * with the share link like every read.
+ */
+export function apiHref(path: string, query?: Query): string {
+  return withQuery(`/api/v1${path}`, readQuery(path, query));
+}
+
 /** A body sent as it is (a file upload) rather than as JSON. */
 class RawBody {
   constructor(
@@ -48,7 +89,7 @@ export async function api<T>(method: string, path: string, body?: unknown, query
   }
   let res: Response;
   try {
-    res = await fetch(withQuery(`/api/v1${path}`, query), {
+    res = await fetch(withQuery(`/api/v1${path}`, method === 'GET' ? readQuery(path, query) : query), {
       method,
       headers,
       credentials: 'same-origin',

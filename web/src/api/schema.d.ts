@@ -950,6 +950,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tracker's sharing; its share hash is made on the first look. */
+        get: operations["get_share"];
+        /** Changes the custom URL, the link-sharing toggles, share-exports or unlock-date. */
+        put: operations["edit_share"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/share/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revokes the share link: a new share hash, and the old link stops working. */
+        post: operations["revoke_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/stats": {
         parameters: {
             query?: never;
@@ -1674,6 +1709,28 @@ export interface components {
         SetupState: {
             needsSetup: boolean;
         };
+        /**
+         * @description Changes to the sharing; a missing field keeps its value. `customUrl` "" goes back to the
+         *     tracker's friendly name.
+         */
+        ShareInput: {
+            customUrl?: string | null;
+            linkSharing?: null | components["schemas"]["LinkSharing"];
+            shareExports?: boolean | null;
+            unlockDate?: boolean | null;
+        };
+        /** @description A tracker's sharing as the Share dialog shows it. */
+        ShareView: {
+            customUrl?: string | null;
+            /** @description The owner is on a trial: 'Export reports' stays off ('Upgrade to export reports'). */
+            exportsLocked: boolean;
+            linkSharing: components["schemas"]["LinkSharing"];
+            /** @description The shared dashboard's path: /hashtag-tracking/dashboard/{hash}/{customUrl or friendly}. */
+            path: string;
+            shareExports: boolean;
+            shareHash: string;
+            unlockDate: boolean;
+        };
         SourceEstimate: {
             connector: string;
             error?: string | null;
@@ -1907,6 +1964,11 @@ export interface components {
             sentimentKeywords: Record<string, never>;
             shareExports: boolean;
             shareHash?: string | null;
+            /**
+             * @description The caller reads through the tracker's share link (an anonymous visitor's limited view:
+             *     `linkSharing` says what it allows).
+             */
+            shared: boolean;
             status: string;
             subtrackers: components["schemas"]["Subtracker"][];
             title: string;
@@ -2491,7 +2553,10 @@ export interface operations {
     };
     get_tracker: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The tracker's share link hash, for a visitor without access of their own. */
+                shareHash?: string;
+            };
             header?: never;
             path: {
                 hash: string;
@@ -2846,6 +2911,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -2884,6 +2954,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -2922,6 +2997,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description 0 leaves facebook out (anonymised facebook authors). */
                 facebook?: number | null;
             };
@@ -2962,6 +3042,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3000,6 +3085,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3038,6 +3128,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description 1-based page of 25 posts. */
                 page?: number | null;
                 /** @description hashtag or keyword, with `term`: posts mentioning it (topics view). */
@@ -3091,6 +3186,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3109,6 +3209,14 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3137,6 +3245,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3175,6 +3288,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description none (chosen from the range length), minutes, hour, day, week or month. */
                 grouping?: string | null;
             };
@@ -3231,6 +3349,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3269,6 +3392,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3307,6 +3435,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3361,6 +3494,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3399,6 +3537,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -3585,6 +3728,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Accounts per page, 1 to 100 (25 by default). */
@@ -3663,6 +3811,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Accounts per page, 1 to 100 (25 by default). */
@@ -3741,6 +3894,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description The account: `platform;author` (an influencer's `key`). */
                 account?: string;
                 /** @description `field;asc|desc`: created_at (default, descending), engagement, reach, engagement_rate. */
@@ -3894,6 +4052,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -4031,6 +4194,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -4375,6 +4543,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -4462,6 +4635,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -4480,6 +4658,129 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareView"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4516,6 +4817,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {
@@ -4537,7 +4843,10 @@ export interface operations {
     };
     list_tags: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The tracker's share link hash, for a visitor without access of their own. */
+                shareHash?: string;
+            };
             header?: never;
             path: {
                 hash: string;
@@ -4678,6 +4987,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description `word` (default) or `hashtag`. */
                 kind?: string;
                 /** @description The picked topics above this layer: `kind:text` separated by commas, at most two. */
@@ -4741,6 +5055,11 @@ export interface operations {
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
                 /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
+                /**
                  * @description The topics a post must hold: `kind:text` separated by commas, at most three (none: every
                  *     post of the range, as the posts list of a time bucket).
                  */
@@ -4801,6 +5120,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
                 /** @description The picked topics: `kind:text` separated by commas, at most two. */
                 path?: string;
                 /** @description Topics to chart with the path, `kind:text` separated by commas, at most ten. */
@@ -4859,6 +5183,11 @@ export interface operations {
                 influencerTagFilterMode?: string;
                 /** @description A subtracker, 1-based. */
                 subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
             };
             header?: never;
             path: {

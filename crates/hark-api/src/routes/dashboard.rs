@@ -577,12 +577,15 @@ pub const PREDICTION_DAYS: u32 = 30;
 /// and tag filters apply; the date range does not), with a 95% band.
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/prediction", tag = "dashboard",
     params(("hash" = String, Path), FilterQuery, PredictionQuery),
-    responses((status = 200, body = Prediction), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = Prediction), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn prediction(
     State(state): State<AppState>,
     c: TrackerPage,
     Query(pq): Query<PredictionQuery>,
 ) -> ApiResult<axum::Json<Prediction>> {
+    if c.shared.as_ref().is_some_and(|link| !link.view_predictions) {
+        return Err(ApiError::forbidden("This shared link does not show predictions."));
+    }
     let days = pq.days.unwrap_or(PREDICTION_DAYS);
     if !(1..=365).contains(&days) {
         return Err(ApiError::new(Code::InvalidQuery, "days must be between 1 and 365."));

@@ -240,7 +240,7 @@ fn anonymizes_facebook(row: &TrackerRow) -> bool {
     responses((status = 200, body = InfluencerPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn list_influencers(
     State(state): State<AppState>,
-    TrackerPage { row, perm, user, filter, .. }: TrackerPage,
+    TrackerPage { row, perm, user, filter, shared, .. }: TrackerPage,
     Query(p): Query<InfluencerParams>,
 ) -> ApiResult<axum::Json<InfluencerPage>> {
     let q = influencer_query(filter, &p)?;
@@ -252,7 +252,7 @@ pub async fn list_influencers(
         page: q.page,
         per_page: q.per_page,
         can_tag: can_tag(user.as_ref(), perm),
-        can_export: can_export(&row, user.as_ref(), perm),
+        can_export: can_export(&row, user.as_ref(), perm, shared.as_ref()),
     }))
 }
 
@@ -273,11 +273,11 @@ fn export_name(row: &TrackerRow, f: &PageFilter) -> String {
     responses((status = 200, content_type = "text/csv", body = String), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn export_influencers(
     State(state): State<AppState>,
-    TrackerPage { row, perm, user, filter, .. }: TrackerPage,
+    TrackerPage { row, perm, user, filter, shared, .. }: TrackerPage,
     Query(p): Query<InfluencerParams>,
 ) -> ApiResult<Response> {
-    if !can_export(&row, user.as_ref(), perm) {
-        return Err(if user.is_none() {
+    if !can_export(&row, user.as_ref(), perm, shared.as_ref()) {
+        return Err(if user.is_none() && shared.is_none() {
             ApiError::unauthorized()
         } else {
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")

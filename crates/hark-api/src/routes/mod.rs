@@ -5,12 +5,16 @@ pub mod influencers;
 pub mod posts;
 pub mod preview;
 pub mod session;
+pub mod sharing;
 pub mod tags;
 pub mod topics;
 pub mod trackers;
 
 use hark_core::{Permission, TrackerHash};
 use hark_store::{TrackerRow, UserRow};
+use sha2::{Digest, Sha256};
+
+use crate::dto::LinkSharing;
 
 use crate::error::{ApiError, ApiResult};
 use crate::AppState;
@@ -51,4 +55,31 @@ pub async fn load_tracker(
         }));
     }
     Ok((row, permission))
+}
+
+/// Loads a tracker for reading one of its pages: as [`load_tracker`] for the caller's own rank, or
+/// through the tracker's share link (`shareHash`) for a caller without one, who then reads as a
+/// viewer and may do what the link's toggles allow (the returned [`LinkSharing`]). Only reads
+/// take this path; every change and every member-only read asks [`load_tracker`].
+pub async fn load_tracker_for_page(
+    state: &AppState,
+    hash: &str,
+    user: Option<&UserRow>,
+    share: Option<&str>,
+) -> ApiResult<(TrackerRow, Permission, Option<LinkSharing>)> {
+    let own = load_tracker(state, hash, user, Permission::Viewer).await;
+    let Err(denied) = own else {
+        let (row, p) = own?;
+        return Ok((row, p, None));
+    };
+    let Some(share) = share.filter(|s| !s.is_empty()) else { return Err(denied) };
+    let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
+    let Some(row) = state.store.tracker_by_hash(parsed.as_str()).await? else { return Err(denied) };
+    // Compared as digests, so the time taken says nothing about how much of a guess was right.
+    let matches = row.share_hash.as_deref().is_some_and(|h| Sha256::digest(h.as_bytes()) == Sha256::digest(share.as_bytes()));
+    if !matches {
+        return Err(denied);
+    }
+    let link: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
+    Ok((row, Permission::Viewer, Some(link)))
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::csv_file::CsvFile;
+use crate::dto::LinkSharing;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, Query, TrackerPage};
 use crate::filters::FilterQuery;
@@ -185,9 +186,13 @@ pub(crate) fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anony
     }
 }
 
-/// Export and embed: owners, administrators, and viewers of a tracker that shares exports.
-pub(crate) fn can_export(row: &TrackerRow, user: Option<&UserRow>, p: Permission) -> bool {
-    user.is_some() && (p >= Permission::Administrator || (row.share_exports && p >= Permission::Viewer))
+/// Export and embed: owners, administrators, and viewers of a tracker that shares exports; a
+/// visitor through the share link when the link's 'Export reports' toggle is on.
+pub(crate) fn can_export(row: &TrackerRow, user: Option<&UserRow>, p: Permission, shared: Option<&LinkSharing>) -> bool {
+    match shared {
+        Some(link) => link.export_reports,
+        None => user.is_some() && (p >= Permission::Administrator || (row.share_exports && p >= Permission::Viewer)),
+    }
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -202,7 +207,7 @@ pub struct VisitParam {
     responses((status = 200, body = PostsPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn list_posts(
     State(state): State<AppState>,
-    TrackerPage { row, perm, user, filter, .. }: TrackerPage,
+    TrackerPage { row, perm, user, filter, shared, .. }: TrackerPage,
     Query(p): Query<PostsParams>,
     Query(v): Query<VisitParam>,
 ) -> ApiResult<axum::Json<PostsPage>> {
@@ -231,7 +236,7 @@ pub async fn list_posts(
         per_page: q.per_page,
         last_visited,
         can_manage: manage,
-        can_export: can_export(&row, user.as_ref(), perm),
+        can_export: can_export(&row, user.as_ref(), perm, shared.as_ref()),
     }))
 }
 
@@ -244,11 +249,11 @@ fn csv_field_time(ms: i64) -> String {
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
 pub async fn export_posts(
     State(state): State<AppState>,
-    TrackerPage { row, perm, user, filter, .. }: TrackerPage,
+    TrackerPage { row, perm, user, filter, shared, .. }: TrackerPage,
     Query(p): Query<PostsParams>,
 ) -> ApiResult<impl IntoResponse> {
-    if !can_export(&row, user.as_ref(), perm) {
-        return Err(if user.is_none() {
+    if !can_export(&row, user.as_ref(), perm, shared.as_ref()) {
+        return Err(if user.is_none() && shared.is_none() {
             ApiError::unauthorized()
         } else {
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")

@@ -13,7 +13,7 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use hark_collect::preview::{sample, PreviewEvent, SAMPLE_WINDOW_MS, TRIAL_WINDOW_MS};
 use hark_core::limits::{is_high_volume, HIGH_VOLUME_THRESHOLD};
 use hark_core::{now_millis, Permission, Post};
@@ -51,15 +51,21 @@ pub async fn preview_stream(
     CurrentUser(user): CurrentUser,
     Path(hash): Path<String>,
     headers: HeaderMap,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     if !same_origin(&headers) {
         return Err(ApiError::forbidden("The preview stream opens only from this site."));
     }
+    // The caller's rank is checked before the request's form: who may not open the stream learns
+    // nothing else.
     let (tracker, _) = load_tracker(&state, &hash, Some(&user), Permission::Editor).await?;
     if tracker.is_demo {
         return Err(ApiError::forbidden("The demo tracker is read-only."));
     }
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => return Ok(e.into_response()),
+    };
     let store = state.store.clone();
     let trial = user.trial;
     Ok(ws.on_upgrade(move |socket| stream(socket, store, tracker, trial)))

@@ -44,14 +44,15 @@ fn taken(e: StoreError) -> ApiError {
     }
 }
 
-#[utoipa::path(get, path = "/api/v1/trackers/{hash}/tags", tag = "tags", params(("hash" = String, Path)),
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/tags", tag = "tags", params(("hash" = String, Path), crate::routes::trackers::ShareParam),
     responses((status = 200, body = TagList)))]
 pub async fn list_tags(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
     Path(hash): Path<String>,
+    crate::extract::Query(share): crate::extract::Query<crate::routes::trackers::ShareParam>,
 ) -> ApiResult<axum::Json<TagList>> {
-    let (row, _) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    let (row, _, _) = crate::routes::load_tracker_for_page(&state, &hash, user.as_ref(), share.share_hash.as_deref()).await?;
     let tags = state.store.tags(row.id).await?.into_iter().map(Tag::from).collect();
     Ok(axum::Json(TagList { tags }))
 }

@@ -8,13 +8,13 @@ use hark_core::{
 };
 use hark_store::{NewTracker, PostCountFilter, TrackerEdit, UserRow};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::dto::{criteria_of, CustomConfig, Tracker};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, MaybeUser, Query};
 use crate::filters::{DateRange, FilterQuery};
-use crate::routes::load_tracker;
+use crate::routes::{load_tracker, load_tracker_for_page};
 use crate::AppState;
 use hark_core::Code;
 
@@ -221,15 +221,30 @@ async fn check_listed_addresses(criteria: &TrackerCriteria, before: Option<&Trac
 /// Host names looked up in one save at most (the rest are checked when collected).
 const MAX_LOOKUPS: usize = 50;
 
-#[utoipa::path(get, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path)),
+/// A read through the tracker's share link.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ShareParam {
+    /// The tracker's share link hash, for a visitor without access of their own.
+    #[serde(rename = "shareHash")]
+    pub share_hash: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path), ShareParam),
     responses((status = 200, body = Tracker), (status = 404, body = ErrorBody)))]
 pub async fn get_tracker(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,
     Path(hash): Path<String>,
+    Query(share): Query<ShareParam>,
 ) -> ApiResult<axum::Json<Tracker>> {
-    let (row, p) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    let (row, p, shared) = load_tracker_for_page(&state, &hash, user.as_ref(), share.share_hash.as_deref()).await?;
     let mut tracker = Tracker::from_row(&row, p)?;
+    tracker.shared = shared.is_some();
+    if shared.is_some() || p < Permission::Administrator {
+        // Only those who may share the tracker see its link's hash.
+        tracker.share_hash = None;
+    }
     tracker.reanalysis = state.store.latest_reanalysis(row.id).await?.map(Into::into);
     tracker.is_backfilling = state.store.backfill_active(row.id).await?;
     Ok(axum::Json(tracker))
@@ -498,7 +513,7 @@ pub async fn total_posts(
     Path(hash): Path<String>,
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<TotalPosts>> {
-    let (row, _) = load_tracker(&state, &hash, user.as_ref(), Permission::Viewer).await?;
+    let (row, _, _) = load_tracker_for_page(&state, &hash, user.as_ref(), q.share_hash.as_deref()).await?;
     let tracker_platforms = PlatformSet::from_bits(row.platforms);
     let platforms = q.platforms(tracker_platforms)?;
     let DateRange { start, end } = q.range(now_millis())?;

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, put, type Query } from '../client';
+import { apiHref, get, put, type Query } from '../client';
 import type { ChartConfig, Schema, Tracker } from '../types';
 import { trackerKeys } from './trackers';
 
@@ -90,9 +90,7 @@ export type PostPage = Schema<'PostPage'>;
 
 /** The posts side views: a page of 25 posts of a precise range, or mentioning a term. */
 export function dashboardPostsUrl(hash: string, q: Query): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  return `/api/v1/trackers/${encodeURIComponent(hash)}/dashboard/posts?${params}`;
+  return apiHref(`/trackers/${encodeURIComponent(hash)}/dashboard/posts`, q);
 }
 
 export function fetchDashboardPosts(hash: string, q: Query) {

@@ -1,7 +1,7 @@
 // Hooks of the posts page: the list, tags, sentiment edits, bulk delete and ignore with undo,
 // adding posts by address.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get, type Query } from '../client';
+import { api, apiHref, get, type Query } from '../client';
 import type { Narrowed, Schema, Tag } from '../types';
 import { trackerKeys } from './trackers';
 
@@ -88,9 +88,7 @@ export function usePosts(hash: string, query: Query, enabled = true, refresh = f
 }
 
 export function exportUrl(hash: string, query: Query): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  return `/api/v1${base(hash)}/posts/export.csv?${p.toString()}`;
+  return apiHref(`${base(hash)}/posts/export.csv`, query);
 }
 
 /** Refetch every posts list and count of the tracker. */

@@ -1,0 +1,156 @@
+//! The Share dialog: a tracker's share link (its hash, custom URL and revocation) and what the
+//! link lets an anonymous visitor do. Owners and administrators only; the visitor's side is
+//! [`crate::routes::load_tracker_for_page`].
+
+use axum::extract::{Path, State};
+use hark_core::{now_millis, Code, Permission};
+use hark_store::{ShareSettings, TrackerRow};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::dto::LinkSharing;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Json};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+/// Longest custom URL, in characters.
+pub const CUSTOM_URL_MAX: usize = 100;
+
+/// A tracker's sharing as the Share dialog shows it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShareView {
+    pub share_hash: String,
+    /// The shared dashboard's path: /hashtag-tracking/dashboard/{hash}/{customUrl or friendly}.
+    pub path: String,
+    pub custom_url: Option<String>,
+    pub link_sharing: LinkSharing,
+    pub share_exports: bool,
+    pub unlock_date: bool,
+    /// The owner is on a trial: 'Export reports' stays off ('Upgrade to export reports').
+    pub exports_locked: bool,
+}
+
+/// Changes to the sharing; a missing field keeps its value. `customUrl` "" goes back to the
+/// tracker's friendly name.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShareInput {
+    pub custom_url: Option<String>,
+    pub link_sharing: Option<LinkSharing>,
+    pub share_exports: Option<bool>,
+    pub unlock_date: Option<bool>,
+}
+
+/// The custom URL as stored: every space removed; letters, digits, `-` and `_` only.
+pub fn custom_url(text: &str) -> ApiResult<Option<String>> {
+    let url: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if url.is_empty() {
+        return Ok(None);
+    }
+    if url.chars().count() > CUSTOM_URL_MAX {
+        return Err(ApiError::new(Code::InvalidCustomUrl, format!("A custom URL is at most {CUSTOM_URL_MAX} characters.")));
+    }
+    if !url.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(ApiError::new(Code::InvalidCustomUrl, "A custom URL may hold letters, digits, '-' and '_' only."));
+    }
+    Ok(Some(url))
+}
+
+fn fresh_hash() -> String {
+    let mut b = [0u8; 16];
+    rand::thread_rng().fill_bytes(&mut b);
+    hex::encode(b)
+}
+
+async fn owner_on_trial(state: &AppState, row: &TrackerRow) -> ApiResult<bool> {
+    Ok(state.store.user_by_id(row.owner_id).await?.is_some_and(|u| u.trial))
+}
+
+async fn view(state: &AppState, row: &TrackerRow) -> ApiResult<ShareView> {
+    let share_hash = match &row.share_hash {
+        Some(h) => h.clone(),
+        None => state.store.share_hash(row.id, &fresh_hash()).await?,
+    };
+    Ok(ShareView {
+        path: format!("/hashtag-tracking/dashboard/{}/{}", row.hash, row.custom_url.as_deref().unwrap_or(&row.friendly)),
+        share_hash,
+        custom_url: row.custom_url.clone(),
+        link_sharing: serde_json::from_str(&row.link_sharing).unwrap_or_default(),
+        share_exports: row.share_exports,
+        unlock_date: row.unlock_date,
+        exports_locked: owner_on_trial(state, row).await?,
+    })
+}
+
+/// The tracker's sharing; its share hash is made on the first look.
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/share", tag = "sharing", params(("hash" = String, Path)),
+    responses((status = 200, body = ShareView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_share(State(state): State<AppState>, CurrentUser(user): CurrentUser, Path(hash): Path<String>) -> ApiResult<axum::Json<ShareView>> {
+    let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    Ok(axum::Json(view(&state, &row).await?))
+}
+
+/// Changes the custom URL, the link-sharing toggles, share-exports or unlock-date.
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/share", tag = "sharing", params(("hash" = String, Path)),
+    request_body = ShareInput,
+    responses((status = 200, body = ShareView), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn edit_share(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Json(input): Json<ShareInput>,
+) -> ApiResult<axum::Json<ShareView>> {
+    let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    let before: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
+    let link = input.link_sharing.unwrap_or_else(|| before.clone());
+    if link.export_reports && !before.export_reports && owner_on_trial(&state, &row).await? {
+        return Err(ApiError::new(Code::UpgradeRequired, "Upgrade to export reports"));
+    }
+    let settings = ShareSettings {
+        custom_url: match &input.custom_url {
+            Some(text) => custom_url(text)?,
+            None => row.custom_url.clone(),
+        },
+        link_sharing: serde_json::to_string(&link).map_err(|e| ApiError::Internal(e.to_string()))?,
+        share_exports: input.share_exports.unwrap_or(row.share_exports),
+        unlock_date: input.unlock_date.unwrap_or(row.unlock_date),
+    };
+    state.store.set_share_settings(row.id, &settings, now_millis()).await.map_err(|e| {
+        if e.is_conflict_on("trackers_custom_url_key", "trackers.custom_url") {
+            ApiError::new(Code::CustomUrlTaken, "Another tracker already uses this custom URL.")
+        } else {
+            e.into()
+        }
+    })?;
+    let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    Ok(axum::Json(view(&state, &row).await?))
+}
+
+/// Revokes the share link: a new share hash, and the old link stops working.
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/share/revoke", tag = "sharing", params(("hash" = String, Path)),
+    responses((status = 200, body = ShareView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn revoke_share(State(state): State<AppState>, CurrentUser(user): CurrentUser, Path(hash): Path<String>) -> ApiResult<axum::Json<ShareView>> {
+    let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    state.store.replace_share_hash(row.id, &fresh_hash(), now_millis()).await?;
+    let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    Ok(axum::Json(view(&state, &row).await?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::custom_url;
+
+    #[test]
+    fn custom_urls_lose_spaces_and_keep_slug_characters() {
+        assert_eq!(custom_url(" my brand 2026 ").unwrap().as_deref(), Some("mybrand2026"));
+        assert_eq!(custom_url("launch-week_2").unwrap().as_deref(), Some("launch-week_2"));
+        assert_eq!(custom_url("   ").unwrap(), None);
+        assert!(custom_url("a/b").is_err());
+        assert!(custom_url("café").is_err());
+        assert!(custom_url(&"x".repeat(101)).is_err());
+        assert!(custom_url(&"x".repeat(100)).is_ok());
+    }
+}

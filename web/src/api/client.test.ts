@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiHref, get, shareHashFor } from './client';
+
+describe('shareHashFor', () => {
+  const page = (pathname: string, search: string) => ({ pathname, search });
+
+  it("gives the page's shareHash to reads of the same tracker", () => {
+    const p = page('/hashtag-tracking/posts/abc123/rust', '?days=7&shareHash=s1');
+    expect(shareHashFor('/trackers/abc123', p)).toBe('s1');
+    expect(shareHashFor('/trackers/abc123/dashboard/top-stats', p)).toBe('s1');
+    expect(shareHashFor('/trackers/abc123/posts/export.csv', p)).toBe('s1');
+  });
+
+  it('gives nothing to other trackers, other paths or pages without a share link', () => {
+    expect(shareHashFor('/trackers/other/posts', page('/hashtag-tracking/posts/abc123/rust', '?shareHash=s1'))).toBeNull();
+    expect(shareHashFor('/me', page('/hashtag-tracking/posts/abc123/rust', '?shareHash=s1'))).toBeNull();
+    expect(shareHashFor('/trackers/abc123', page('/hashtag-tracking/posts/abc123/rust', '?days=7'))).toBeNull();
+    expect(shareHashFor('/trackers/abc123', page('/mytracks/hashtag', '?shareHash=s1'))).toBeNull();
+  });
+});
+
+describe('reads through a shared link', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('every GET of the page’s tracker carries the shareHash, other calls do not', async () => {
+    window.history.replaceState(null, '', '/hashtag-tracking/dashboard/abc123/rust?shareHash=s1');
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        urls.push(input);
+        return new Response('{}', { status: 200 });
+      }),
+    );
+    await get('/trackers/abc123/dashboard/timeline', { days: 14 });
+    await get('/me', { tracker: 'abc123' });
+    expect(urls).toEqual(['/api/v1/trackers/abc123/dashboard/timeline?days=14&shareHash=s1', '/api/v1/me?tracker=abc123']);
+    expect(apiHref('/trackers/abc123/influencers/export.csv', { days: 30 })).toBe('/api/v1/trackers/abc123/influencers/export.csv?days=30&shareHash=s1');
+  });
+});

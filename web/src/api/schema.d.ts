@@ -149,6 +149,43 @@ export interface paths {
         patch: operations["edit_influencer_tag"];
         trace?: never;
     };
+    "/api/v1/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invitation behind a sign-up link. */
+        get: operations["get_invitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an invitation: signed in with the invited address, or as a new account of that
+         *     address (then signed in).
+         */
+        post: operations["accept_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -669,6 +706,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["withdraw_invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/logs": {
         parameters: {
             query?: never;
@@ -679,6 +732,56 @@ export interface paths {
         get: operations["tracker_logs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_members"];
+        put?: never;
+        /** Adds an account to the team, or invites an address without one. */
+        post: operations["invite_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["remove_member"];
+        options?: never;
+        head?: never;
+        patch: operations["edit_member"];
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hands the tracker to a member; the old owner stays on the team as an administrator. */
+        post: operations["transfer_ownership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1105,6 +1208,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptInput: {
+            /** @description For a new account. */
+            name?: string;
+            /** @description For a new account; absent when the caller is signed in with the invited address. */
+            password?: string | null;
+        };
         AccountPosts: {
             influencer?: null | components["schemas"]["InfluencerItem"];
             /** Format: int64 */
@@ -1434,6 +1543,45 @@ export interface components {
             byEngagement: components["schemas"]["Influencer"][];
             byPosts: components["schemas"]["Influencer"][];
         };
+        Invitation: {
+            /** Format: int64 */
+            createdAt: number;
+            email: string;
+            /** Format: int64 */
+            expiresAt: number;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            permission: number;
+        };
+        /** @description What the sign-up page shows for an invitation link. */
+        InvitationView: {
+            email: string;
+            /** @description An account has this address: sign in to accept. */
+            hasAccount: boolean;
+            invitedBy?: string | null;
+            /** Format: int64 */
+            permission: number;
+            trackerTitle: string;
+        };
+        InviteInput: {
+            email: string;
+            /**
+             * Format: int64
+             * @description 1 viewer, 2 editor, 3 administrator.
+             */
+            permission: number;
+        };
+        /**
+         * @description An invitation's answer: the new member when the address has an account, else the
+         *     invitation and its sign-up link (shown once: only the token's hash is kept).
+         */
+        Invited: {
+            invitation?: null | components["schemas"]["Invitation"];
+            /** @description `/join/{token}` for an invitation. */
+            link?: string | null;
+            member?: null | components["schemas"]["Member"];
+        };
         KeywordDto: {
             /**
              * Format: int64
@@ -1509,6 +1657,17 @@ export interface components {
             trial: boolean;
             /** Format: int64 */
             trialExpires?: number | null;
+        };
+        Member: {
+            email: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description 1 viewer, 2 editor, 3 administrator.
+             */
+            permission: number;
+            /** Format: int64 */
+            userId: number;
         };
         PostCount: {
             /** Format: int64 */
@@ -1615,6 +1774,10 @@ export interface components {
              * @description How many posts were stored.
              */
             total: number;
+        };
+        RankInput: {
+            /** Format: int64 */
+            permission: number;
         };
         ReanalysisProgress: {
             done: boolean;
@@ -1803,6 +1966,13 @@ export interface components {
             added: number;
             /** Format: int64 */
             removed: number;
+        };
+        Team: {
+            /** @description The caller owns the tracker and may hand it to a member. */
+            canTransfer: boolean;
+            invitations: components["schemas"]["Invitation"][];
+            members: components["schemas"]["Member"][];
+            owner: components["schemas"]["Member"];
         };
         TermCount: {
             /** Format: int64 */
@@ -2018,6 +2188,10 @@ export interface components {
             lastErrorAt?: null | components["schemas"]["i64"];
             /** @description A worker holds the stream right now. */
             running: boolean;
+        };
+        TransferInput: {
+            /** Format: int64 */
+            userId: number;
         };
         TrendWindowDto: {
             /** Format: int64 */
@@ -2401,6 +2575,92 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3983,6 +4243,42 @@ export interface operations {
             };
         };
     };
+    withdraw_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     tracker_logs: {
         parameters: {
             query?: never;
@@ -4000,6 +4296,219 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LogList"];
+                };
+            };
+        };
+    };
+    list_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    invite_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invited"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RankInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    transfer_ownership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -88,4 +88,18 @@ describe('computeAccess', () => {
   it('an unlocked date range is editable by anyone', () => {
     expect(computeAccess(undefined, { ...tracker, unlockDate: true }, { demo: false, embed: false }).canEditDates).toBe(true);
   });
+  it('a shared-link visitor gets what the link allows', () => {
+    const visitor = { ...me({}), isLoggedIn: false };
+    const closed = { ...tracker, permission: 1, shared: true, linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false } };
+    const a = computeAccess(visitor, closed, { demo: false, embed: false });
+    expect(a).toMatchObject({ shared: true, canManage: false, canEditDates: false, canViewPredictions: false, canDownload: false, canSeeHistorical: false });
+    const open = { ...closed, linkSharing: { editDateRange: true, exportReports: true, viewPredictions: true } };
+    expect(computeAccess(visitor, open, { demo: false, embed: false })).toMatchObject({ canEditDates: true, canViewPredictions: true, canDownload: true, canManage: false });
+    // The tracker's own unlock opens the dates to the visitor too.
+    expect(computeAccess(visitor, { ...closed, unlockDate: true }, { demo: false, embed: false }).canEditDates).toBe(true);
+  });
+  it('link-sharing toggles do not limit a caller with access of their own', () => {
+    const viewer = computeAccess(me({ permission: 1 }), { ...tracker, permission: 1, shared: false, linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false } }, { demo: false, embed: false });
+    expect(viewer).toMatchObject({ shared: false, canViewPredictions: true, canDownload: true, canEditDates: false });
+  });
 });

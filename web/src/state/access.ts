@@ -91,11 +91,17 @@ export interface Access {
   canManage: boolean;
   /** Tracker quick switcher in the sidebar. */
   canSwitchTrackers: boolean;
+  /** The caller reads through the tracker's share link (a visitor without access of their own). */
+  shared: boolean;
+  /** The timeline's prediction toggle (a shared link shows it only with 'View predictions'). */
+  canViewPredictions: boolean;
+  /** Downloads and embeds outside the lists (which say canExport themselves): not through a link without 'Export reports'. */
+  canDownload: boolean;
 }
 
 export function computeAccess(
   me: Me | undefined | null,
-  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'>,
+  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'> & Partial<Pick<Tracker, 'shared' | 'linkSharing'>>,
   flags: { demo: boolean; embed: boolean },
 ): Access {
   const isLoggedIn = !!me?.isLoggedIn;
@@ -104,6 +110,8 @@ export function computeAccess(
   const isAdmin = isLoggedIn && !!me!.isAdmin;
   const isOwner = isLoggedIn && (!!me!.isTrackerOwner || !!tracker.isOwner || permission >= 4);
   const managing = isLoggedIn && (isOwner || isAdmin || permission >= 3);
+  const shared = !!tracker.shared;
+  const link = tracker.linkSharing;
   return {
     isLoggedIn,
     isAdmin,
@@ -115,8 +123,11 @@ export function computeAccess(
     canEditTracker: flags.demo || (managing && permission >= 3),
     canSeeSettings: managing && permission >= 3,
     canSeeHistorical: isLoggedIn && permission >= 2,
-    canEditDates: !!tracker.unlockDate || isOwner || isAdmin,
+    canEditDates: !!tracker.unlockDate || (shared && !!link?.editDateRange) || isOwner || isAdmin,
     canManage: managing,
     canSwitchTrackers: isOwner,
+    shared,
+    canViewPredictions: !shared || !!link?.viewPredictions,
+    canDownload: !shared || !!link?.exportReports,
   };
 }

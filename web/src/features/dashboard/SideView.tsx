@@ -40,12 +40,15 @@ export function SidePanel({
   hash,
   filters,
   onGrouping,
+  canDownload = true,
 }: {
   view: SideView | null;
   onClose: () => void;
   hash: string;
   filters: Query;
   onGrouping: (g: 'hour' | 'day' | 'month') => void;
+  /** The CSV download of the range (not through a shared link without 'Export reports'). */
+  canDownload?: boolean;
 }) {
   const q: Query = useMemo(() => {
     if (!view) return {};
@@ -101,17 +104,19 @@ export function SidePanel({
                   <option value="month">Month</option>
                 </select>
               </label>
-              <a
-                href={dashboardPostsUrl(hash, { ...q, format: 'csv' })}
-                download="posts.csv"
-                onClick={() => {
-                  setCsvBusy(true);
-                  setTimeout(() => setCsvBusy(false), 1500);
-                }}
-                className="ml-auto rounded-md border border-slate-300 px-3 py-1 text-sm text-slate-700 hover:border-slate-400"
-              >
-                {csvBusy ? 'Preparing CSV…' : 'Download CSV'}
-              </a>
+              {canDownload ? (
+                <a
+                  href={dashboardPostsUrl(hash, { ...q, format: 'csv' })}
+                  download="posts.csv"
+                  onClick={() => {
+                    setCsvBusy(true);
+                    setTimeout(() => setCsvBusy(false), 1500);
+                  }}
+                  className="ml-auto rounded-md border border-slate-300 px-3 py-1 text-sm text-slate-700 hover:border-slate-400"
+                >
+                  {csvBusy ? 'Preparing CSV…' : 'Download CSV'}
+                </a>
+              ) : null}
             </div>
           ) : null}
           <div className="flex-1 overflow-y-auto px-4">

@@ -76,7 +76,7 @@ export default function DashboardPage() {
 }
 
 function Dashboard() {
-  const { tracker, platforms, filters, query, update, now } = useShell();
+  const { tracker, platforms, filters, query, update, now, access } = useShell();
   const date = query.date ?? { kind: 'days' as const, days: defaultDays('dashboard') };
   const auto = autoRefreshOn(tracker.status, date, now);
   const [freq, setFreq] = useState(REFRESH_DEFAULT_S);
@@ -97,7 +97,9 @@ function Dashboard() {
   const eri: EriMetric | null = query.eridropdown;
   const cumulative = query.cumulative;
   const base = filters as Query;
-  const [prediction, setPrediction] = useState(false);
+  const [predictionOn, setPrediction] = useState(false);
+  // A shared link shows the forecast only with 'View predictions'.
+  const prediction = predictionOn && access.canViewPredictions;
   // The forecast is daily: with prediction on the timeline is drawn by day.
   const timelineQ = useMemo(() => ({ ...base, grouping: prediction ? 'day' : grouping }), [base, grouping, prediction]);
   const influencerQ = useMemo(
@@ -192,7 +194,7 @@ function Dashboard() {
             onCumulative={(c) => update((s) => ({ ...s, cumulative: c }), { replace: true })}
             onEri={(e) => update((s) => ({ ...s, eridropdown: e }), { replace: true })}
             prediction={prediction}
-            onPrediction={togglePrediction}
+            onPrediction={access.canViewPredictions ? togglePrediction : undefined}
           />
         }
       >
@@ -280,6 +282,7 @@ function Dashboard() {
         onClose={() => setSide(null)}
         hash={tracker.hash}
         filters={base}
+        canDownload={access.canDownload}
         onGrouping={(g) => setSide((v) => (v && v.kind === 'bucket' ? { kind: 'bucket', grouping: g, ...rangeOf(v.start, g) } : v))}
       />
     </div>

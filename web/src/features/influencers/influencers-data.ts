@@ -1,6 +1,6 @@
 // Pure rules of the influencers page (posts-influencers spec sections 3, 4, 5, 8 and 9):
 // request parameters, sorting, paging, display of figures and account names.
-import type { Query } from '../../api/client';
+import { apiHref, type Query } from '../../api/client';
 import type { InfluencerRow } from '../../api/queries/influencers';
 import { formatMetric, formatRate } from '../../lib/numbers';
 import { INFLUENCER_COUNT_FILTERS, type QueryState, type Sort, type SortDirection } from '../../state/query-state';
@@ -85,13 +85,8 @@ export function hasPageFilters(q: QueryState): boolean {
 
 /** The CSV download of the ranking for the same query (paging left out; the server names the file). */
 export function influencersCsvUrl(hash: string, query: Query): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (k === 'page' || k === 'perPage') continue;
-    if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  }
-  const qs = p.toString();
-  return `/api/v1/trackers/${encodeURIComponent(hash)}/influencers/export.csv${qs ? `?${qs}` : ''}`;
+  const { page: _page, perPage: _perPage, ...rest } = query;
+  return apiHref(`/trackers/${encodeURIComponent(hash)}/influencers/export.csv`, rest);
 }
 
 export function pageCount(total: number, perPage: number): number {

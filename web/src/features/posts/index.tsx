@@ -362,10 +362,13 @@ export default function PostsPage() {
         <div className="ml-auto flex items-center gap-2">
           {canExport ? (
             <>
-              <button type="button" className={controlClass} disabled={locked} onClick={() => setEmbedOpen(true)}>
-                <IconCode size={14} />
-                Embed
-              </button>
+              {/* An embed opens without the share link: not offered to its visitors. */}
+              {!access.shared ? (
+                <button type="button" className={controlClass} disabled={locked} onClick={() => setEmbedOpen(true)}>
+                  <IconCode size={14} />
+                  Embed
+                </button>
+              ) : null}
               {canManage ? (
                 <button type="button" className={controlClass} disabled={locked} onClick={() => setAddOpen(true)}>
                   Add Posts

@@ -112,6 +112,20 @@ describe('Sidebar', () => {
     expect(link('Posts')).toHaveAttribute('href', '/hashtag-tracking/posts/abc123/rust-lang?demo=true');
   });
 
+  it("a shared link's visitor gets this tracker's pages only, each keeping the shareHash", () => {
+    renderSidebar({
+      me: makeMe({ isLoggedIn: false, isTrackerOwner: false, permission: 0 }),
+      tracker: makeTracker({ permission: 1, isOwner: false, shared: true, platforms: flags(['twt']) }),
+      search: '?shareHash=s1&days=7',
+    });
+    expect(link('Go to Tracker List')).toBeNull();
+    expect(link('Posts')).toHaveAttribute('href', '/hashtag-tracking/posts/abc123/rust-lang?days=7&shareHash=s1');
+    expect(link('Influencers')).toHaveAttribute('href', '/hashtag-tracking/influencers/abc123/rust-lang?days=7&shareHash=s1');
+    expect(link('Tracker Settings')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Historical Data' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Tracker Quick Switcher' })).toBeNull();
+  });
+
   it("shows the post count, '...' while loading and nothing when it fails", () => {
     const { unmount } = renderSidebar({ me: makeMe(), postCount: { status: 'ok', count: 12345 } });
     expect(screen.getByTestId('post-count')).toHaveTextContent('12.3k');

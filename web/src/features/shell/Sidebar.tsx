@@ -133,13 +133,16 @@ function SidebarBody({ tracker, access, page, query, hrefFor, postCount, onHisto
     });
   }
 
+  // A visitor of a shared link has no tracker list: the sidebar holds this tracker's pages only.
   const back = access.demo
     ? { label: 'Go to Dashboard', href: '/' }
-    : { label: 'Go to Tracker List', href: '/mytracks/hashtag' };
+    : access.shared && !access.isLoggedIn
+      ? null
+      : { label: 'Go to Tracker List', href: '/mytracks/hashtag' };
 
   return (
     <nav className={rail ? 'flex flex-col items-center gap-1 py-2' : 'flex flex-col gap-1 p-3'}>
-      <SidebarLink entry={{ key: 'back', label: back.label, icon: IconArrowLeft, href: back.href }} rail={rail} muted />
+      {back ? <SidebarLink entry={{ key: 'back', label: back.label, icon: IconArrowLeft, href: back.href }} rail={rail} muted /> : null}
       {!rail ? (
         <div className="mb-2 mt-1 rounded-lg border border-slate-200 bg-slate-50 p-3">
           <p className="truncate text-sm font-semibold text-slate-900" title={tracker.title}>

@@ -13,7 +13,7 @@ import { useShell } from './context';
 import { DateRangePicker } from './DateRangePicker';
 import { PlatformCheckboxes } from './PlatformCheckboxes';
 import { historicalButton } from './historical';
-import { dashboardShareUrl, ShareModal } from './ShareModal';
+import { ShareModal } from './ShareModal';
 import { TagFilter } from './TagFilter';
 import { MANAGE_INFLUENCER_TAGS_ACTION } from './tag-filter';
 
@@ -50,6 +50,11 @@ export function TrackerHeader() {
             {tracker.title}
           </h1>
           {access.demo ? <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-bold tracking-wide text-amber-800">DEMO</span> : null}
+          {access.shared ? (
+            <span className="shrink-0 rounded bg-slate-100 px-2 py-0.5 text-xs font-bold tracking-wide text-slate-600" title="You are viewing this tracker through a shared link.">
+              SHARED
+            </span>
+          ) : null}
           {access.canEditTracker ? (
             <Link
               to={editPath(tracker.hash, tracker.friendly) + location.search}
@@ -67,11 +72,13 @@ export function TrackerHeader() {
               {historical.label}
             </button>
           ) : null}
-          <button type="button" className={button} disabled={access.embed} onClick={() => setShareOpen(true)}>
-            <IconShare size={16} />
-            Share
-          </button>
-          {isDashboard ? (
+          {access.canManage ? (
+            <button type="button" className={button} disabled={access.embed} onClick={() => setShareOpen(true)} aria-haspopup="dialog">
+              <IconShare size={16} />
+              Share
+            </button>
+          ) : null}
+          {isDashboard && !access.shared ? (
             <button type="button" className={button} disabled={access.embed} onClick={() => setCustomizeOpen(true)} aria-haspopup="dialog">
               <IconSliders size={16} />
               Customize
@@ -105,8 +112,10 @@ export function TrackerHeader() {
           </div>
         </div>
       ) : null}
-      <ShareModal open={shareOpen} onOpenChange={setShareOpen} url={dashboardShareUrl(window.location.origin, tracker, location.search)} />
-      {isDashboard && (customizeOpen || customizeUsed) ? (
+      {access.canManage ? (
+        <ShareModal open={shareOpen} onOpenChange={setShareOpen} hash={tracker.hash} search={location.search} friendly={tracker.friendly} />
+      ) : null}
+      {isDashboard && !access.shared && (customizeOpen || customizeUsed) ? (
         <Suspense fallback={null}>
           <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} canEdit={tracker.permission >= 3} canChooseColumns={!!shell.me?.isAdmin} />
         </Suspense>

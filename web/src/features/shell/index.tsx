@@ -96,6 +96,11 @@ function TrackerLoader({ page, hash, friendly }: { page: TrackerPage; hash: stri
   if (tracker.isPending) return <ShellFrame><FullPageLoading /></ShellFrame>;
   if (tracker.isError) {
     const err = tracker.error;
+    // A shared link that no longer opens the tracker (revoked, mistyped, tracker gone) says so,
+    // rather than sending the visitor to sign in.
+    if (new URLSearchParams(location.search).has('shareHash') && err instanceof ApiError && [401, 403, 404].includes(err.status)) {
+      return <ShellFrame><SharedLinkInvalid signedIn={!!me.data?.isLoggedIn} next={location.pathname} /></ShellFrame>;
+    }
     if (err instanceof ApiError && err.status === 401) {
       return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
     }
@@ -208,6 +213,9 @@ function useNow(refreshMs: number): number {
 }
 
 function ShellFrame({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const location = useLocation();
+  const signedOut = me.data ? !me.data.isLoggedIn : false;
   return (
     <TooltipProvider>
       <div className="min-h-screen bg-slate-100 text-slate-900">
@@ -221,7 +229,18 @@ function ShellFrame({ children }: { children: ReactNode }) {
             </span>
             Hark
           </Link>
-          <div data-slot="user-menu">{UserMenu ? <UserMenu /> : null}</div>
+          <div data-slot="user-menu">
+            {signedOut ? (
+              <Link
+                to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`}
+                className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:border-slate-400 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+              >
+                Sign in
+              </Link>
+            ) : UserMenu ? (
+              <UserMenu />
+            ) : null}
+          </div>
         </div>
         {children}
       </div>
@@ -270,6 +289,27 @@ export function TrackerNotFound() {
           className="mt-6 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
         >
           Go to Tracker List
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** A shared link that does not open the tracker: what happened and a way in. */
+export function SharedLinkInvalid({ signedIn, next }: { signedIn: boolean; next: string }) {
+  return (
+    <div className="flex min-h-[calc(100vh-3.5rem)] items-center justify-center p-6">
+      <div role="alert" className="max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        <h1 className="text-xl font-semibold text-slate-900">This shared link is no longer valid.</h1>
+        <p className="mt-2 text-sm text-slate-600">
+          The link may have been revoked or mistyped. Ask the person who shared it for a new link
+          {signedIn ? '.' : ', or sign in if you have access to this tracker.'}
+        </p>
+        <Link
+          to={signedIn ? '/mytracks/hashtag' : `/login?next=${encodeURIComponent(next)}`}
+          className="mt-6 inline-flex rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        >
+          {signedIn ? 'Go to Tracker List' : 'Sign in'}
         </Link>
       </div>
     </div>

@@ -47,6 +47,7 @@ export function makeTracker(p: Partial<Tracker> = {}): Tracker {
     linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false },
     customUrl: null,
     shareHash: null,
+    shared: false,
     lastEditMode: null,
     permission: 4,
     isOwner: true,

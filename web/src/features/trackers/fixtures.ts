@@ -15,6 +15,7 @@ export function trackerFixture(over: Partial<Tracker> = {}): Tracker {
     unlockDate: false, isSubTracker: false, isPreviewMode: false, isDemo: false, totalPosts: 1234,
     linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false }, customUrl: null,
     shareHash: null, lastEditMode: null, permission: 4, isOwner: true, ownerName: 'Ada',
+    shared: false,
     anonymizeFacebook: false, isBackfilling: false, reanalysis: null,
     ...over,
   };

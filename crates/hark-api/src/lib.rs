@@ -52,7 +52,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"))
 )]
 struct ApiDoc;
 
@@ -83,6 +83,12 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(trackers::sentiment_keywords))
         .routes(routes!(routes::sharing::get_share, routes::sharing::edit_share))
         .routes(routes!(routes::sharing::revoke_share))
+        .routes(routes!(routes::team::list_members, routes::team::invite_member))
+        .routes(routes!(routes::team::edit_member, routes::team::remove_member))
+        .routes(routes!(routes::team::withdraw_invitation))
+        .routes(routes!(routes::team::transfer_ownership))
+        .routes(routes!(routes::team::get_invitation))
+        .routes(routes!(routes::team::accept_invitation))
         .routes(routes!(routes::import::import_file))
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))

@@ -426,6 +426,14 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/share"),
         ("put", "/api/v1/trackers/{hash}/share"),
         ("post", "/api/v1/trackers/{hash}/share/revoke"),
+        ("get", "/api/v1/trackers/{hash}/members"),
+        ("post", "/api/v1/trackers/{hash}/members"),
+        ("patch", "/api/v1/trackers/{hash}/members/{id}"),
+        ("delete", "/api/v1/trackers/{hash}/members/{id}"),
+        ("delete", "/api/v1/trackers/{hash}/invitations/{id}"),
+        ("post", "/api/v1/trackers/{hash}/owner"),
+        ("get", "/api/v1/invitations/{token}"),
+        ("post", "/api/v1/invitations/{token}/accept"),
         ("get", "/api/v1/trackers/{hash}/posts"),
         ("get", "/api/v1/trackers/{hash}/posts/export.csv"),
         ("put", "/api/v1/trackers/{hash}/posts/tags"),
@@ -458,7 +466,7 @@ async fn openapi_lists_every_route() {
     // Every documented route is served: none answers 404 for an unknown route or 405.
     for (path, item) in paths {
         for method in item.as_object().unwrap().keys() {
-            let url = app.url(&path.replace("{hash}", "abcdefgh").replace("{id}", "1"));
+            let url = app.url(&path.replace("{hash}", "abcdefgh").replace("{id}", "1").replace("{token}", "abc"));
             let res = app.client.request(method.to_uppercase().parse().unwrap(), url).send().await.unwrap();
             let status = res.status().as_u16();
             let body: serde_json::Value = res.json().await.unwrap_or_default();

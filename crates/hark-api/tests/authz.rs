@@ -33,6 +33,8 @@ enum Rule {
     Editor,
     /// Tracker administrators, the owner and the instance administrator.
     Admin,
+    /// The tracker's owner alone.
+    Owner,
 }
 
 /// One route: its rule, a query, and a body that passes validation where one is needed (so the
@@ -128,6 +130,15 @@ fn routes() -> Vec<Route> {
         r("get", "/api/v1/trackers/{hash}/share", Admin),
         b("put", "/api/v1/trackers/{hash}/share", Admin, json!({})),
         r("post", "/api/v1/trackers/{hash}/share/revoke", Admin),
+        r("get", "/api/v1/trackers/{hash}/members", Admin),
+        b("post", "/api/v1/trackers/{hash}/members", Admin, json!({"email": "invitee@example.org", "permission": 1})),
+        b("patch", "/api/v1/trackers/{hash}/members/{id}", Admin, json!({"permission": 1})),
+        r("delete", "/api/v1/trackers/{hash}/members/{id}", Admin),
+        r("delete", "/api/v1/trackers/{hash}/invitations/{id}", Admin),
+        r("get", "/api/v1/invitations/{token}", Public),
+        b("post", "/api/v1/invitations/{token}/accept", Public, json!({"name": "New", "password": "password123"})),
+        // Each caller allowed to hand the tracker on gets a tracker of its own.
+        b("post", "/api/v1/trackers/{hash}/owner", Owner, json!({"userId": 0})),
         // Last: deleting a tracker (each caller gets a tracker of its own to delete) and signing
         // out (which ends the caller's session).
         r("delete", "/api/v1/trackers/{hash}", Admin),
@@ -205,6 +216,7 @@ fn expect(rule: Rule, who: Who, s: Sharing) -> Expect {
                 Rule::Read | Rule::Prediction | Rule::Member => true,
                 Rule::Export => rank >= Permission::Administrator || s.share_exports,
                 Rule::Editor => rank >= Permission::Editor,
+                Rule::Owner => rank == Permission::Owner,
                 _ => rank >= Permission::Administrator,
             };
             if ok {
@@ -265,12 +277,28 @@ async fn fixture(app: &TestApp, owner: &Caller, members: &[(i64, Permission)], s
     Fixture { hash, tag: tag.body["id"].as_i64().expect("tag id") }
 }
 
-async fn call(app: &TestApp, route: &Route, caller: &Caller, hash: &str, tag: i64, influencer_tag: i64) -> Response {
-    let mut path = route
-        .path
-        .replace("{hash}", hash)
-        .replace("{name}", "bluesky")
-        .replace("{id}", &if route.path.starts_with("/api/v1/influencer-tags") { influencer_tag } else { tag }.to_string());
+/// The ids a call names: the fixture's tag, the admin's influencer tag, and a spare account that
+/// is made a viewer of the tracker before a call changes or removes a member.
+struct Ids {
+    tag: i64,
+    influencer_tag: i64,
+    spare: i64,
+}
+
+async fn call(app: &TestApp, route: &Route, caller: &Caller, hash: &str, ids: &Ids) -> Response {
+    let tracker = app.store.tracker_by_hash(hash).await.expect("tracker").expect("row");
+    let id = if route.path.starts_with("/api/v1/influencer-tags") {
+        ids.influencer_tag
+    } else if route.path.contains("/members/{id}") {
+        app.store.set_member(tracker.id, ids.spare, Permission::Viewer).await.expect("spare member");
+        ids.spare
+    } else if route.path.contains("/invitations/{id}") {
+        let inv = app.store.invite(tracker.id, "pending@example.org", Permission::Viewer, "matrix-token", 1, 1, i64::MAX).await.expect("invitation");
+        inv.id
+    } else {
+        ids.tag
+    };
+    let mut path = route.path.replace("{hash}", hash).replace("{name}", "bluesky").replace("{token}", "nosuchtoken").replace("{id}", &id.to_string());
     let mut query: Vec<String> = Vec::new();
     if !route.query.is_empty() {
         query.push(route.query.to_string());
@@ -284,7 +312,13 @@ async fn call(app: &TestApp, route: &Route, caller: &Caller, hash: &str, tag: i6
     }
     let mut req = caller.client.request(route.method.to_uppercase().parse().expect("method"), app.url(&path)).header("X-CSRF-Token", &caller.token);
     if let Some(body) = &route.body {
-        req = req.json(body);
+        let mut body = body.clone();
+        if route.path.ends_with("/owner") {
+            // The spare account, made a member first.
+            app.store.set_member(tracker.id, ids.spare, Permission::Viewer).await.expect("spare member");
+            body["userId"] = json!(ids.spare);
+        }
+        req = req.json(&body);
     }
     send(req).await
 }
@@ -323,6 +357,7 @@ async fn every_route_answers_every_caller_as_the_roles_say() {
         let admin_token = app.csrf().await;
         let influencer_tag = app.post("/api/v1/influencer-tags", json!({"name": "admin's"})).await.body["id"].as_i64().expect("influencer tag");
         let (owner_c, owner_t) = sign_in(&app, "owner@example.org").await;
+        let spare = app.store.create_user(&hark_testkit::new_user("spare@example.org"), 1).await.expect("spare").id;
         let mut callers = Vec::new();
         let mut members = Vec::new();
         for who in Who::ALL {
@@ -362,8 +397,8 @@ async fn every_route_answers_every_caller_as_the_roles_say() {
                     continue;
                 }
                 for caller in &callers {
-                    // A deletion gets a tracker of its own, shared the same way.
-                    let own = if route.method == "delete" && route.path == "/api/v1/trackers/{hash}" {
+                    // A deletion or a transfer gets a tracker of its own, shared the same way.
+                    let own = if (route.method == "delete" && route.path == "/api/v1/trackers/{hash}") || route.path.ends_with("/owner") {
                         Some(fixture(&app, owner, &members, *s).await)
                     } else {
                         None
@@ -372,7 +407,7 @@ async fn every_route_answers_every_caller_as_the_roles_say() {
                         Some(f) => (f.hash.as_str(), f.tag),
                         None => (fx.hash.as_str(), fx.tag),
                     };
-                    let r = call(&app, route, caller, hash, tag, influencer_tag).await;
+                    let r = call(&app, route, caller, hash, &Ids { tag, influencer_tag, spare }).await;
                     calls += 1;
                     let want = expect(route.rule, caller.who, *s);
                     let got = outcome(&r);

@@ -39,6 +39,7 @@ mod sharing;
 mod stored;
 mod streams;
 mod tags;
+mod team;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
 mod time;
@@ -60,6 +61,7 @@ pub use posts::{PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, P
 pub use reanalysis::{Reanalysis, StoredPost};
 pub use sentiment::SENTIMENT_BUCKETS;
 pub use sharing::ShareSettings;
+pub use team::{InvitationRow, MemberRow};
 pub use stored::{encode_extras, DecodeError, StoredRow, POST_ROW_COLUMNS};
 pub use streams::StreamRow;
 pub use tags::TagRow;

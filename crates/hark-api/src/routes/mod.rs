@@ -7,6 +7,7 @@ pub mod preview;
 pub mod session;
 pub mod sharing;
 pub mod tags;
+pub mod team;
 pub mod topics;
 pub mod trackers;
 

@@ -62,7 +62,7 @@ pub fn self_hosted_user(email: String, password_hash: String, name: String, is_a
     }
 }
 
-fn clean_name(name: &str) -> ApiResult<String> {
+pub(crate) fn clean_name(name: &str) -> ApiResult<String> {
     let n = name.trim();
     if n.chars().count() > 100 {
         return Err(ApiError::new(Code::InvalidName, "Name must be at most 100 characters."));

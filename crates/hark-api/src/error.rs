@@ -57,6 +57,8 @@ pub fn status(code: Code) -> StatusCode {
         Code::InvalidUsers => StatusCode::UNPROCESSABLE_ENTITY,
         Code::InvalidVolumeLimit => StatusCode::UNPROCESSABLE_ENTITY,
         Code::KeywordTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::MailFailed => StatusCode::BAD_GATEWAY,
+        Code::MailNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
         Code::NoConnector => StatusCode::UNPROCESSABLE_ENTITY,
         Code::NoPosts => StatusCode::UNPROCESSABLE_ENTITY,
         Code::NotFound => StatusCode::NOT_FOUND,

@@ -23,17 +23,23 @@ pub mod dto;
 pub mod error;
 pub mod extract;
 pub mod filters;
+pub mod mail;
 pub mod routes;
 
 use error::ApiError;
 use routes::{posts, session, tags, trackers};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ApiConfig {
     /// Mark cookies Secure (set when Hark is served over https).
     pub secure_cookies: bool,
     /// The built web app (index.html and assets); absent means API only.
     pub web_dir: Option<PathBuf>,
+    /// The SMTP server mail goes through; none means no mail (the features that send say so).
+    pub mail: Option<mail::MailConfig>,
+    /// The address Hark is reached at (`https://hark.example.org`), for links in mail; the
+    /// request's own host when unset.
+    pub public_url: Option<String>,
 }
 
 #[derive(Clone)]
@@ -41,11 +47,32 @@ pub struct AppState {
     pub store: Store,
     pub config: Arc<ApiConfig>,
     pub login_limiter: Arc<auth::LoginLimiter>,
+    pub mailer: Option<Arc<mail::Mailer>>,
 }
 
 impl AppState {
+    /// The state of a server; a mail configuration that does not parse leaves mail off (the
+    /// command line checks it first, with [`mail::Mailer::new`]).
     pub fn new(store: Store, config: ApiConfig) -> Self {
-        Self { store, config: Arc::new(config), login_limiter: Arc::new(auth::LoginLimiter::default()) }
+        let mailer = config.mail.as_ref().and_then(|m| match mail::Mailer::new(m) {
+            Ok(m) => Some(Arc::new(m)),
+            Err(e) => {
+                tracing::error!(error = %e, "mail is off");
+                None
+            }
+        });
+        Self { store, config: Arc::new(config), login_limiter: Arc::new(auth::LoginLimiter::default()), mailer }
+    }
+
+    /// The start of absolute links in mail: the configured public address, else the request's
+    /// host.
+    pub fn public_base(&self, headers: &axum::http::HeaderMap) -> String {
+        if let Some(url) = &self.config.public_url {
+            return url.trim_end_matches('/').to_string();
+        }
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1:8080");
+        let scheme = if self.config.secure_cookies { "https" } else { "http" };
+        format!("{scheme}://{host}")
     }
 }
 
@@ -83,6 +110,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(trackers::sentiment_keywords))
         .routes(routes!(routes::sharing::get_share, routes::sharing::edit_share))
         .routes(routes!(routes::sharing::revoke_share))
+        .routes(routes!(routes::sharing::share_by_email))
         .routes(routes!(routes::team::list_members, routes::team::invite_member))
         .routes(routes!(routes::team::edit_member, routes::team::remove_member))
         .routes(routes!(routes::team::withdraw_invitation))

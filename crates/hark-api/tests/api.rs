@@ -426,6 +426,7 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/share"),
         ("put", "/api/v1/trackers/{hash}/share"),
         ("post", "/api/v1/trackers/{hash}/share/revoke"),
+        ("post", "/api/v1/trackers/{hash}/share/email"),
         ("get", "/api/v1/trackers/{hash}/members"),
         ("post", "/api/v1/trackers/{hash}/members"),
         ("patch", "/api/v1/trackers/{hash}/members/{id}"),

@@ -161,3 +161,50 @@ async fn a_trial_tracker_cannot_share_exports_and_members_cannot_share() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_share_link_goes_out_by_email_through_the_configured_server() {
+    let smtp = hark_testkit::SmtpServer::start();
+    for backend in hark_testkit::backends() {
+        // Without a mail server the dialog says so and nothing is sent.
+        let plain = TestApp::spawn(backend).await;
+        plain.setup_admin().await;
+        let t = plain.create_tracker("nike").await;
+        let hash = t["hash"].as_str().unwrap().to_string();
+        assert_eq!(plain.get(&format!("/api/v1/trackers/{hash}/share")).await.body["emailEnabled"], false);
+        let r = plain.post(&format!("/api/v1/trackers/{hash}/share/email"), json!({"emails": "a@example.org"})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (503, Some("mail_not_configured")));
+        drop(plain);
+
+        let config = hark_api::ApiConfig {
+            mail: Some(hark_api::mail::MailConfig { smtp_url: smtp.url.clone(), from: "Hark <hark@example.org>".into() }),
+            public_url: Some("https://hark.example.org/".into()),
+            ..Default::default()
+        };
+        let app = TestApp::spawn_with(backend, config).await;
+        app.setup_admin().await;
+        let t = app.create_tracker("nike").await;
+        let hash = t["hash"].as_str().unwrap().to_string();
+        let share = app.get(&format!("/api/v1/trackers/{hash}/share")).await;
+        assert_eq!(share.body["emailEnabled"], true);
+        let key = share.body["shareHash"].as_str().unwrap().to_string();
+        let before = smtp.messages().len();
+        // Bad input sends nothing.
+        for bad in ["", " , ", "ann@example.org, not-an-address"] {
+            let r = app.post(&format!("/api/v1/trackers/{hash}/share/email"), json!({"emails": bad})).await;
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("invalid_email")), "{bad:?}");
+        }
+        let r = app.post(&format!("/api/v1/trackers/{hash}/share/email"), json!({"emails": "ann@example.org, Bob@Example.org", "query": "days=30&shareHash=stale"})).await;
+        assert_eq!((r.status, r.body["sent"].as_i64()), (200, Some(2)), "{:?}", r.body);
+        let mail = smtp.wait_for(before + 2).await;
+        let sent: Vec<_> = mail[before..].to_vec();
+        assert_eq!(sent.len(), 2);
+        let link = format!("https://hark.example.org/hashtag-tracking/dashboard/{hash}/{}?days=30&shareHash={key}", t["friendly"].as_str().unwrap());
+        for (m, to) in sent.iter().zip(["ann@example.org", "bob@example.org"]) {
+            assert_eq!(m.to, vec![to.to_string()]);
+            assert_eq!(m.from, "hark@example.org");
+            assert!(m.data.contains("Subject: Ada shared the tracker"), "{}", m.data);
+            assert!(m.data.replace("=\r\n", "").replace("=3D", "=").contains(&link), "{}", m.data);
+        }
+    }
+}

@@ -159,3 +159,35 @@ async fn the_owner_hands_the_tracker_on_and_stays_an_administrator() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn invitations_and_notices_go_out_by_email() {
+    let smtp = hark_testkit::SmtpServer::start();
+    for backend in hark_testkit::backends() {
+        let config = hark_api::ApiConfig {
+            mail: Some(hark_api::mail::MailConfig { smtp_url: smtp.url.clone(), from: "Hark <hark@example.org>".into() }),
+            public_url: Some("https://hark.example.org".into()),
+            ..Default::default()
+        };
+        let app = hark_testkit::TestApp::spawn_with(backend, config).await;
+        app.setup_admin().await;
+        let t = app.create_tracker("nike").await;
+        let hash = t["hash"].as_str().unwrap().to_string();
+        let before = smtp.messages().len();
+        let r = app.post(&format!("/api/v1/trackers/{hash}/members"), json!({"email": "newbie@example.org", "permission": 2})).await;
+        assert_eq!((r.status, r.body["emailed"].as_bool()), (201, Some(true)), "{:?}", r.body);
+        let link = r.body["link"].as_str().unwrap().to_string();
+        app.store.create_user(&hark_testkit::new_user("known@example.org"), 1).await.unwrap();
+        let r = app.post(&format!("/api/v1/trackers/{hash}/members"), json!({"email": "known@example.org", "permission": 1})).await;
+        assert_eq!((r.status, r.body["emailed"].as_bool()), (201, Some(true)));
+        let mail = smtp.wait_for(before + 2).await;
+        let sent = &mail[before..];
+        assert_eq!(sent.len(), 2);
+        let invite = sent.iter().find(|m| m.to == ["newbie@example.org"]).expect("invitation mail");
+        let body = invite.data.replace("=\r\n", "").replace("=3D", "=");
+        assert!(body.contains(&format!("https://hark.example.org{link}")), "{body}");
+        assert!(body.contains("as an editor"), "{body}");
+        let notice = sent.iter().find(|m| m.to == ["known@example.org"]).expect("notice mail");
+        assert!(notice.data.replace("=\r\n", "").replace("=3D", "=").contains(&format!("https://hark.example.org/hashtag-tracking/dashboard/{hash}/")), "{}", notice.data);
+    }
+}

@@ -3,6 +3,9 @@
 
 use std::sync::Arc;
 
+pub mod smtp;
+pub use smtp::{Mail, SmtpServer};
+
 use hark_api::{ApiConfig, AppState};
 use hark_store::{Backend, NewTracker, NewUser, Store};
 use rand::Rng;
@@ -167,9 +170,14 @@ pub struct Response {
 
 impl TestApp {
     pub async fn spawn(backend: Backend) -> Self {
+        Self::spawn_with(backend, ApiConfig::default()).await
+    }
+
+    /// As [`TestApp::spawn`] with this configuration (an SMTP server, say).
+    pub async fn spawn_with(backend: Backend, config: ApiConfig) -> Self {
         let db = TestDb::new(backend).await;
         let store = db.store().await;
-        let state = AppState::new(store.clone(), ApiConfig { secure_cookies: false, web_dir: None });
+        let state = AppState::new(store.clone(), config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();

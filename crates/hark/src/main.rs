@@ -64,6 +64,17 @@ struct ServeArgs {
     /// Seconds between two collection sweeps of a tracker (connectors are set on the admin page).
     #[arg(long, env = "HARK_COLLECT_INTERVAL", default_value_t = 300)]
     collect_interval: u64,
+    /// SMTP server for mail (share links, invitations): smtp://HOST:PORT, smtp://HOST:PORT?tls=required
+    /// or smtps://HOST:PORT, with USER:PASSWORD@ before the host when it asks for a login.
+    #[arg(long, env = "HARK_SMTP_URL", hide_env_values = true)]
+    smtp_url: Option<String>,
+    /// Sender of Hark's mail, e.g. "Hark <hark@example.org>".
+    #[arg(long, env = "HARK_MAIL_FROM", default_value = "Hark <hark@localhost>")]
+    mail_from: String,
+    /// The address users reach Hark at (https://hark.example.org), for links in mail; the
+    /// request's host when unset.
+    #[arg(long, env = "HARK_PUBLIC_URL")]
+    public_url: Option<String>,
 }
 
 #[derive(Args)]
@@ -149,7 +160,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         tracing::warn!(dir = %args.web_dir.display(), "web app not built; serving the API only (run `make web`)");
         None
     };
-    let state = AppState::new(store.clone(), ApiConfig { secure_cookies: args.secure_cookies, web_dir });
+    let mail = args.smtp_url.as_ref().map(|url| hark_api::mail::MailConfig { smtp_url: url.clone(), from: args.mail_from.clone() });
+    if let Some(m) = &mail {
+        hark_api::mail::Mailer::new(m).map_err(|e| anyhow::anyhow!("--smtp-url / --mail-from: {e}"))?;
+    }
+    let config = ApiConfig { secure_cookies: args.secure_cookies, web_dir, mail, public_url: args.public_url.clone() };
+    let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;

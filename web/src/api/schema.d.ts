@@ -1071,6 +1071,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/share/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the share link by e-mail to each address, through the configured SMTP server. */
+        post: operations["share_by_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/share/revoke": {
         parameters: {
             query?: never;
@@ -1577,9 +1594,13 @@ export interface components {
          *     invitation and its sign-up link (shown once: only the token's hash is kept).
          */
         Invited: {
+            /** @description The invitation or notice went out by e-mail (an SMTP server is configured and took it). */
+            emailed: boolean;
             invitation?: null | components["schemas"]["Invitation"];
             /** @description `/join/{token}` for an invitation. */
             link?: string | null;
+            /** @description Why it did not, when mail is configured but sending failed. */
+            mailError?: string | null;
             member?: null | components["schemas"]["Member"];
         };
         KeywordDto: {
@@ -1872,6 +1893,18 @@ export interface components {
         SetupState: {
             needsSetup: boolean;
         };
+        ShareEmailInput: {
+            /** @description Addresses separated by commas. */
+            emails: string;
+            /**
+             * @description The dashboard's query to keep in the link (`days=30&platforms=twt`); its shareHash is
+             *     replaced by the tracker's.
+             */
+            query?: string;
+        };
+        ShareEmailSent: {
+            sent: number;
+        };
         /**
          * @description Changes to the sharing; a missing field keeps its value. `customUrl` "" goes back to the
          *     tracker's friendly name.
@@ -1885,6 +1918,8 @@ export interface components {
         /** @description A tracker's sharing as the Share dialog shows it. */
         ShareView: {
             customUrl?: string | null;
+            /** @description The server can send the link by e-mail (an SMTP server is configured). */
+            emailEnabled: boolean;
             /** @description The owner is on a trial: 'Export reports' stays off ('Upgrade to export reports'). */
             exportsLocked: boolean;
             linkSharing: components["schemas"]["LinkSharing"];
@@ -5261,6 +5296,63 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_by_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareEmailInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareEmailSent"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

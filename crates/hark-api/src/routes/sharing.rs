@@ -3,6 +3,7 @@
 //! [`crate::routes::load_tracker_for_page`].
 
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use hark_core::{now_millis, Code, Permission};
 use hark_store::{ShareSettings, TrackerRow};
 use rand::RngCore;
@@ -31,6 +32,8 @@ pub struct ShareView {
     pub unlock_date: bool,
     /// The owner is on a trial: 'Export reports' stays off ('Upgrade to export reports').
     pub exports_locked: bool,
+    /// The server can send the link by e-mail (an SMTP server is configured).
+    pub email_enabled: bool,
 }
 
 /// Changes to the sharing; a missing field keeps its value. `customUrl` "" goes back to the
@@ -82,6 +85,7 @@ async fn view(state: &AppState, row: &TrackerRow) -> ApiResult<ShareView> {
         share_exports: row.share_exports,
         unlock_date: row.unlock_date,
         exports_locked: owner_on_trial(state, row).await?,
+        email_enabled: state.mailer.is_some(),
     })
 }
 
@@ -139,9 +143,117 @@ pub async fn revoke_share(State(state): State<AppState>, CurrentUser(user): Curr
     Ok(axum::Json(view(&state, &row).await?))
 }
 
+/// Most addresses one e-mail share reaches.
+pub const SHARE_EMAILS_MAX: usize = 20;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShareEmailInput {
+    /// Addresses separated by commas.
+    pub emails: String,
+    /// The dashboard's query to keep in the link (`days=30&platforms=twt`); its shareHash is
+    /// replaced by the tracker's.
+    #[serde(default)]
+    pub query: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ShareEmailSent {
+    pub sent: usize,
+}
+
+/// The comma-separated addresses, each checked; blanks are skipped.
+pub fn share_addresses(text: &str) -> ApiResult<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let email = crate::auth::validate_email(part)
+            .map_err(|_| ApiError::new(Code::InvalidEmail, format!("'{part}' is not an e-mail address.")))?;
+        if !out.contains(&email) {
+            out.push(email);
+        }
+    }
+    if out.is_empty() {
+        return Err(ApiError::new(Code::InvalidEmail, "Enter at least one e-mail address."));
+    }
+    if out.len() > SHARE_EMAILS_MAX {
+        return Err(ApiError::new(Code::TooManyItems, format!("Share with at most {SHARE_EMAILS_MAX} addresses at once.")));
+    }
+    Ok(out)
+}
+
+/// The shared dashboard's link with the page's query kept and the share hash added.
+fn share_link(base: &str, view: &ShareView, query: &str) -> String {
+    let mut q = url::form_urlencoded::Serializer::new(String::new());
+    for (k, v) in url::form_urlencoded::parse(query.trim_start_matches('?').as_bytes()) {
+        if k != "shareHash" && k != "action" {
+            q.append_pair(&k, &v);
+        }
+    }
+    q.append_pair("shareHash", &view.share_hash);
+    format!("{base}{}?{}", view.path, q.finish())
+}
+
+/// Sends the share link by e-mail to each address, through the configured SMTP server.
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/share/email", tag = "sharing", params(("hash" = String, Path)),
+    request_body = ShareEmailInput,
+    responses((status = 200, body = ShareEmailSent), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 502, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn share_by_email(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    headers: HeaderMap,
+    Json(input): Json<ShareEmailInput>,
+) -> ApiResult<axum::Json<ShareEmailSent>> {
+    let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
+    let addresses = share_addresses(&input.emails)?;
+    let Some(mailer) = state.mailer.clone() else { return Err(crate::mail::not_configured()) };
+    let view = view(&state, &row).await?;
+    let link = share_link(&state.public_base(&headers), &view, &input.query);
+    let sender = if user.name.trim().is_empty() { user.email.clone() } else { user.name.clone() };
+    let subject = format!("{sender} shared the tracker \"{}\" with you", row.title);
+    let body = format!(
+        "{sender} shared the Hark tracker \"{}\" with you.\n\nOpen its dashboard:\n{link}\n\nAnyone with this link can view the dashboard.\n",
+        row.title
+    );
+    for to in &addresses {
+        mailer.send(to, &subject, body.clone()).await?;
+    }
+    Ok(axum::Json(ShareEmailSent { sent: addresses.len() }))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::custom_url;
+    use super::{custom_url, share_addresses, share_link, ShareView};
+    use crate::dto::LinkSharing;
+
+    #[test]
+    fn share_addresses_are_checked_and_deduplicated() {
+        assert_eq!(share_addresses(" a@example.org, B@example.org ,, a@example.org").unwrap(), vec!["a@example.org", "b@example.org"]);
+        assert!(share_addresses(" , ").is_err());
+        assert!(share_addresses("a@example.org, nope").is_err());
+        let many: Vec<String> = (0..21).map(|i| format!("u{i}@example.org")).collect();
+        assert!(share_addresses(&many.join(",")).is_err());
+    }
+
+    #[test]
+    fn share_links_keep_the_query_and_carry_the_hash() {
+        let view = ShareView {
+            share_hash: "abc123".into(),
+            path: "/hashtag-tracking/dashboard/h1/nike".into(),
+            custom_url: None,
+            link_sharing: LinkSharing::default(),
+            share_exports: false,
+            unlock_date: false,
+            exports_locked: false,
+            email_enabled: true,
+        };
+        assert_eq!(
+            share_link("http://h", &view, "?days=30&shareHash=old&action=historical-data&tz=Europe%2FParis"),
+            "http://h/hashtag-tracking/dashboard/h1/nike?days=30&tz=Europe%2FParis&shareHash=abc123"
+        );
+        assert_eq!(share_link("http://h", &view, ""), "http://h/hashtag-tracking/dashboard/h1/nike?shareHash=abc123");
+    }
 
     #[test]
     fn custom_urls_lose_spaces_and_keep_slug_characters() {

@@ -83,6 +83,10 @@ pub struct Invited {
     pub invitation: Option<Invitation>,
     /// `/join/{token}` for an invitation.
     pub link: Option<String>,
+    /// The invitation or notice went out by e-mail (an SMTP server is configured and took it).
+    pub emailed: bool,
+    /// Why it did not, when mail is configured but sending failed.
+    pub mail_error: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -126,6 +130,14 @@ fn rank(n: i64) -> ApiResult<Permission> {
     }
 }
 
+fn rank_name(p: Permission) -> &'static str {
+    match p {
+        Permission::Administrator => "an administrator",
+        Permission::Editor => "an editor",
+        _ => "a viewer",
+    }
+}
+
 fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
@@ -154,6 +166,7 @@ pub async fn invite_member(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(hash): Path<String>,
+    headers: HeaderMap,
     Json(input): Json<InviteInput>,
 ) -> ApiResult<impl IntoResponse> {
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
@@ -163,7 +176,7 @@ pub async fn invite_member(
         return Err(ApiError::forbidden("The demo tracker is read-only."));
     }
     let now = now_millis();
-    let answer = match state.store.user_by_email(&email).await? {
+    let mut answer = match state.store.user_by_email(&email).await? {
         Some(u) if u.id == row.owner_id => {
             return Err(ApiError::new(Code::InvalidChoice, "This address is the tracker's owner."));
         }
@@ -176,6 +189,8 @@ pub async fn invite_member(
                 member: Some(Member { user_id: u.id, email: u.email, name: u.name, permission: permission.rank() }),
                 invitation: None,
                 link: None,
+                emailed: false,
+                mail_error: None,
             }
         }
         None => {
@@ -184,9 +199,31 @@ pub async fn invite_member(
             let token = hex::encode(b);
             let expires = now + INVITATION_DAYS * hark_core::limits::DAY_MS;
             let inv = state.store.invite(row.id, &email, permission, &token_hash(&token), user.id, now, expires).await?;
-            Invited { member: None, invitation: Some(inv.into()), link: Some(format!("/join/{token}")) }
+            Invited { member: None, invitation: Some(inv.into()), link: Some(format!("/join/{token}")), emailed: false, mail_error: None }
         }
     };
+    if let Some(mailer) = &state.mailer {
+        let base = state.public_base(&headers);
+        let inviter = if user.name.trim().is_empty() { user.email.clone() } else { user.name.clone() };
+        let rank_name = rank_name(permission);
+        let (subject, body) = match &answer.link {
+            Some(link) => (
+                format!("{inviter} invited you to the tracker \"{}\"", row.title),
+                format!(
+                    "{inviter} invited you to the Hark tracker \"{}\" as {rank_name}.\n\nCreate your account and join:\n{base}{link}\n\nThe link works for {INVITATION_DAYS} days.\n",
+                    row.title
+                ),
+            ),
+            None => (
+                format!("{inviter} added you to the tracker \"{}\"", row.title),
+                format!("{inviter} added you to the Hark tracker \"{}\" as {rank_name}.\n\nOpen it:\n{base}/hashtag-tracking/dashboard/{}/{}\n", row.title, row.hash, row.friendly),
+            ),
+        };
+        match mailer.send(&email, &subject, body).await {
+            Ok(()) => answer.emailed = true,
+            Err(e) => answer.mail_error = Some(e.to_string()),
+        }
+    }
     Ok((StatusCode::CREATED, axum::Json(answer)))
 }
 

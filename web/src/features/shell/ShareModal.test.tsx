@@ -23,6 +23,7 @@ function view(over: Partial<ShareView> = {}): ShareView {
     shareExports: false,
     unlockDate: false,
     exportsLocked: false,
+    emailEnabled: false,
     ...over,
   };
 }

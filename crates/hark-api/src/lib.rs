@@ -202,8 +202,29 @@ pub fn app(state: AppState) -> Router {
             header::REFERRER_POLICY,
             HeaderValue::from_static("same-origin"),
         ))
+        .layer(axum::middleware::from_fn(frame_policy))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .layer(tower_http::compression::CompressionLayer::new())
+}
+
+/// True for an embed URL: `embed=1` or `embed=true` in the query.
+pub fn is_embed_url(query: Option<&str>) -> bool {
+    query.is_some_and(|q| url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == "embed" && (v == "1" || v == "true")))
+}
+
+/// Other sites may frame Hark's embed URLs and nothing else (clickjacking): every other answer
+/// forbids framing.
+async fn frame_policy(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let embed = is_embed_url(req.uri().query());
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    if embed {
+        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors *"));
+    } else {
+        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    res
 }
 
 /// Serves until `shutdown` resolves.

@@ -700,3 +700,20 @@ async fn dashboard_panels_answer_from_imported_posts() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn only_embed_urls_may_be_framed() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    for path in ["/api/v1/health", "/api/v1/me", "/hashtag-tracking/dashboard/abcdefgh/x", "/api/v1/trackers/abcdefgh"] {
+        let res = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(res.headers()["content-security-policy"], "frame-ancestors 'none'", "{path}");
+        assert_eq!(res.headers()["x-frame-options"], "DENY", "{path}");
+    }
+    for path in ["/hashtag-tracking/dashboard/abcdefgh/x?embed=1&chart=timeline", "/hashtag-tracking/posts/abcdefgh/x?embed=true"] {
+        let res = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(res.headers()["content-security-policy"], "frame-ancestors *", "{path}");
+        assert!(res.headers().get("x-frame-options").is_none(), "{path}");
+    }
+    let res = app.client.get(app.url("/hashtag-tracking/dashboard/abcdefgh/x?embed=0")).send().await.unwrap();
+    assert_eq!(res.headers()["x-frame-options"], "DENY");
+}

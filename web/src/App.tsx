@@ -1,5 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router';
-import { SetupPage, LoginPage, HomeRedirect } from './features/auth';
+import { SetupPage, LoginPage, HomeRedirect, JoinPage } from './features/auth';
 import { TrackerListPage, NewTrackerPage, EditTrackerPage } from './features/trackers';
 import { TrackerShell } from './features/shell';
 import { StaticInfoPage } from './features/misc';
@@ -11,6 +11,7 @@ export function App() {
       <Route path="/" element={<HomeRedirect />} />
       <Route path="/setup" element={<SetupPage />} />
       <Route path="/login" element={<LoginPage />} />
+      <Route path="/join/:token" element={<JoinPage />} />
       <Route path="/mytracks/hashtag" element={<TrackerListPage />} />
       <Route path="/mytracks/account" element={<TrackerListPage />} />
       <Route path="/new/ht/step1" element={<NewTrackerPage />} />

@@ -10,6 +10,7 @@ export function Modal({
   description,
   children,
   name,
+  wide = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -18,6 +19,8 @@ export function Modal({
   children: ReactNode;
   /** The modal's name (e.g. dashboardShare), kept as a data attribute. */
   name?: string;
+  /** 640 px instead of 520 px, for dialogs holding lists with controls on each row. */
+  wide?: boolean;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -25,7 +28,7 @@ export function Modal({
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
         <Dialog.Content
           data-modal={name}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100vh-2rem)] w-[min(92vw,520px)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-2xl focus:outline-none"
+          className={`fixed left-1/2 top-1/2 z-50 max-h-[calc(100vh-2rem)] ${wide ? 'w-[min(94vw,640px)]' : 'w-[min(92vw,520px)]'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-2xl focus:outline-none`}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="mb-4 flex items-start justify-between gap-4">

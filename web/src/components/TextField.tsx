@@ -22,7 +22,7 @@ export function TextField({ label, error, hint, className = '', id, ...rest }: T
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={[error ? msgId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined}
-        className={`mt-1 block h-9 w-full rounded-md border bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-brand-500 disabled:bg-slate-50 disabled:text-slate-500 ${error ? 'border-red-400' : 'border-slate-300'}`}
+        className={`mt-1 block h-9 w-full rounded-md border bg-white px-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-brand-500 disabled:bg-slate-50 disabled:text-slate-500 read-only:bg-slate-50 read-only:text-slate-600 ${error ? 'border-red-400' : 'border-slate-300'}`}
         {...rest}
       />
       {hint && !error && (

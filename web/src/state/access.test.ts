@@ -85,6 +85,24 @@ describe('computeAccess', () => {
     expect(viewer.canSeeHistorical).toBe(false);
     expect(viewer.canEditDates).toBe(false);
   });
+  it('editors edit the tracker; only owners and administrators manage it and its team', () => {
+    const viewer = computeAccess(me({ permission: 1 }), { ...tracker, permission: 1 }, { demo: false, embed: false });
+    expect(viewer).toMatchObject({ canEditTracker: false, canSeeHistorical: false, canManage: false, canManageTeam: false });
+    const editor = computeAccess(me({ permission: 2 }), { ...tracker, permission: 2 }, { demo: false, embed: false });
+    expect(editor).toMatchObject({ canEditTracker: true, canSeeHistorical: true, canManage: false, canManageTeam: false });
+    const admin = computeAccess(me({ permission: 3 }), { ...tracker, permission: 3 }, { demo: false, embed: false });
+    expect(admin).toMatchObject({ canEditTracker: true, canManage: true, canManageTeam: true, canSwitchTrackers: false });
+    const owner = computeAccess(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true }, { demo: false, embed: false });
+    expect(owner.canManageTeam).toBe(true);
+  });
+  it('no team in demo mode, on the demo tracker or through a share link', () => {
+    const owner = me({ permission: 4, isTrackerOwner: true });
+    const own = { ...tracker, permission: 4, isOwner: true };
+    expect(computeAccess(owner, own, { demo: true, embed: false }).canManageTeam).toBe(false);
+    expect(computeAccess(owner, { ...own, isDemo: true }, { demo: false, embed: false }).canManageTeam).toBe(false);
+    const visitor = computeAccess({ ...me({}), isLoggedIn: false }, { ...tracker, permission: 1, shared: true }, { demo: false, embed: false });
+    expect(visitor).toMatchObject({ canManageTeam: false, canEditTracker: false });
+  });
   it('an unlocked date range is editable by anyone', () => {
     expect(computeAccess(undefined, { ...tracker, unlockDate: true }, { demo: false, embed: false }).canEditDates).toBe(true);
   });

@@ -79,7 +79,7 @@ export interface Access {
   permission: number;
   demo: boolean;
   embed: boolean;
-  /** EDIT TRACKER link in the header. */
+  /** EDIT TRACKER link in the header: editors and above (the search form is theirs to change). */
   canEditTracker: boolean;
   /** Tracker Settings and Notification Settings in the sidebar. */
   canSeeSettings: boolean;
@@ -89,6 +89,8 @@ export interface Access {
   canEditDates: boolean;
   /** Post tags, share, customize and the hide-authenticated-metrics toggle. */
   canManage: boolean;
+  /** The Team dialog: owners and administrators, not through a share link nor in demo mode. */
+  canManageTeam: boolean;
   /** Tracker quick switcher in the sidebar. */
   canSwitchTrackers: boolean;
   /** The caller reads through the tracker's share link (a visitor without access of their own). */
@@ -101,7 +103,7 @@ export interface Access {
 
 export function computeAccess(
   me: Me | undefined | null,
-  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'> & Partial<Pick<Tracker, 'shared' | 'linkSharing'>>,
+  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'> & Partial<Pick<Tracker, 'shared' | 'linkSharing' | 'isDemo'>>,
   flags: { demo: boolean; embed: boolean },
 ): Access {
   const isLoggedIn = !!me?.isLoggedIn;
@@ -120,11 +122,12 @@ export function computeAccess(
     permission,
     demo: flags.demo,
     embed: flags.embed,
-    canEditTracker: flags.demo || (managing && permission >= 3),
+    canEditTracker: flags.demo || (isLoggedIn && !shared && permission >= 2),
     canSeeSettings: managing && permission >= 3,
     canSeeHistorical: isLoggedIn && permission >= 2,
     canEditDates: !!tracker.unlockDate || (shared && !!link?.editDateRange) || isOwner || isAdmin,
     canManage: managing,
+    canManageTeam: managing && !shared && !flags.demo && !tracker.isDemo,
     canSwitchTrackers: isOwner,
     shared,
     canViewPredictions: !shared || !!link?.viewPredictions,

@@ -84,7 +84,7 @@ export function CustomizePanel({
   platforms: PlatformCode[];
   /** Saving needs administrator rank on the tracker; others see the layout read-only. */
   canEdit?: boolean;
-  /** Administrators only. */
+  /** Administrator rank and above (the owner, tracker and instance administrators). */
   canChooseColumns?: boolean;
 }) {
   const order = fullOrder(tracker.customConfig);

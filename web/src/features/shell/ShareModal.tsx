@@ -6,7 +6,7 @@ import { ApiError } from '../../api/client';
 import { useEditShare, useRevokeShare, useShare, type LinkSharing, type ShareView } from '../../api/queries/share';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
-import { IconCheck, IconCopy } from '../../components/icons';
+import { CopyField } from '../../components/CopyField';
 import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
 import { LoadingState } from '../../components/Spinner';
@@ -14,7 +14,7 @@ import { Switch } from '../../components/Switch';
 import { errorMessage } from '../../lib/errors';
 import { cleanCustomUrl, shareLinkUrl } from './share-link';
 
-export const COPY_FEEDBACK_MS = 2000;
+export { COPY_FEEDBACK_MS } from '../../components/CopyField';
 export const CUSTOM_URL_DEBOUNCE_MS = 1000;
 export const EXPORT_LOCK_TEXT = 'Upgrade to export reports';
 
@@ -125,48 +125,7 @@ function ShareSettings({ hash, view, search, friendly }: { hash: string; view: S
 }
 
 function LinkField({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      const input = document.getElementById('dashboard-share-link') as HTMLInputElement | null;
-      input?.select();
-      document.execCommand?.('copy');
-    }
-    setCopied(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS);
-  }
-
-  return (
-    <div>
-      <label htmlFor="dashboard-share-link" className="mb-1 block text-sm font-medium text-slate-700">
-        Dashboard link
-      </label>
-      <div className="flex gap-2">
-        <input
-          id="dashboard-share-link"
-          readOnly
-          value={url}
-          onFocus={(e) => e.currentTarget.select()}
-          className="h-10 min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 text-sm text-slate-700 focus-visible:outline-2 focus-visible:outline-brand-600"
-        />
-        <button
-          type="button"
-          onClick={copy}
-          data-active={copied || undefined}
-          className={`inline-flex h-10 items-center gap-2 rounded-md px-4 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${copied ? 'bg-green-600' : 'bg-brand-600 hover:bg-brand-700'}`}
-        >
-          {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-          {copied ? 'Copied!' : 'Copy'}
-        </button>
-      </div>
-    </div>
-  );
+  return <CopyField id="dashboard-share-link" label="Dashboard link" value={url} />;
 }
 
 type SaveState = { kind: 'idle' } | { kind: 'waiting' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTags } from '../../api/queries/trackers';
 import { useHideAuthMetrics, useInfluencerTags } from '../../api/queries/shell';
-import { IconChevronDown, IconHistory, IconShare, IconSliders } from '../../components/icons';
+import { IconChevronDown, IconHistory, IconShare, IconSliders, IconUsers } from '../../components/icons';
 import { Tooltip } from '../../components/Tooltip';
 import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, setSubtracker, tagFilters } from '../../state/query-state';
 import { defaultDays } from '../../state/query-state';
@@ -15,6 +15,7 @@ import { PlatformCheckboxes } from './PlatformCheckboxes';
 import { historicalButton } from './historical';
 import { ShareModal } from './ShareModal';
 import { TagFilter } from './TagFilter';
+import { TeamModal } from './TeamModal';
 import { MANAGE_INFLUENCER_TAGS_ACTION } from './tag-filter';
 
 // The Customize panel (with its drag-and-drop code) loads on first open.
@@ -30,6 +31,7 @@ export function TrackerHeader() {
   const { tracker, access, page, query, update, now, range, platforms, openHistorical } = shell;
   const location = useLocation();
   const [shareOpen, setShareOpen] = useState(false);
+  const [teamOpen, setTeamOpen] = useState(false);
   const [customizeOpen, setCustomizeOpenState] = useState(false);
   // Once opened it stays mounted, so a pending debounced save is never cut short.
   const [customizeUsed, setCustomizeUsed] = useState(false);
@@ -78,7 +80,14 @@ export function TrackerHeader() {
               Share
             </button>
           ) : null}
-          {isDashboard && !access.shared ? (
+          {access.canManageTeam ? (
+            <button type="button" className={button} disabled={access.embed} onClick={() => setTeamOpen(true)} aria-haspopup="dialog">
+              <IconUsers size={16} />
+              Team
+            </button>
+          ) : null}
+          {/* The layout is the owner's and administrators' to change: others have nothing to do there. */}
+          {isDashboard && access.canManage ? (
             <button type="button" className={button} disabled={access.embed} onClick={() => setCustomizeOpen(true)} aria-haspopup="dialog">
               <IconSliders size={16} />
               Customize
@@ -115,9 +124,10 @@ export function TrackerHeader() {
       {access.canManage ? (
         <ShareModal open={shareOpen} onOpenChange={setShareOpen} hash={tracker.hash} search={location.search} friendly={tracker.friendly} />
       ) : null}
-      {isDashboard && !access.shared && (customizeOpen || customizeUsed) ? (
+      {access.canManageTeam ? <TeamModal open={teamOpen} onOpenChange={setTeamOpen} hash={tracker.hash} meId={shell.me?.id ?? null} /> : null}
+      {isDashboard && access.canManage && (customizeOpen || customizeUsed) ? (
         <Suspense fallback={null}>
-          <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} canEdit={tracker.permission >= 3} canChooseColumns={!!shell.me?.isAdmin} />
+          <CustomizePanel open={customizeOpen} onOpenChange={setCustomizeOpen} tracker={tracker} platforms={platforms} canEdit={access.canManage} canChooseColumns={access.canManage} />
         </Suspense>
       ) : null}
     </header>

@@ -4,6 +4,7 @@ import type { Tracker } from '../../api/types';
 import { mockApi, renderRoute, type ApiCall } from '../../lib/test-utils';
 import { meFixture, trackerFixture } from '../trackers/fixtures';
 import { TrackerShell } from '.';
+import { DASHBOARD_ANSWERS as dashboard } from './test-fixtures';
 
 afterEach(() => {
   cleanup();
@@ -13,20 +14,6 @@ afterEach(() => {
 
 const signedOut = meFixture({ isLoggedIn: false, id: null, email: null, name: null, isAdmin: false, isTrackerOwner: false, permission: 0 });
 
-const dashboard: Record<string, unknown> = {
-  'top-stats': { posts: 42, users: 7, engagement: 0, reach: 0, impressions: 0, engagementRate: null },
-  timeline: { grouping: 'hour', buckets: [], logs: [] },
-  locations: { countries: [], states: [] },
-  'top-posts': { posts: [] },
-  sentiments: { positive: 0, neutral: 0, negative: 0, shareOfVoice: [] },
-  devices: { items: [] },
-  genders: { items: [] },
-  'post-types': { items: [] },
-  'viewer-sentiments': { likes: 0, dislikes: 0 },
-  influencers: { byEngagement: [], byPosts: [] },
-  topics: { hashtags: [], keywords: [] },
-  'top-pages': { topWebsites: [], topDomains: [], topLinks: [] },
-};
 
 function visitorTracker(over: Partial<Tracker> = {}): Tracker {
   return trackerFixture({ permission: 1, isOwner: false, shared: true, shareHash: null, ...over });

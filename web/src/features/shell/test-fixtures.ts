@@ -81,3 +81,19 @@ export function makeMe(p: Partial<Me> = {}): Me {
     ...p,
   };
 }
+
+/** Answers of every dashboard panel's call (by the last path segment), all empty. */
+export const DASHBOARD_ANSWERS: Record<string, unknown> = {
+  'top-stats': { posts: 42, users: 7, engagement: 0, reach: 0, impressions: 0, engagementRate: null },
+  timeline: { grouping: 'hour', buckets: [], logs: [] },
+  locations: { countries: [], states: [] },
+  'top-posts': { posts: [] },
+  sentiments: { positive: 0, neutral: 0, negative: 0, shareOfVoice: [] },
+  devices: { items: [] },
+  genders: { items: [] },
+  'post-types': { items: [] },
+  'viewer-sentiments': { likes: 0, dislikes: 0 },
+  influencers: { byEngagement: [], byPosts: [] },
+  topics: { hashtags: [], keywords: [] },
+  'top-pages': { topWebsites: [], topDomains: [], topLinks: [] },
+};

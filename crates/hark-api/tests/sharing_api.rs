@@ -208,3 +208,35 @@ async fn the_share_link_goes_out_by_email_through_the_configured_server() {
         }
     }
 }
+
+#[tokio::test]
+async fn link_sharing_toggles_need_plan_35() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let pw = hark_api::auth::hash_password("password123").unwrap();
+        let mut u = hark_api::routes::session::self_hosted_user("small@example.org".into(), pw, "Small".into(), false);
+        u.plan = 25;
+        app.store.create_user(&u, 1).await.unwrap();
+        let (c, jar) = app.new_browser();
+        let csrf = csrf_of(&c, &jar, &app.base).await;
+        let login = send(c.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", &csrf).json(&json!({"email": "small@example.org", "password": "password123"}))).await;
+        assert_eq!(login.status, 200);
+        let csrf = csrf_of(&c, &jar, &app.base).await;
+        let t = send(c.post(app.url("/api/v1/trackers")).header("X-CSRF-Token", &csrf).json(&json!({"platforms": {"twt": 1}, "search": {"rows": [{"type": "+", "searches": ["tea"]}]}}))).await;
+        assert_eq!(t.status, 201, "{:?}", t.body);
+        let hash = t.body["hash"].as_str().unwrap().to_string();
+        let share = send(c.get(app.url(&format!("/api/v1/trackers/{hash}/share")))).await;
+        assert_eq!((share.status, share.body["linkSharingLocked"].as_bool()), (200, Some(true)));
+        let put = |body: serde_json::Value| send(c.put(app.url(&format!("/api/v1/trackers/{hash}/share"))).header("X-CSRF-Token", &csrf).json(&body));
+        let r = put(json!({"linkSharing": {"editDateRange": true}})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str(), r.body["error"]["message"].as_str()), (403, Some("upgrade_required"), Some("Upgrade your account to unlock")));
+        // The rest of the dialog works.
+        let r = put(json!({"customUrl": "tea-time", "unlockDate": true})).await;
+        assert_eq!((r.status, r.body["customUrl"].as_str()), (200, Some("tea-time")));
+        // The instance administrator may set them on the same tracker.
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}/share")).await.body["linkSharingLocked"], false);
+        let r = app.send_json("PUT", &format!("/api/v1/trackers/{hash}/share"), json!({"linkSharing": {"editDateRange": true}})).await;
+        assert_eq!(r.status, 200);
+    })
+    .await;
+}

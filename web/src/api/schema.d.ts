@@ -1923,6 +1923,11 @@ export interface components {
             /** @description The owner is on a trial: 'Export reports' stays off ('Upgrade to export reports'). */
             exportsLocked: boolean;
             linkSharing: components["schemas"]["LinkSharing"];
+            /**
+             * @description The caller's plan does not include the link-sharing toggles ('Upgrade your account to
+             *     unlock'); instance administrators and plans from 35 have them.
+             */
+            linkSharingLocked: boolean;
             /** @description The shared dashboard's path: /hashtag-tracking/dashboard/{hash}/{customUrl or friendly}. */
             path: string;
             shareExports: boolean;

@@ -34,6 +34,9 @@ pub struct ShareView {
     pub exports_locked: bool,
     /// The server can send the link by e-mail (an SMTP server is configured).
     pub email_enabled: bool,
+    /// The caller's plan does not include the link-sharing toggles ('Upgrade your account to
+    /// unlock'); instance administrators and plans from 35 have them.
+    pub link_sharing_locked: bool,
 }
 
 /// Changes to the sharing; a missing field keeps its value. `customUrl` "" goes back to the
@@ -72,7 +75,7 @@ async fn owner_on_trial(state: &AppState, row: &TrackerRow) -> ApiResult<bool> {
     Ok(state.store.user_by_id(row.owner_id).await?.is_some_and(|u| u.trial))
 }
 
-async fn view(state: &AppState, row: &TrackerRow) -> ApiResult<ShareView> {
+async fn view(state: &AppState, row: &TrackerRow, caller: &hark_store::UserRow) -> ApiResult<ShareView> {
     let share_hash = match &row.share_hash {
         Some(h) => h.clone(),
         None => state.store.share_hash(row.id, &fresh_hash()).await?,
@@ -86,6 +89,7 @@ async fn view(state: &AppState, row: &TrackerRow) -> ApiResult<ShareView> {
         unlock_date: row.unlock_date,
         exports_locked: owner_on_trial(state, row).await?,
         email_enabled: state.mailer.is_some(),
+        link_sharing_locked: !hark_core::limits::link_sharing_allowed(caller.plan, caller.is_admin),
     })
 }
 
@@ -94,7 +98,7 @@ async fn view(state: &AppState, row: &TrackerRow) -> ApiResult<ShareView> {
     responses((status = 200, body = ShareView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get_share(State(state): State<AppState>, CurrentUser(user): CurrentUser, Path(hash): Path<String>) -> ApiResult<axum::Json<ShareView>> {
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
-    Ok(axum::Json(view(&state, &row).await?))
+    Ok(axum::Json(view(&state, &row, &user).await?))
 }
 
 /// Changes the custom URL, the link-sharing toggles, share-exports or unlock-date.
@@ -110,6 +114,12 @@ pub async fn edit_share(
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
     let before: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
     let link = input.link_sharing.unwrap_or_else(|| before.clone());
+    let changed = link.edit_date_range != before.edit_date_range
+        || link.export_reports != before.export_reports
+        || link.view_predictions != before.view_predictions;
+    if changed && !hark_core::limits::link_sharing_allowed(user.plan, user.is_admin) {
+        return Err(ApiError::new(Code::UpgradeRequired, "Upgrade your account to unlock"));
+    }
     if link.export_reports && !before.export_reports && owner_on_trial(&state, &row).await? {
         return Err(ApiError::new(Code::UpgradeRequired, "Upgrade to export reports"));
     }
@@ -130,7 +140,7 @@ pub async fn edit_share(
         }
     })?;
     let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
-    Ok(axum::Json(view(&state, &row).await?))
+    Ok(axum::Json(view(&state, &row, &user).await?))
 }
 
 /// Revokes the share link: a new share hash, and the old link stops working.
@@ -140,7 +150,7 @@ pub async fn revoke_share(State(state): State<AppState>, CurrentUser(user): Curr
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
     state.store.replace_share_hash(row.id, &fresh_hash(), now_millis()).await?;
     let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
-    Ok(axum::Json(view(&state, &row).await?))
+    Ok(axum::Json(view(&state, &row, &user).await?))
 }
 
 /// Most addresses one e-mail share reaches.
@@ -208,7 +218,7 @@ pub async fn share_by_email(
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
     let addresses = share_addresses(&input.emails)?;
     let Some(mailer) = state.mailer.clone() else { return Err(crate::mail::not_configured()) };
-    let view = view(&state, &row).await?;
+    let view = view(&state, &row, &user).await?;
     let link = share_link(&state.public_base(&headers), &view, &input.query);
     let sender = if user.name.trim().is_empty() { user.email.clone() } else { user.name.clone() };
     let subject = format!("{sender} shared the tracker \"{}\" with you", row.title);
@@ -247,6 +257,7 @@ mod tests {
             unlock_date: false,
             exports_locked: false,
             email_enabled: true,
+            link_sharing_locked: false,
         };
         assert_eq!(
             share_link("http://h", &view, "?days=30&shareHash=old&action=historical-data&tz=Europe%2FParis"),

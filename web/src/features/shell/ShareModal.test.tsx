@@ -24,6 +24,7 @@ function view(over: Partial<ShareView> = {}): ShareView {
     unlockDate: false,
     exportsLocked: false,
     emailEnabled: false,
+    linkSharingLocked: false,
     ...over,
   };
 }

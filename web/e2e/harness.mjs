@@ -51,8 +51,9 @@ async function waitForHealth(url, child, timeoutMs) {
 /**
  * Starts the server; returns { url, stop, logs, bin, dataDir, databaseUrl }. `demo: true` keeps the demo tracker (the server
  * creates it and backfills sample posts in the background); by default it runs with --no-demo.
+ * `env` adds variables for this server alone (e.g. HARK_SMTP_URL from e2e/smtp.mjs).
  */
-export async function startServer({ demo = false } = {}) {
+export async function startServer({ demo = false, env: extraEnv = {} } = {}) {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`web app not built: run "npm run build" in ${webDir}`);
   }
@@ -65,7 +66,7 @@ export async function startServer({ demo = false } = {}) {
     : [bin, ['serve', '--bind', `127.0.0.1:${port}`, '--data-dir', dataDir, '--web-dir', distDir, ...(demo ? [] : ['--no-demo'])]];
   if (!mock && !existsSync(bin)) throw new Error(`server binary not found at ${bin} (set HARK_BIN)`);
 
-  const env = { ...process.env };
+  const env = { ...process.env, ...extraEnv };
   if (!env.RUST_LOG) env.RUST_LOG = 'warn';
   // Each server starts on an empty database, as a fresh data directory gives SQLite.
   const pgAdmin = mock ? null : process.env.HARK_E2E_POSTGRES_URL;

@@ -97,6 +97,10 @@ describe('sharing a tracker', () => {
     assert.equal(first.searchParams.get('days'), '30');
     const firstHash = first.searchParams.get('shareHash');
     assert.match(firstHash ?? '', /^[0-9a-f]{16,}$/);
+    // This server has no SMTP server: the e-mail section is off and says why (mail.test.mjs sends).
+    assert.ok(await dialog.getByLabel('Email addresses').isDisabled());
+    assert.ok(await dialog.getByRole('button', { name: 'Send', exact: true }).isDisabled());
+    await dialog.getByText('E-mail is not set up on this Hark server').waitFor();
 
     // Custom URL: spaces go as typed, saved a second after typing stops; the link follows.
     const custom = dialog.getByLabel('Custom URL');

@@ -46,6 +46,7 @@ export const IconLock = base(<><rect x="3" y="11" width="18" height="11" rx="2" 
 export const IconX = base(<path d="M18 6L6 18M6 6l12 12" />);
 export const IconMenu = base(<path d="M3 12h18M3 6h18M3 18h18" />);
 export const IconSearch = base(<><circle cx="11" cy="11" r="8" /><path d="M21 21l-4.35-4.35" /></>);
+export const IconMail = base(<><rect x="2" y="4" width="20" height="16" rx="2" /><path d="M22 6l-10 7L2 6" /></>);
 export const IconCopy = base(<><rect x="9" y="9" width="13" height="13" rx="2" /><path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" /></>);
 export const IconCheck = base(<path d="M20 6L9 17l-5-5" />);
 export const IconPin = base(<><path d="M12 17v5" /><path d="M9 10.76V6h6v4.76l2 3.24H7z" /><path d="M8 3h8" /></>);

@@ -1,5 +1,6 @@
 // The Share dialog's calls: the tracker's sharing (GET, made on the first look), changes to it
-// (PUT: custom URL, link-sharing toggles, share-exports, unlock-date) and revoking the link.
+// (PUT: custom URL, link-sharing toggles, share-exports, unlock-date), revoking the link and
+// sending it by e-mail.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { get, post, put } from '../client';
 import type { Schema, Tracker } from '../types';
@@ -7,6 +8,8 @@ import { trackerKeys } from './trackers';
 
 export type ShareView = Schema<'ShareView'>;
 export type LinkSharing = Schema<'LinkSharing'>;
+export type ShareEmailInput = Schema<'ShareEmailInput'>;
+export type ShareEmailSent = Schema<'ShareEmailSent'>;
 
 /** PUT body: a field left out keeps its value; customUrl "" goes back to the friendly name. */
 export interface ShareChange {
@@ -104,5 +107,15 @@ export function useRevokeShare(hash: string) {
   return useMutation({
     mutationFn: () => post<ShareView>(`${path(hash)}/revoke`),
     onSuccess: (view) => storeView(qc, hash, view),
+  });
+}
+
+/**
+ * POST /trackers/{hash}/share/email: the server mails the link (the given page query kept, the
+ * share hash added) to each comma-separated address. Nothing cached changes.
+ */
+export function useShareByEmail(hash: string) {
+  return useMutation({
+    mutationFn: (input: ShareEmailInput) => post<ShareEmailSent>(`${path(hash)}/email`, input),
   });
 }

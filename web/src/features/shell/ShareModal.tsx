@@ -1,6 +1,6 @@
 // dashboardShare: the shared dashboard link with a copy button (active state for 2 s), its custom
-// URL (saved 1 s after typing stops), what visitors of the link may do, the tracker's own
-// share-exports and unlock-date switches, and revoking the link.
+// URL (saved 1 s after typing stops), sending the link by e-mail, what visitors of the link may
+// do, the tracker's own share-exports and unlock-date switches, and revoking the link.
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { useEditShare, useRevokeShare, useShare, type LinkSharing, type ShareView } from '../../api/queries/share';
@@ -12,6 +12,7 @@ import { Modal } from '../../components/Modal';
 import { LoadingState } from '../../components/Spinner';
 import { Switch } from '../../components/Switch';
 import { errorMessage } from '../../lib/errors';
+import { ShareByEmail } from './ShareByEmail';
 import { cleanCustomUrl, shareLinkUrl } from './share-link';
 
 export { COPY_FEEDBACK_MS } from '../../components/CopyField';
@@ -64,6 +65,7 @@ function ShareSettings({ hash, view, search, friendly }: { hash: string; view: S
     <div className="space-y-5">
       <LinkField url={url} />
       <CustomUrlField hash={hash} saved={view.customUrl ?? ''} friendly={friendly} />
+      <ShareByEmail hash={hash} search={search} enabled={view.emailEnabled} />
 
       <fieldset className="border-t border-slate-100 pt-4">
         <legend className="float-left w-full text-sm font-semibold text-slate-900">Link sharing</legend>

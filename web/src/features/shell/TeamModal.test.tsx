@@ -108,7 +108,9 @@ describe('Team dialog', () => {
     const d = await dialog();
     fireEvent.change(await d.findByLabelText('Email address'), { target: { value: 'eve@example.com' } });
     fireEvent.click(d.getByRole('button', { name: 'Invite' }));
-    expect(await d.findByText(/The sign-up link was e-mailed to/)).toHaveTextContent('The sign-up link was e-mailed to eve@example.com.');
+    expect(await d.findByText(/We e-mailed the sign-up link to/)).toHaveTextContent('We e-mailed the sign-up link to eve@example.com.');
+    expect(d.getByText(/The link is shown here only once/)).toBeInTheDocument();
+    expect(d.queryByText(/copy it now/)).toBeNull();
     expect(d.getByLabelText('Sign-up link')).toHaveValue(`${window.location.origin}/join/tok1`);
     fireEvent.change(d.getByLabelText('Email address'), { target: { value: 'eve@example.com' } });
     fireEvent.click(d.getByRole('button', { name: 'Invite' }));

@@ -168,7 +168,7 @@ function InviteForm({ hash }: { hash: string }) {
           <p className="mb-2 text-sm text-slate-800" role="status">
             {result.emailed ? (
               <>
-                The sign-up link was e-mailed to <strong className="font-semibold">{result.email}</strong>. You can also pass it on yourself.
+                We e-mailed the sign-up link to <strong className="font-semibold">{result.email}</strong>. You can also pass it on yourself.
               </>
             ) : (
               <>
@@ -178,7 +178,7 @@ function InviteForm({ hash }: { hash: string }) {
           </p>
           <CopyField label="Sign-up link" value={result.url} />
           <p className="mt-2 text-xs text-slate-600">
-            The link is shown once: copy it now. It works for {INVITATION_DAYS} days; inviting the address again makes a new link and the old one stops working.
+            {result.emailed ? 'The link is shown here only once.' : 'The link is shown once: copy it now.'} It works for {INVITATION_DAYS} days; inviting the address again makes a new link and the old one stops working.
           </p>
         </div>
       ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCustomUrl, shareLinkUrl } from './share-link';
+import { cleanCustomUrl, sharedQuery, shareLinkUrl } from './share-link';
 
 describe('shareLinkUrl', () => {
   const path = '/hashtag-tracking/dashboard/abc123/launch-week';
@@ -19,6 +19,14 @@ describe('shareLinkUrl', () => {
 
   it('leaves out one-shot actions', () => {
     expect(shareLinkUrl('http://h', path, 'x', '?action=historical-data&cumulative=1')).toBe(`http://h${path}?cumulative=1&shareHash=x`);
+  });
+});
+
+describe('sharedQuery', () => {
+  it("keeps the page's query without the shareHash and one-shot actions", () => {
+    expect(sharedQuery('?days=30&shareHash=old&platforms=twt%2Cig&action=historical-data')).toBe('days=30&platforms=twt%2Cig');
+    expect(sharedQuery('')).toBe('');
+    expect(sharedQuery('?shareHash=old')).toBe('');
   });
 });
 

@@ -9,10 +9,19 @@ const DROPPED = ['shareHash', 'action'];
  * shareHash last. An older shareHash in the page's query is replaced.
  */
 export function shareLinkUrl(origin: string, path: string, shareHash: string, search: string): string {
-  const params = new URLSearchParams(search);
-  for (const k of DROPPED) params.delete(k);
+  const params = new URLSearchParams(sharedQuery(search));
   params.set('shareHash', shareHash);
   return `${origin}${path}?${params.toString()}`;
+}
+
+/**
+ * The page's query as a shared link keeps it, without the leading '?' and without shareHash: what
+ * the share-by-e-mail call sends (the server adds the link's own shareHash).
+ */
+export function sharedQuery(search: string): string {
+  const params = new URLSearchParams(search);
+  for (const k of DROPPED) params.delete(k);
+  return params.toString();
 }
 
 /** A custom URL as the field keeps it: spaces go as they are typed (the server drops them too). */

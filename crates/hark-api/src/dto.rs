@@ -27,6 +27,24 @@ pub struct Me {
     pub is_tracker_owner: bool,
     pub permission: i64,
     pub csrf_token: String,
+    /// On a trial whose end has passed (the trial-expired notice).
+    pub trial_expired: bool,
+    /// What the account's plan includes.
+    pub features: PlanFeatures,
+}
+
+#[derive(Serialize, ToSchema, Clone, Copy, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanFeatures {
+    pub xls: bool,
+    pub link_sharing: bool,
+    pub media_wall: bool,
+}
+
+impl From<hark_core::plans::Features> for PlanFeatures {
+    fn from(f: hark_core::plans::Features) -> Self {
+        PlanFeatures { xls: f.xls, link_sharing: f.link_sharing, media_wall: f.media_wall }
+    }
 }
 
 impl Me {
@@ -50,6 +68,8 @@ impl Me {
                 is_tracker_owner: false,
                 permission: permission.rank(),
                 csrf_token,
+                trial_expired: false,
+                features: PlanFeatures { xls: false, link_sharing: false, media_wall: false },
             },
             Some(u) => Me {
                 is_logged_in: true,
@@ -69,6 +89,8 @@ impl Me {
                 is_tracker_owner: is_owner,
                 permission: permission.rank(),
                 csrf_token,
+                trial_expired: u.trial && u.trial_expires.is_some_and(|e| e <= hark_core::now_millis()),
+                features: hark_core::plans::features(u.plan, u.trial, u.is_admin).into(),
             },
         }
     }

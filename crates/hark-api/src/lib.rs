@@ -79,7 +79,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "admin"))
 )]
 struct ApiDoc;
 
@@ -154,6 +154,9 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::dashboard::top_posts))
         .routes(routes!(routes::dashboard::side_posts))
         .routes(routes!(routes::dashboard::prediction))
+        .routes(routes!(routes::admin::list_plans))
+        .routes(routes!(routes::admin::list_accounts))
+        .routes(routes!(routes::admin::edit_account))
         .routes(routes!(routes::collection::list_connectors))
         .routes(routes!(routes::collection::save_connector))
         .routes(routes!(routes::collection::check_connector))

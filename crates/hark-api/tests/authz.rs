@@ -69,6 +69,9 @@ fn routes() -> Vec<Route> {
         b("patch", "/api/v1/influencer-tags/{id}", SignedIn, json!({"name": "matrix renamed"})),
         r("delete", "/api/v1/influencer-tags/{id}", SignedIn),
         r("get", "/api/v1/admin/connectors", InstanceAdmin),
+        r("get", "/api/v1/admin/plans", InstanceAdmin),
+        q("get", "/api/v1/admin/users", InstanceAdmin, "search=example"),
+        b("patch", "/api/v1/admin/users/{id}", InstanceAdmin, json!({"plan": 100})),
         b("put", "/api/v1/admin/connectors/{name}", InstanceAdmin, json!({"enabled": false})),
         r("post", "/api/v1/admin/connectors/{name}/check", InstanceAdmin),
         r("get", "/api/v1/trackers/{hash}", Read),
@@ -290,6 +293,8 @@ async fn call(app: &TestApp, route: &Route, caller: &Caller, hash: &str, ids: &I
     let tracker = app.store.tracker_by_hash(hash).await.expect("tracker").expect("row");
     let id = if route.path.starts_with("/api/v1/influencer-tags") {
         ids.influencer_tag
+    } else if route.path.starts_with("/api/v1/admin/users/") {
+        ids.spare
     } else if route.path.contains("/members/{id}") {
         app.store.set_member(tracker.id, ids.spare, Permission::Viewer).await.expect("spare member");
         ids.spare

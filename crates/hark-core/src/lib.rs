@@ -9,6 +9,7 @@ pub mod gender;
 pub mod job;
 pub mod limits;
 pub mod permission;
+pub mod plans;
 pub mod platform;
 pub mod search;
 pub mod tag;

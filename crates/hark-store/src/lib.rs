@@ -71,7 +71,7 @@ pub use topics::{
     TrendWindow,
 };
 pub use trackers::{NewTracker, TrackerEdit, TrackerLogRow, TrackerRow};
-pub use users::{NewUser, UserRow};
+pub use users::{AccountPlan, NewUser, UserRow};
 
 pub(crate) use maintenance::Staleness;
 

@@ -134,4 +134,58 @@ impl Store {
             .map(|_| ())?);
         Ok(())
     }
+
+    /// The accounts (not system ones) for the instance administrator, oldest first, with how many
+    /// trackers each owns; `search` matches the address or the name (case-insensitively).
+    pub async fn accounts(&self, search: &str, limit: i64, offset: i64) -> Result<(Vec<(UserRow, i64)>, i64)> {
+        let like = format!("%{}%", search.trim().to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let filter = "u.is_system = $1 AND (LOWER(u.email) LIKE $2 ESCAPE '\\' OR LOWER(u.name) LIKE $2 ESCAPE '\\')";
+        let cols: String = USER_COLUMNS.split(", ").map(|c| format!("u.{}", c.trim())).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT {cols}, (SELECT COUNT(*) FROM trackers t WHERE t.owner_id = u.id) AS owned FROM users u WHERE {filter} \
+             ORDER BY u.id LIMIT $3 OFFSET $4"
+        );
+        let count = format!("SELECT COUNT(*) FROM users u WHERE {filter}");
+        with_pool!(self, |p| {
+            let rows: Vec<AccountRow> = sqlx::query_as(&sql).bind(false).bind(&like).bind(limit).bind(offset).fetch_all(p).await?;
+            let total: i64 = sqlx::query_scalar(&count).bind(false).bind(&like).fetch_one(p).await?;
+            Ok((rows.into_iter().map(|r| (r.user, r.owned)).collect(), total))
+        })
+    }
+
+    /// Sets an account's plan, trial and limits.
+    pub async fn set_account_plan(&self, user_id: i64, a: &AccountPlan) -> Result<()> {
+        with_pool!(self, |p| sqlx::query(
+            "UPDATE users SET plan = $1, trial = $2, trial_expires = $3, max_searches = $4, max_ignored = $5, is_admin = $6 WHERE id = $7"
+        )
+        .bind(a.plan)
+        .bind(a.trial)
+        .bind(a.trial_expires)
+        .bind(a.max_searches)
+        .bind(a.max_ignored)
+        .bind(a.is_admin)
+        .bind(user_id)
+        .execute(p)
+        .await
+        .map(|_| ())?);
+        Ok(())
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct AccountRow {
+    #[sqlx(flatten)]
+    user: UserRow,
+    owned: i64,
+}
+
+/// What the instance administrator sets on an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountPlan {
+    pub plan: i64,
+    pub trial: bool,
+    pub trial_expires: Option<Millis>,
+    pub max_searches: i64,
+    pub max_ignored: i64,
+    pub is_admin: bool,
 }

@@ -52,6 +52,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_accounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["edit_account"];
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -1231,6 +1279,61 @@ export interface components {
             /** @description For a new account; absent when the caller is signed in with the invited address. */
             password?: string | null;
         };
+        Account: {
+            /** Format: int64 */
+            createdAt: number;
+            email: string;
+            /** Format: int64 */
+            id: number;
+            isAdmin: boolean;
+            /** Format: int64 */
+            maxIgnored: number;
+            /** Format: int64 */
+            maxSearches: number;
+            name: string;
+            /** Format: int64 */
+            plan: number;
+            /** @description The plan's name, when the catalogue has it. */
+            planName?: string | null;
+            /**
+             * Format: int64
+             * @description Trackers the account owns.
+             */
+            trackers: number;
+            trial: boolean;
+            /** @description On a trial whose end has passed. */
+            trialExpired: boolean;
+            /** Format: int64 */
+            trialExpires?: number | null;
+        };
+        /**
+         * @description Changes to an account; a missing field keeps its value. Choosing a plan of the catalogue sets
+         *     its limits unless they are given too.
+         */
+        AccountInput: {
+            isAdmin?: boolean | null;
+            /** Format: int64 */
+            maxIgnored?: number | null;
+            /** Format: int64 */
+            maxSearches?: number | null;
+            /** Format: int64 */
+            plan?: number | null;
+            trial?: boolean | null;
+            /**
+             * Format: int64
+             * @description Starts a trial of this many days from now (1 to 365; implies `trial`).
+             */
+            trialDays?: number | null;
+        };
+        AccountList: {
+            accounts: components["schemas"]["Account"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            perPage: number;
+            /** Format: int64 */
+            total: number;
+        };
         AccountPosts: {
             influencer?: null | components["schemas"]["InfluencerItem"];
             /** Format: int64 */
@@ -1660,6 +1763,8 @@ export interface components {
             allowYoutube: boolean;
             csrfToken: string;
             email?: string | null;
+            /** @description What the account's plan includes. */
+            features: components["schemas"]["PlanFeatures"];
             /** Format: int64 */
             id?: number | null;
             isAdmin: boolean;
@@ -1676,6 +1781,8 @@ export interface components {
             /** Format: int64 */
             plan: number;
             trial: boolean;
+            /** @description On a trial whose end has passed (the trial-expired notice). */
+            trialExpired: boolean;
             /** Format: int64 */
             trialExpires?: number | null;
         };
@@ -1689,6 +1796,31 @@ export interface components {
             permission: number;
             /** Format: int64 */
             userId: number;
+        };
+        PlanCatalogue: {
+            plans: components["schemas"]["PlanView"][];
+            /**
+             * Format: int64
+             * @description Days a trial lasts.
+             */
+            trialDays: number;
+        };
+        PlanFeatures: {
+            linkSharing: boolean;
+            mediaWall: boolean;
+            xls: boolean;
+        };
+        PlanView: {
+            linkSharing: boolean;
+            /** Format: int64 */
+            maxIgnored: number;
+            /** Format: int64 */
+            maxSearches: number;
+            mediaWall: boolean;
+            name: string;
+            /** Format: int64 */
+            number: number;
+            xls: boolean;
         };
         PostCount: {
             /** Format: int64 */
@@ -2387,6 +2519,123 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanCatalogue"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_accounts: {
+        parameters: {
+            query?: {
+                /** @description Part of an address or a name. */
+                search?: string;
+                page?: number;
+                /** @description At most 100; 50 by default. */
+                perPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

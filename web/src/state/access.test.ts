@@ -23,6 +23,8 @@ const me = (p: Partial<Me>): Me => ({
   isTrackerOwner: false,
   permission: 0,
   csrfToken: 't',
+  trialExpired: false,
+  features: { xls: true, linkSharing: true, mediaWall: true },
   ...p,
 });
 

@@ -1,3 +1,4 @@
+pub mod admin;
 pub mod collection;
 pub mod dashboard;
 pub mod import;

@@ -68,6 +68,8 @@ export function makeMe(p: Partial<Me> = {}): Me {
     isAdmin: false,
     trial: false,
     trialExpires: null,
+    trialExpired: false,
+    features: { xls: true, linkSharing: true, mediaWall: true },
     plan: 35,
     isPaidUser: true,
     maxSearches: 5,

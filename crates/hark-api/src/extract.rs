@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::filters::FilterQuery;
-use crate::routes::load_tracker_for_page;
+use crate::routes::{load_tracker_for_page, PublicKeys};
 use crate::{auth, AppState};
 use hark_core::Code;
 
@@ -105,7 +105,10 @@ impl FromRequestParts<AppState> for TrackerPage {
             .await
             .map_err(|_| ApiError::tracker_not_found())?;
         let Query(q) = Query::<FilterQuery>::from_request_parts(parts, state).await?;
-        let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), q.share_hash.as_deref()).await?;
+        let prefix = format!("/api/v1/trackers/{hash}");
+        let route = parts.uri.path().strip_prefix(prefix.as_str()).unwrap_or("");
+        let keys = PublicKeys { share_hash: q.share_hash.as_deref(), embed_key: q.embed_key.as_deref(), route };
+        let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), keys).await?;
         let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
         Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared })
     }

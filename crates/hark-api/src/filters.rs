@@ -34,6 +34,8 @@ pub struct FilterQuery {
     /// The tracker's share link hash: a visitor without access of their own reads the tracker's
     /// pages through it.
     pub share_hash: Option<String>,
+    /// An embed key: opens the one chart or page it was made for.
+    pub embed_key: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

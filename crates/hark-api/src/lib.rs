@@ -111,6 +111,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::sharing::get_share, routes::sharing::edit_share))
         .routes(routes!(routes::sharing::revoke_share))
         .routes(routes!(routes::sharing::share_by_email))
+        .routes(routes!(routes::embed::embed_code))
         .routes(routes!(routes::team::list_members, routes::team::invite_member))
         .routes(routes!(routes::team::edit_member, routes::team::remove_member))
         .routes(routes!(routes::team::withdraw_invitation))

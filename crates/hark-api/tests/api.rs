@@ -430,6 +430,7 @@ async fn openapi_lists_every_route() {
         ("put", "/api/v1/trackers/{hash}/share"),
         ("post", "/api/v1/trackers/{hash}/share/revoke"),
         ("post", "/api/v1/trackers/{hash}/share/email"),
+        ("get", "/api/v1/trackers/{hash}/embed"),
         ("get", "/api/v1/trackers/{hash}/members"),
         ("post", "/api/v1/trackers/{hash}/members"),
         ("patch", "/api/v1/trackers/{hash}/members/{id}"),

@@ -1,7 +1,8 @@
 //! The authorization matrix: every route of the OpenAPI document, called by every kind of caller
-//! (signed out, through the share link with each of its toggles, an account without access, a
-//! viewer, an editor, a tracker administrator, the owner and the instance administrator) on
-//! trackers with and without shared exports, answers as the roles tables say. A route the
+//! (signed out, through the share link with each of its toggles, with a chart's embed key, an
+//! account without access, a viewer, an editor, a tracker administrator, the owner and the
+//! instance administrator) on trackers with and without shared exports, answers as the roles
+//! tables say. A route the
 //! document lists without a rule here, or a rule for a route it does not list, fails the test.
 
 use std::collections::BTreeSet;
@@ -102,6 +103,7 @@ fn routes() -> Vec<Route> {
         r("get", "/api/v1/trackers/{hash}/dashboard/prediction", Prediction),
         r("get", "/api/v1/trackers/{hash}/posts/export.csv", Export),
         r("get", "/api/v1/trackers/{hash}/influencers/export.csv", Export),
+        q("get", "/api/v1/trackers/{hash}/embed", Export, "chart=timeline"),
         r("get", "/api/v1/trackers/{hash}/logs", Member),
         b("patch", "/api/v1/trackers/{hash}", Editor, edit),
         r("get", "/api/v1/trackers/{hash}/collection", Editor),
@@ -154,6 +156,8 @@ fn routes() -> Vec<Route> {
 enum Who {
     SignedOut,
     ShareLink,
+    /// Signed out, holding the embed key of the timeline chart.
+    EmbedTimeline,
     NoAccess,
     Viewer,
     Editor,
@@ -163,13 +167,22 @@ enum Who {
 }
 
 impl Who {
-    const ALL: [Who; 8] =
-        [Who::SignedOut, Who::ShareLink, Who::NoAccess, Who::Viewer, Who::Editor, Who::Administrator, Who::Owner, Who::InstanceAdmin];
+    const ALL: [Who; 9] = [
+        Who::SignedOut,
+        Who::ShareLink,
+        Who::EmbedTimeline,
+        Who::NoAccess,
+        Who::Viewer,
+        Who::Editor,
+        Who::Administrator,
+        Who::Owner,
+        Who::InstanceAdmin,
+    ];
 
     /// The caller's rank on the fixture tracker.
     fn rank(self) -> Option<Permission> {
         match self {
-            Who::SignedOut | Who::ShareLink | Who::NoAccess => None,
+            Who::SignedOut | Who::ShareLink | Who::EmbedTimeline | Who::NoAccess => None,
             Who::Viewer => Some(Permission::Viewer),
             Who::Editor => Some(Permission::Editor),
             Who::Administrator | Who::InstanceAdmin => Some(Permission::Administrator),
@@ -196,9 +209,9 @@ enum Expect {
     Failed(u16),
 }
 
-fn expect(rule: Rule, who: Who, s: Sharing) -> Expect {
+fn expect(route: &str, rule: Rule, who: Who, s: Sharing) -> Expect {
     use Expect::*;
-    let signed_out = matches!(who, Who::SignedOut | Who::ShareLink);
+    let signed_out = matches!(who, Who::SignedOut | Who::ShareLink | Who::EmbedTimeline);
     match rule {
         Rule::Public => Allowed,
         Rule::SignedIn if signed_out => Denied(401, "unauthorized"),
@@ -207,6 +220,14 @@ fn expect(rule: Rule, who: Who, s: Sharing) -> Expect {
         Rule::InstanceAdmin if who == Who::InstanceAdmin => Allowed,
         Rule::InstanceAdmin => Denied(403, "forbidden"),
         _ if who == Who::SignedOut => Denied(401, "unauthorized"),
+        // The timeline's embed key reads the tracker and its timeline, nothing else.
+        _ if who == Who::EmbedTimeline => {
+            if rule == Rule::Read && ["/api/v1/trackers/{hash}", "/api/v1/trackers/{hash}/dashboard/timeline"].contains(&route) {
+                Allowed
+            } else {
+                Denied(401, "unauthorized")
+            }
+        }
         _ if who == Who::ShareLink => match rule {
             Rule::Read => Allowed,
             Rule::Prediction if s.view_predictions => Allowed,
@@ -313,6 +334,10 @@ async fn call(app: &TestApp, route: &Route, caller: &Caller, hash: &str, ids: &I
         let row = app.store.tracker_by_hash(hash).await.expect("tracker").expect("row");
         query.push(format!("shareHash={}", row.share_hash.expect("share hash")));
     }
+    if caller.who == Who::EmbedTimeline {
+        let row = app.store.tracker_by_hash(hash).await.expect("tracker").expect("row");
+        query.push(format!("embedKey={}", hark_api::routes::embed::embed_key(&row.share_hash.expect("share hash"), "chart:timeline")));
+    }
     if !query.is_empty() {
         path = format!("{path}?{}", query.join("&"));
     }
@@ -375,7 +400,7 @@ async fn every_route_answers_every_caller_as_the_roles_say() {
         let mut members = Vec::new();
         for who in Who::ALL {
             let (client, token) = match who {
-                Who::SignedOut | Who::ShareLink => {
+                Who::SignedOut | Who::ShareLink | Who::EmbedTimeline => {
                     let (c, jar) = app.new_browser();
                     let t = csrf_of(&c, &jar, &app.base).await;
                     (c, t)
@@ -422,7 +447,7 @@ async fn every_route_answers_every_caller_as_the_roles_say() {
                     };
                     let r = call(&app, route, caller, hash, &Ids { tag, influencer_tag, spare }).await;
                     calls += 1;
-                    let want = expect(route.rule, caller.who, *s);
+                    let want = expect(route.path, route.rule, caller.who, *s);
                     let got = outcome(&r);
                     if got != want {
                         failures.push(format!(

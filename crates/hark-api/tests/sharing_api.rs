@@ -240,3 +240,53 @@ async fn link_sharing_toggles_need_plan_35() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn embed_codes_open_their_chart_or_page_only() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let t = app.create_tracker("nike").await;
+        let hash = t["hash"].as_str().unwrap().to_string();
+        app.import_posts(&hash, &[post("1", "nike shoes")]).await;
+        let code = app.get(&format!("/api/v1/trackers/{hash}/embed?chart=timeline&card=twitter%3Bnike")).await;
+        assert_eq!(code.status, 200, "{:?}", code.body);
+        assert_eq!((code.body["scope"].as_str(), code.body["height"].as_str()), (Some("chart:timeline"), Some("400")));
+        let url = code.body["url"].as_str().unwrap().to_string();
+        assert!(url.contains(&format!("/hashtag-tracking/dashboard/{hash}/")) && url.contains("embed=1") && url.contains("chart=timeline") && url.contains("card=twitter%3Bnike"), "{url}");
+        let iframe = code.body["iframe"].as_str().unwrap();
+        assert!(iframe.starts_with("<iframe src=\"") && iframe.contains("height=\"400\"") && iframe.contains("&amp;embedKey="), "{iframe}");
+        let key = url.split("embedKey=").nth(1).unwrap().to_string();
+        let anon = anonymous(&app).await;
+        let get = |path: String| send(anon.get(app.url(&path)));
+        assert_eq!(get(format!("/api/v1/trackers/{hash}/dashboard/timeline?days=all&embedKey={key}")).await.status, 200);
+        let seen = get(format!("/api/v1/trackers/{hash}?embedKey={key}")).await;
+        assert_eq!((seen.status, seen.body["shared"].as_bool()), (200, Some(true)));
+        for other in ["dashboard/top-posts", "posts", "dashboard/prediction", "posts/export.csv", "logs"] {
+            assert_eq!(get(format!("/api/v1/trackers/{hash}/{other}?embedKey={key}")).await.status, 401, "{other}");
+        }
+        // A page embed: the media wall frames at 100%, the posts page reads posts.
+        let wall = app.get(&format!("/api/v1/trackers/{hash}/embed?page=media-wall")).await;
+        assert_eq!(wall.body["height"], "100%");
+        let posts = app.get(&format!("/api/v1/trackers/{hash}/embed?page=posts")).await;
+        let pkey = posts.body["url"].as_str().unwrap().split("embedKey=").nth(1).unwrap().to_string();
+        assert!(posts.body["url"].as_str().unwrap().contains(&format!("/hashtag-tracking/posts/{hash}/")));
+        let list = get(format!("/api/v1/trackers/{hash}/posts?days=all&embedKey={pkey}")).await;
+        assert_eq!((list.status, list.body["total"].as_i64(), list.body["canExport"].as_bool()), (200, Some(1), Some(false)));
+        assert_eq!(get(format!("/api/v1/trackers/{hash}/dashboard/timeline?embedKey={pkey}")).await.status, 401);
+        // Bad names.
+        for q in ["", "chart=nope", "page=nope", "chart=timeline&page=posts"] {
+            let r = app.get(&format!("/api/v1/trackers/{hash}/embed?{q}")).await;
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("invalid_chart")), "{q}");
+        }
+        assert_eq!(app.get(&format!("/api/v1/trackers/{hash}/embed?chart=timeline&card=nope")).await.status, 400);
+        // Revoking the share link revokes the embeds.
+        app.post(&format!("/api/v1/trackers/{hash}/share/revoke"), json!({})).await;
+        assert_eq!(get(format!("/api/v1/trackers/{hash}/dashboard/timeline?embedKey={key}")).await.status, 401);
+        // A viewer embeds only when the tracker shares exports.
+        let (viewer, _) = app.member_browser(&hash, "v@example.org", hark_core::Permission::Viewer).await;
+        assert_eq!(send(viewer.get(app.url(&format!("/api/v1/trackers/{hash}/embed?chart=timeline")))).await.status, 403);
+        app.send_json("PUT", &format!("/api/v1/trackers/{hash}/share"), json!({"shareExports": true})).await;
+        assert_eq!(send(viewer.get(app.url(&format!("/api/v1/trackers/{hash}/embed?chart=timeline")))).await.status, 200);
+    })
+    .await;
+}

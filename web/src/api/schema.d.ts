@@ -626,6 +626,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The embed code of a chart or a page. Owners, administrators, and viewers of a tracker that
+         *     shares exports (or a share link with 'Export reports') may embed.
+         */
+        get: operations["embed_code"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/hide-auth-metrics": {
         parameters: {
             query?: never;
@@ -1547,6 +1567,16 @@ export interface components {
             friendly: string;
             hash: string;
             title: string;
+        };
+        EmbedCode: {
+            /** @description `400` or `100%`. */
+            height: string;
+            /** @description The HTML to paste into a page. */
+            iframe: string;
+            /** @description `chart:NAME` or `page:NAME`. */
+            scope: string;
+            /** @description The embed URL (absolute). */
+            url: string;
         };
         ErrorBody: {
             error: components["schemas"]["ErrorDetail"];
@@ -3105,6 +3135,8 @@ export interface operations {
             query?: {
                 /** @description The tracker's share link hash, for a visitor without access of their own. */
                 shareHash?: string;
+                /** @description An embed key, for a page or chart framed elsewhere. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3465,6 +3497,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3508,6 +3542,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3551,6 +3587,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description 0 leaves facebook out (anonymised facebook authors). */
                 facebook?: number | null;
             };
@@ -3596,6 +3634,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3639,6 +3679,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3682,6 +3724,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description 1-based page of 25 posts. */
                 page?: number | null;
                 /** @description hashtag or keyword, with `term`: posts mentioning it (topics view). */
@@ -3740,6 +3784,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3799,6 +3845,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3842,6 +3890,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description none (chosen from the range length), minutes, hour, day, week or month. */
                 grouping?: string | null;
             };
@@ -3903,6 +3953,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3946,6 +3998,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -3989,6 +4043,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -4048,6 +4104,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -4091,6 +4149,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -4106,6 +4166,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ViewerSentiments"];
+                };
+            };
+        };
+    };
+    embed_code: {
+        parameters: {
+            query?: {
+                /** @description One of the embeddable dashboard charts. */
+                chart?: string;
+                /** @description One of the pages: dashboard, posts, influencers, trending-topics, sentiment, media-wall. */
+                page?: string;
+                /** @description `platform;value` for a chart embed's card. */
+                card?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedCode"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4282,6 +4394,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Accounts per page, 1 to 100 (25 by default). */
@@ -4365,6 +4479,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Accounts per page, 1 to 100 (25 by default). */
@@ -4448,6 +4564,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description The account: `platform;author` (an influencer's `key`). */
                 account?: string;
                 /** @description `field;asc|desc`: created_at (default, descending), engagement, reach, engagement_rate. */
@@ -4855,6 +4973,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -4997,6 +5117,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -5346,6 +5468,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -5438,6 +5562,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -5677,6 +5803,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -5701,6 +5829,8 @@ export interface operations {
             query?: {
                 /** @description The tracker's share link hash, for a visitor without access of their own. */
                 shareHash?: string;
+                /** @description An embed key, for a page or chart framed elsewhere. */
+                embedKey?: string;
             };
             header?: never;
             path: {
@@ -5847,6 +5977,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description `word` (default) or `hashtag`. */
                 kind?: string;
                 /** @description The picked topics above this layer: `kind:text` separated by commas, at most two. */
@@ -5914,6 +6046,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /**
                  * @description The topics a post must hold: `kind:text` separated by commas, at most three (none: every
                  *     post of the range, as the posts list of a time bucket).
@@ -5980,6 +6114,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
                 /** @description The picked topics: `kind:text` separated by commas, at most two. */
                 path?: string;
                 /** @description Topics to chart with the path, `kind:text` separated by commas, at most ten. */
@@ -6043,6 +6179,8 @@ export interface operations {
                  *     pages through it.
                  */
                 shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
             };
             header?: never;
             path: {

@@ -1,6 +1,7 @@
 pub mod admin;
 pub mod collection;
 pub mod dashboard;
+pub mod embed;
 pub mod import;
 pub mod influencers;
 pub mod posts;
@@ -59,29 +60,51 @@ pub async fn load_tracker(
     Ok((row, permission))
 }
 
+/// The keys a visitor without access of their own may hold: the tracker's share hash
+/// (`shareHash`), or an embed key (`embedKey`) that opens only the route it was made for.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PublicKeys<'a> {
+    pub share_hash: Option<&'a str>,
+    pub embed_key: Option<&'a str>,
+    /// The route read, after `/api/v1/trackers/{hash}` ("" for the tracker itself).
+    pub route: &'a str,
+}
+
 /// Loads a tracker for reading one of its pages: as [`load_tracker`] for the caller's own rank, or
-/// through the tracker's share link (`shareHash`) for a caller without one, who then reads as a
-/// viewer and may do what the link's toggles allow (the returned [`LinkSharing`]). Only reads
-/// take this path; every change and every member-only read asks [`load_tracker`].
+/// through the tracker's share link (`shareHash`) or an embed key for a caller without one, who
+/// then reads as a viewer and may do what the link's toggles allow (the returned
+/// [`LinkSharing`]; an embed allows nothing more than reading). Only reads take this path; every
+/// change and every member-only read asks [`load_tracker`].
 pub async fn load_tracker_for_page(
     state: &AppState,
     hash: &str,
     user: Option<&UserRow>,
-    share: Option<&str>,
+    keys: PublicKeys<'_>,
 ) -> ApiResult<(TrackerRow, Permission, Option<LinkSharing>)> {
     let own = load_tracker(state, hash, user, Permission::Viewer).await;
     let Err(denied) = own else {
         let (row, p) = own?;
         return Ok((row, p, None));
     };
-    let Some(share) = share.filter(|s| !s.is_empty()) else { return Err(denied) };
-    let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
-    let Some(row) = state.store.tracker_by_hash(parsed.as_str()).await? else { return Err(denied) };
-    // Compared as digests, so the time taken says nothing about how much of a guess was right.
-    let matches = row.share_hash.as_deref().is_some_and(|h| Sha256::digest(h.as_bytes()) == Sha256::digest(share.as_bytes()));
-    if !matches {
+    let share = keys.share_hash.filter(|s| !s.is_empty());
+    let embed = keys.embed_key.filter(|s| !s.is_empty());
+    if share.is_none() && embed.is_none() {
         return Err(denied);
     }
-    let link: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
-    Ok((row, Permission::Viewer, Some(link)))
+    let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
+    let Some(row) = state.store.tracker_by_hash(parsed.as_str()).await? else { return Err(denied) };
+    let Some(tracker_share) = row.share_hash.as_deref() else { return Err(denied) };
+    if let Some(share) = share {
+        // Compared as digests, so the time taken says nothing about how much of a guess was right.
+        if Sha256::digest(tracker_share.as_bytes()) == Sha256::digest(share.as_bytes()) {
+            let link: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
+            return Ok((row, Permission::Viewer, Some(link)));
+        }
+    }
+    if let Some(key) = embed {
+        if embed::embed_opens(tracker_share, key, keys.route) {
+            return Ok((row, Permission::Viewer, Some(LinkSharing::default())));
+        }
+    }
+    Err(denied)
 }

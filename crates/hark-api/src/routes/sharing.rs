@@ -65,7 +65,7 @@ pub fn custom_url(text: &str) -> ApiResult<Option<String>> {
     Ok(Some(url))
 }
 
-fn fresh_hash() -> String {
+pub(crate) fn fresh_hash() -> String {
     let mut b = [0u8; 16];
     rand::thread_rng().fill_bytes(&mut b);
     hex::encode(b)

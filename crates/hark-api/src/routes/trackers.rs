@@ -228,6 +228,15 @@ pub struct ShareParam {
     /// The tracker's share link hash, for a visitor without access of their own.
     #[serde(rename = "shareHash")]
     pub share_hash: Option<String>,
+    /// An embed key, for a page or chart framed elsewhere.
+    #[serde(rename = "embedKey")]
+    pub embed_key: Option<String>,
+}
+
+impl ShareParam {
+    pub fn keys<'a>(&'a self, route: &'a str) -> crate::routes::PublicKeys<'a> {
+        crate::routes::PublicKeys { share_hash: self.share_hash.as_deref(), embed_key: self.embed_key.as_deref(), route }
+    }
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}", tag = "trackers", params(("hash" = String, Path), ShareParam),
@@ -238,7 +247,7 @@ pub async fn get_tracker(
     Path(hash): Path<String>,
     Query(share): Query<ShareParam>,
 ) -> ApiResult<axum::Json<Tracker>> {
-    let (row, p, shared) = load_tracker_for_page(&state, &hash, user.as_ref(), share.share_hash.as_deref()).await?;
+    let (row, p, shared) = load_tracker_for_page(&state, &hash, user.as_ref(), share.keys("")).await?;
     let mut tracker = Tracker::from_row(&row, p)?;
     tracker.shared = shared.is_some();
     if shared.is_some() || p < Permission::Administrator {
@@ -513,7 +522,8 @@ pub async fn total_posts(
     Path(hash): Path<String>,
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<TotalPosts>> {
-    let (row, _, _) = load_tracker_for_page(&state, &hash, user.as_ref(), q.share_hash.as_deref()).await?;
+    let keys = crate::routes::PublicKeys { share_hash: q.share_hash.as_deref(), embed_key: q.embed_key.as_deref(), route: "/total-posts" };
+    let (row, _, _) = load_tracker_for_page(&state, &hash, user.as_ref(), keys).await?;
     let tracker_platforms = PlatformSet::from_bits(row.platforms);
     let platforms = q.platforms(tracker_platforms)?;
     let DateRange { start, end } = q.range(now_millis())?;

@@ -4,27 +4,34 @@ import { TrackerListPage, NewTrackerPage, EditTrackerPage } from './features/tra
 import { TrackerShell } from './features/shell';
 import { StaticInfoPage } from './features/misc';
 import { ConnectorsPage } from './features/settings';
+import { AccountsPage } from './features/admin';
+import { TrialExpiredModal } from './features/plans';
 
 export function App() {
   return (
-    <Routes>
-      <Route path="/" element={<HomeRedirect />} />
-      <Route path="/setup" element={<SetupPage />} />
-      <Route path="/login" element={<LoginPage />} />
-      <Route path="/join/:token" element={<JoinPage />} />
-      <Route path="/mytracks/hashtag" element={<TrackerListPage />} />
-      <Route path="/mytracks/account" element={<TrackerListPage />} />
-      <Route path="/new/ht/step1" element={<NewTrackerPage />} />
-      <Route path="/new/sl/step1" element={<NewTrackerPage />} />
-      <Route path="/edit/:hash/:friendly" element={<EditTrackerPage />} />
-      <Route path="/edit/:hash" element={<EditTrackerPage />} />
-      <Route path="/hashtag-tracking/:page/:hash/:friendly?" element={<TrackerShell />} />
-      <Route path="/hashtag-tracking/*" element={<TrackerShell />} />
-      <Route path="/settings/connectors" element={<ConnectorsPage />} />
-      <Route path="/pricing" element={<StaticInfoPage kind="pricing" />} />
-      <Route path="/pricing-plans" element={<StaticInfoPage kind="pricing" />} />
-      <Route path="/contact-us" element={<StaticInfoPage kind="contact" />} />
-      <Route path="*" element={<Navigate to="/" replace />} />
-    </Routes>
+    <>
+      <Routes>
+        <Route path="/" element={<HomeRedirect />} />
+        <Route path="/setup" element={<SetupPage />} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/join/:token" element={<JoinPage />} />
+        <Route path="/mytracks/hashtag" element={<TrackerListPage />} />
+        <Route path="/mytracks/account" element={<TrackerListPage />} />
+        <Route path="/new/ht/step1" element={<NewTrackerPage />} />
+        <Route path="/new/sl/step1" element={<NewTrackerPage />} />
+        <Route path="/edit/:hash/:friendly" element={<EditTrackerPage />} />
+        <Route path="/edit/:hash" element={<EditTrackerPage />} />
+        <Route path="/hashtag-tracking/:page/:hash/:friendly?" element={<TrackerShell />} />
+        <Route path="/hashtag-tracking/*" element={<TrackerShell />} />
+        <Route path="/settings/connectors" element={<ConnectorsPage />} />
+        <Route path="/admin/accounts" element={<AccountsPage />} />
+        <Route path="/pricing" element={<StaticInfoPage kind="pricing" />} />
+        <Route path="/pricing-plans" element={<StaticInfoPage kind="pricing" />} />
+        <Route path="/contact-us" element={<StaticInfoPage kind="contact" />} />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+      {/* Every signed-in page: the notice that the account's trial has ended, once a session. */}
+      <TrialExpiredModal />
+    </>
   );
 }

@@ -32,6 +32,9 @@ export type PerPlatformLists = Record<'twt' | 'ig' | 'yt' | 'fb' | 'tt' | 'web' 
 
 export type Me = Schema<'Me'>;
 
+/** What an account's plan includes. */
+export type PlanFeatures = Schema<'PlanFeatures'>;
+
 export interface SearchRow {
   type: '+' | '-';
   searches: string[];

@@ -1,6 +1,6 @@
 // Centered modal on a Radix dialog: Escape, overlay click and the close button hide it.
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { IconX } from './icons';
 
 export function Modal({
@@ -11,6 +11,7 @@ export function Modal({
   children,
   name,
   wide = false,
+  initialFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -21,6 +22,8 @@ export function Modal({
   name?: string;
   /** 640 px instead of 520 px, for dialogs holding lists with controls on each row. */
   wide?: boolean;
+  /** What takes the focus on opening, instead of the first control (the close button). */
+  initialFocus?: RefObject<HTMLElement | null>;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -29,6 +32,12 @@ export function Modal({
         <Dialog.Content
           data-modal={name}
           className={`fixed left-1/2 top-1/2 z-50 max-h-[calc(100vh-2rem)] ${wide ? 'w-[min(94vw,640px)]' : 'w-[min(92vw,520px)]'} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-2xl focus:outline-none`}
+          onOpenAutoFocus={(e) => {
+            if (initialFocus?.current) {
+              e.preventDefault();
+              initialFocus.current.focus();
+            }
+          }}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="mb-4 flex items-start justify-between gap-4">

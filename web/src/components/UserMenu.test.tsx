@@ -19,3 +19,19 @@ it('signs out through the API and goes to sign in', async () => {
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
   expect(calls.some((c) => c.method === 'POST' && c.path === '/auth/logout')).toBe(true);
 });
+
+it('offers an instance administrator the Accounts page', async () => {
+  mockApi({ 'GET /me': () => ({ body: meFixture({ isAdmin: true }) }) });
+  renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+  fireEvent.keyDown(await screen.findByRole('button', { name: 'Account menu for Ada' }), { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Accounts' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/accounts'));
+});
+
+it('shows no Accounts item to other accounts', async () => {
+  mockApi({ 'GET /me': () => ({ body: meFixture({ isAdmin: false }) }) });
+  renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+  fireEvent.keyDown(await screen.findByRole('button', { name: 'Account menu for Ada' }), { key: 'Enter' });
+  await screen.findByRole('menuitem', { name: 'Sign out' });
+  expect(screen.queryByRole('menuitem', { name: 'Accounts' })).toBeNull();
+});

@@ -54,6 +54,14 @@ export function UserMenu() {
               Connectors
             </DropdownMenu.Item>
           )}
+          {me.data.isAdmin && (
+            <DropdownMenu.Item
+              onSelect={() => navigate('/admin/accounts')}
+              className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"
+            >
+              Accounts
+            </DropdownMenu.Item>
+          )}
           <DropdownMenu.Item
             onSelect={signOut}
             className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"

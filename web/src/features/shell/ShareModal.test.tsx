@@ -150,6 +150,34 @@ describe('Share modal', () => {
     expect(puts(calls)).toHaveLength(0);
   });
 
+  it('locks the link-sharing switches below plan 35 with the upgrade link, leaving the tracker switches', async () => {
+    const calls = setup({ get: () => ({ body: view({ linkSharingLocked: true, linkSharing: { editDateRange: true, exportReports: false, viewPredictions: false } }) }) });
+    const d = await dialog();
+    const lock = await d.findByTestId('link-sharing-lock');
+    expect(lock).toHaveTextContent(/^Upgrade your account to unlock$/);
+    const upgrade = within(lock).getByRole('link', { name: 'Upgrade your account to unlock' });
+    expect(upgrade).toHaveAttribute('href', '/pricing');
+    for (const name of ['Edit date range', 'Export reports', 'View predictions']) {
+      const sw = d.getByRole('switch', { name });
+      expect(sw).toBeDisabled();
+      fireEvent.click(sw);
+    }
+    // What was set before stays shown.
+    expect(d.getByRole('switch', { name: 'Edit date range' })).toHaveAttribute('aria-checked', 'true');
+    expect(d.getByRole('switch', { name: 'Share exports' })).toBeEnabled();
+    expect(d.getByRole('switch', { name: 'Unlock date range' })).toBeEnabled();
+    expect(puts(calls)).toHaveLength(0);
+    fireEvent.click(upgrade);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/pricing'));
+  });
+
+  it('shows no upgrade text when the plan includes link sharing', async () => {
+    setup();
+    const d = await dialog();
+    expect(await d.findByRole('switch', { name: 'Edit date range' })).toBeEnabled();
+    expect(d.queryByText('Upgrade your account to unlock')).toBeNull();
+  });
+
   it('revokes only after the confirm step and shows the new link', async () => {
     const calls = setup();
     const d = await dialog();

@@ -2,11 +2,13 @@
 // URL (saved 1 s after typing stops), sending the link by e-mail, what visitors of the link may
 // do, the tracker's own share-exports and unlock-date switches, and revoking the link.
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useEditShare, useRevokeShare, useShare, type LinkSharing, type ShareView } from '../../api/queries/share';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { CopyField } from '../../components/CopyField';
+import { IconLock } from '../../components/icons';
 import { LoadError } from '../../components/LoadError';
 import { Modal } from '../../components/Modal';
 import { LoadingState } from '../../components/Spinner';
@@ -18,6 +20,7 @@ import { cleanCustomUrl, shareLinkUrl } from './share-link';
 export { COPY_FEEDBACK_MS } from '../../components/CopyField';
 export const CUSTOM_URL_DEBOUNCE_MS = 1000;
 export const EXPORT_LOCK_TEXT = 'Upgrade to export reports';
+export const LINK_SHARING_LOCK_TEXT = 'Upgrade your account to unlock';
 
 export interface ShareModalProps {
   open: boolean;
@@ -60,6 +63,8 @@ function ShareSettings({ hash, view, search, friendly }: { hash: string; view: S
     edit.mutate(c, { onError: (e) => setToggleError(errorMessage(e)) });
   };
   const setLink = (k: keyof LinkSharing, on: boolean) => change({ linkSharing: { ...view.linkSharing, [k]: on } });
+  // The caller's plan does not include the link-sharing options: the switches show them but cannot change them.
+  const locked = view.linkSharingLocked;
 
   return (
     <div className="space-y-5">
@@ -70,11 +75,20 @@ function ShareSettings({ hash, view, search, friendly }: { hash: string; view: S
       <fieldset className="border-t border-slate-100 pt-4">
         <legend className="float-left w-full text-sm font-semibold text-slate-900">Link sharing</legend>
         <p className="clear-left text-xs text-slate-500">What visitors of this link may do.</p>
+        {locked ? (
+          <p className="mt-2 flex items-center gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm" data-testid="link-sharing-lock">
+            <IconLock size={16} className="shrink-0 text-amber-600" />
+            <Link to="/pricing" className="font-medium text-amber-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
+              {LINK_SHARING_LOCK_TEXT}
+            </Link>
+          </p>
+        ) : null}
         <div className="divide-y divide-slate-100">
           <Switch
             label="Edit date range"
             description="Pick another date range on the shared pages."
             checked={view.linkSharing.editDateRange}
+            disabled={locked}
             onChange={(on) => setLink('editDateRange', on)}
           />
           <Switch
@@ -89,13 +103,14 @@ function ShareSettings({ hash, view, search, friendly }: { hash: string; view: S
               )
             }
             checked={view.linkSharing.exportReports}
-            disabled={view.exportsLocked && !view.linkSharing.exportReports}
+            disabled={locked || (view.exportsLocked && !view.linkSharing.exportReports)}
             onChange={(on) => setLink('exportReports', on)}
           />
           <Switch
             label="View predictions"
             description="Turn on the timeline's posts forecast."
             checked={view.linkSharing.viewPredictions}
+            disabled={locked}
             onChange={(on) => setLink('viewPredictions', on)}
           />
         </div>
@@ -281,3 +296,4 @@ function RevokeLink({ hash }: { hash: string }) {
     </div>
   );
 }
+

@@ -1,0 +1,64 @@
+// The notice that the account's trial has ended: shown on the first signed-in page of a browser
+// session (not again until the session ends), with the way to the pricing and contact pages.
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useMe } from '../../api/queries/me';
+import { Modal } from '../../components/Modal';
+
+export const TRIAL_EXPIRED_TITLE = 'Your trial has ended';
+const NOTICE_KEY = 'hark.trialExpiredNotice';
+/** The pages the notice points to do not open it themselves. */
+const INFO_PAGES = ['/pricing', '/pricing-plans', '/contact-us'];
+
+/** sessionStorage may be unavailable (storage blocked): then the notice shows once per page load. */
+function shownThisSession(key: string): boolean {
+  try {
+    return window.sessionStorage.getItem(key) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function markShown(key: string) {
+  try {
+    window.sessionStorage.setItem(key, '1');
+  } catch {
+    // Nothing to keep it in: the component's own state still stops a second showing.
+  }
+}
+
+export function TrialExpiredModal() {
+  const me = useMe();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const [shown, setShown] = useState(false);
+  const seePlans = useRef<HTMLAnchorElement>(null);
+  const key = `${NOTICE_KEY}.${me.data?.id ?? ''}`;
+  const due = !!me.data?.isLoggedIn && me.data.trialExpired && !INFO_PAGES.includes(pathname);
+
+  useEffect(() => {
+    if (!due || shown || shownThisSession(key)) return;
+    markShown(key);
+    setShown(true);
+    setOpen(true);
+  }, [due, shown, key]);
+
+  const linkClass =
+    'inline-flex h-9 items-center rounded-md px-4 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2';
+  return (
+    <Modal open={open} onOpenChange={setOpen} title={TRIAL_EXPIRED_TITLE} name="trialExpired" initialFocus={seePlans}>
+      <p className="text-sm leading-6 text-slate-600">
+        Your account's trial period is over. To upgrade, ask for a plan: on this server the administrator sets each
+        account's plan and what it includes.
+      </p>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <Link to="/contact-us" onClick={() => setOpen(false)} className={`${linkClass} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}>
+          Contact us
+        </Link>
+        <Link ref={seePlans} to="/pricing" onClick={() => setOpen(false)} className={`${linkClass} bg-brand-600 text-white hover:bg-brand-700`}>
+          See plans
+        </Link>
+      </div>
+    </Modal>
+  );
+}

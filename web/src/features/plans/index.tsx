@@ -1,0 +1,1 @@
+export { TrialExpiredModal, TRIAL_EXPIRED_TITLE } from './TrialExpiredModal';

@@ -3,7 +3,7 @@
 //! between plans (the admin page). The feature rules follow the specification: no XLS on plans
 //! 15 and 25, the link-sharing toggles from plan 35, the media wall from plan 32 (or on a trial).
 
-use crate::limits::{LINK_SHARING_MIN_PLAN, NO_XLS_PLANS};
+use crate::limits::{DEFAULT_MAX_SEARCHES, EXTRA_MAX_IGNORED, LINK_SHARING_MIN_PLAN, NO_XLS_PLANS};
 
 /// A plan of the catalogue with the limits an account on it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub const PLANS: &[Plan] = &[
     Plan { number: 15, name: "Individual", max_searches: 5, max_ignored: 5 },
     Plan { number: 25, name: "Professional", max_searches: 10, max_ignored: 25 },
     Plan { number: 35, name: "Corporate", max_searches: 20, max_ignored: 50 },
-    Plan { number: SELF_HOSTED_PLAN, name: "Self-hosted (everything)", max_searches: 50, max_ignored: 50 },
+    Plan { number: SELF_HOSTED_PLAN, name: "Self-hosted (everything)", max_searches: DEFAULT_MAX_SEARCHES, max_ignored: EXTRA_MAX_IGNORED },
 ];
 
 pub fn plan(number: i64) -> Option<&'static Plan> {
@@ -63,5 +63,6 @@ mod tests {
         let mut numbers: Vec<i64> = PLANS.iter().map(|p| p.number).collect();
         numbers.dedup();
         assert_eq!(numbers.len(), PLANS.len());
+        assert_eq!(PLANS.last().map(|p| p.number), Some(SELF_HOSTED_PLAN), "the self-hosted plan comes last");
     }
 }

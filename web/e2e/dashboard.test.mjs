@@ -156,7 +156,7 @@ describe('dashboard', () => {
     await side.waitFor({ state: 'detached' });
 
     // Related Topics opens the topics side view.
-    const topic = page.locator('[data-panel="topics"] button').first();
+    const topic = page.locator('[data-panel-body="topics"] button').first();
     if (await topic.count()) {
       await topic.click();
       await page.getByTestId('side-view').getByText(/^Posts mentioning/).waitFor();

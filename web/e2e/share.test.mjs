@@ -164,7 +164,11 @@ describe('sharing a tracker', () => {
     // 30 days is the posts page's default, so the address leaves it out.
     assert.ok([null, '30'].includes(new URL(visitor.url()).searchParams.get('days')));
     await visitor.getByTestId('posts-total').getByText('24 posts').waitFor();
-    assert.equal(await visitor.getByRole('button', { name: 'Embed' }).count(), 0);
+    // A link with Export reports may embed (share-exports visitors export and embed).
+    await visitor.getByRole('button', { name: 'Embed', exact: true }).click();
+    const embedCode = await visitor.getByRole('dialog', { name: 'Embed the posts page' }).getByLabel('Embed code').inputValue();
+    assert.match(embedCode, /embed=1&amp;embedKey=[0-9a-f]+/);
+    await visitor.keyboard.press('Escape');
     assert.equal(await visitor.getByRole('button', { name: 'Add Posts' }).count(), 0);
     assert.equal(await visitor.getByRole('button', { name: 'New tag' }).count(), 0);
     assert.equal(await visitor.getByLabel(/^Select post/).count(), 0);
@@ -186,6 +190,7 @@ describe('sharing a tracker', () => {
     await visitor.reload();
     await visitor.getByTestId('posts-total').getByText('24 posts').waitFor();
     assert.equal(await visitor.getByRole('button', { name: 'Export' }).count(), 0);
+    assert.equal(await visitor.getByRole('button', { name: 'Embed', exact: true }).count(), 0);
     assert.ok(await visitor.getByRole('button', { name: /^Date range:/ }).isEnabled(), 'date range open with Edit date range');
     await visitor.getByRole('link', { name: 'Dashboard' }).click();
     await settled(visitor);

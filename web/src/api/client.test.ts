@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiHref, get, shareHashFor } from './client';
+import { apiHref, embedKeyFor, get, shareHashFor } from './client';
 
 describe('shareHashFor', () => {
   const page = (pathname: string, search: string) => ({ pathname, search });
@@ -16,6 +16,18 @@ describe('shareHashFor', () => {
     expect(shareHashFor('/me', page('/hashtag-tracking/posts/abc123/rust', '?shareHash=s1'))).toBeNull();
     expect(shareHashFor('/trackers/abc123', page('/hashtag-tracking/posts/abc123/rust', '?days=7'))).toBeNull();
     expect(shareHashFor('/trackers/abc123', page('/mytracks/hashtag', '?shareHash=s1'))).toBeNull();
+  });
+});
+
+describe('embedKeyFor', () => {
+  const page = (pathname: string, search: string) => ({ pathname, search });
+
+  it("gives the page's embedKey to reads of the same tracker only", () => {
+    const p = page('/hashtag-tracking/dashboard/abc123/rust', '?embed=1&chart=timeline&embedKey=k1');
+    expect(embedKeyFor('/trackers/abc123/dashboard/timeline', p)).toBe('k1');
+    expect(embedKeyFor('/trackers/other/dashboard/timeline', p)).toBeNull();
+    expect(embedKeyFor('/me', p)).toBeNull();
+    expect(embedKeyFor('/trackers/abc123', page('/hashtag-tracking/dashboard/abc123/rust', '?embed=1'))).toBeNull();
   });
 });
 
@@ -39,5 +51,20 @@ describe('reads through a shared link', () => {
     await get('/me', { tracker: 'abc123' });
     expect(urls).toEqual(['/api/v1/trackers/abc123/dashboard/timeline?days=14&shareHash=s1', '/api/v1/me?tracker=abc123']);
     expect(apiHref('/trackers/abc123/influencers/export.csv', { days: 30 })).toBe('/api/v1/trackers/abc123/influencers/export.csv?days=30&shareHash=s1');
+  });
+
+  it('every GET of the page’s tracker carries the embedKey of an embed', async () => {
+    window.history.replaceState(null, '', '/hashtag-tracking/posts/abc123/rust?embed=1&embedKey=k2');
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        urls.push(input);
+        return new Response('{}', { status: 200 });
+      }),
+    );
+    await get('/trackers/abc123/posts', { page: 1 });
+    await get('/me', { tracker: 'abc123' });
+    expect(urls).toEqual(['/api/v1/trackers/abc123/posts?page=1&embedKey=k2', '/api/v1/me?tracker=abc123']);
   });
 });

@@ -37,12 +37,25 @@ function withQuery(path: string, query?: Query): string {
  * `/hashtag-tracking/{page}/{hash}/…`) and is added here once rather than by each call.
  */
 export function shareHashFor(apiPath: string, page: { pathname: string; search: string }): string | null {
-  const shareHash = new URLSearchParams(page.search).get('shareHash');
-  if (!shareHash) return null;
+  return pageParamFor('shareHash', apiPath, page);
+}
+
+/**
+ * The embed key a read of a tracker goes through: an embedded chart or page (`embed=1`) is opened
+ * by the `embedKey` of its address, which the server accepts like a share link for the reads of
+ * that one chart or page. Same rule as the share link: only for the page's own tracker.
+ */
+export function embedKeyFor(apiPath: string, page: { pathname: string; search: string }): string | null {
+  return pageParamFor('embedKey', apiPath, page);
+}
+
+function pageParamFor(name: string, apiPath: string, page: { pathname: string; search: string }): string | null {
+  const value = new URLSearchParams(page.search).get(name);
+  if (!value) return null;
   const pageHash = /^\/hashtag-tracking\/[^/]+\/([^/?#]+)/.exec(page.pathname)?.[1];
   const apiHash = /^\/trackers\/([^/?#]+)/.exec(apiPath)?.[1];
   if (!pageHash || !apiHash) return null;
-  return safeDecode(pageHash) === safeDecode(apiHash) ? shareHash : null;
+  return safeDecode(pageHash) === safeDecode(apiHash) ? value : null;
 }
 
 function safeDecode(s: string): string {
@@ -57,10 +70,13 @@ function pageLocation(): { pathname: string; search: string } {
   return typeof window === 'undefined' ? { pathname: '', search: '' } : window.location;
 }
 
-/** The query of a read, with the page's share link added when it applies. */
+/** The query of a read, with the page's share link and embed key added when they apply. */
 function readQuery(path: string, query?: Query): Query | undefined {
-  const shareHash = shareHashFor(path, pageLocation());
-  return shareHash ? { ...query, shareHash } : query;
+  const page = pageLocation();
+  const shareHash = shareHashFor(path, page);
+  const embedKey = embedKeyFor(path, page);
+  if (!shareHash && !embedKey) return query;
+  return { ...query, ...(shareHash ? { shareHash } : {}), ...(embedKey ? { embedKey } : {}) };
 }
 
 /**

@@ -54,3 +54,4 @@ export const IconExpand = base(<><path d="M15 3h6v6M9 21H3v-6M21 3l-7 7M3 21l7-7
 export const IconCode = base(<><path d="M16 18l6-6-6-6M8 6l-6 6 6 6" /></>);
 export const IconPlus = base(<path d="M12 5v14M5 12h14" />);
 export const IconRefresh = base(<><path d="M23 4v6h-6M1 20v-6h6" /><path d="M3.51 9a9 9 0 0 1 14.85-3.36L23 10M1 14l4.64 4.36A9 9 0 0 0 20.49 15" /></>);
+export const IconExternal = base(<><path d="M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" /><path d="M15 3h6v6M10 14L21 3" /></>);

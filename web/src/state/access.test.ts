@@ -118,6 +118,22 @@ describe('computeAccess', () => {
     // The tracker's own unlock opens the dates to the visitor too.
     expect(computeAccess(visitor, { ...closed, unlockDate: true }, { demo: false, embed: false }).canEditDates).toBe(true);
   });
+  it('embeds: owners and administrators, viewers when the tracker shares exports, a link with Export reports; never in a frame', () => {
+    const flags = { demo: false, embed: false };
+    const owner = computeAccess(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true }, flags);
+    expect(owner.canEmbed).toBe(true);
+    expect(computeAccess(me({ permission: 3 }), { ...tracker, permission: 3 }, flags).canEmbed).toBe(true);
+    expect(computeAccess(me({ permission: 2 }), { ...tracker, permission: 2 }, flags).canEmbed).toBe(false);
+    expect(computeAccess(me({ permission: 1 }), { ...tracker, permission: 1 }, flags).canEmbed).toBe(false);
+    expect(computeAccess(me({ permission: 1 }), { ...tracker, permission: 1, shareExports: true }, flags).canEmbed).toBe(true);
+    const visitor = { ...me({}), isLoggedIn: false };
+    const link = (exportReports: boolean) => ({ ...tracker, permission: 1, shared: true, linkSharing: { editDateRange: false, exportReports, viewPredictions: false } });
+    expect(computeAccess(visitor, link(false), flags).canEmbed).toBe(false);
+    expect(computeAccess(visitor, link(true), flags).canEmbed).toBe(true);
+    // Signed out without a link: nothing, whatever the tracker shares.
+    expect(computeAccess(visitor, { ...tracker, permission: 0, shareExports: true }, flags).canEmbed).toBe(false);
+    expect(computeAccess(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true }, { demo: false, embed: true }).canEmbed).toBe(false);
+  });
   it('link-sharing toggles do not limit a caller with access of their own', () => {
     const viewer = computeAccess(me({ permission: 1 }), { ...tracker, permission: 1, shared: false, linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false } }, { demo: false, embed: false });
     expect(viewer).toMatchObject({ shared: false, canViewPredictions: true, canDownload: true, canEditDates: false });

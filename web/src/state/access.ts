@@ -99,11 +99,16 @@ export interface Access {
   canViewPredictions: boolean;
   /** Downloads and embeds outside the lists (which say canExport themselves): not through a link without 'Export reports'. */
   canDownload: boolean;
+  /**
+   * The Embed dialogs (GET /embed): owners and administrators, viewers of a tracker that shares
+   * exports, and a share link with 'Export reports' (the server's rule); never inside a frame.
+   */
+  canEmbed: boolean;
 }
 
 export function computeAccess(
   me: Me | undefined | null,
-  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'> & Partial<Pick<Tracker, 'shared' | 'linkSharing' | 'isDemo'>>,
+  tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'> & Partial<Pick<Tracker, 'shared' | 'linkSharing' | 'isDemo' | 'shareExports'>>,
   flags: { demo: boolean; embed: boolean },
 ): Access {
   const isLoggedIn = !!me?.isLoggedIn;
@@ -132,5 +137,8 @@ export function computeAccess(
     shared,
     canViewPredictions: !shared || !!link?.viewPredictions,
     canDownload: !shared || !!link?.exportReports,
+    canEmbed:
+      !flags.embed &&
+      (shared ? !!link?.exportReports : isLoggedIn && (isAdmin || permission >= 3 || (!!tracker.shareExports && permission >= 1))),
   };
 }

@@ -98,6 +98,10 @@ describe('parseQuery', () => {
     expect(s.eridropdown).toBe('Reach');
     expect(parseQuery('embed=true').embed).toBe(true);
     expect(parseQuery('embed=0').embed).toBe(false);
+    const e = parseQuery('embed=1&chart=timeline&card=twt%3BLaunch&embedKey=k1');
+    expect([e.chart, e.card, e.embedKey]).toEqual(['timeline', 'twt;Launch', 'k1']);
+    // An embed's own parameters stay in the address as the page changes its state.
+    expect(serializeQuery(e, 'dashboard')).toBe('embed=1&chart=timeline&card=twt%3BLaunch&embedKey=k1');
     expect(parseQuery('grouping=year').grouping).toBeNull();
   });
 
@@ -121,7 +125,7 @@ describe('serializeQuery', () => {
 
   it('round-trips a full state', () => {
     const q =
-      'platforms=twt,ig&start=2024-01-02&end=2024-01-09&page=2&perPage=50&sort=reach;asc&view=card&sentiment=positive&search=hello+world&excludeRT=1&igStoryOnly=1&bio=b&followers_count=10&followers_op=lesser&postTags=1,2&postTagFilterMode=any&influencerTags=4&shareHash=s1&demo=true&embed=1&grouping=week&cumulative=1&eridropdown=Impressions';
+      'platforms=twt,ig&start=2024-01-02&end=2024-01-09&page=2&perPage=50&sort=reach;asc&view=card&sentiment=positive&search=hello+world&excludeRT=1&igStoryOnly=1&bio=b&followers_count=10&followers_op=lesser&postTags=1,2&postTagFilterMode=any&influencerTags=4&shareHash=s1&demo=true&embed=1&chart=timeline&embedKey=k1&grouping=week&cumulative=1&eridropdown=Impressions';
     const s = parseQuery(q);
     expect(parseQuery(serializeQuery(s, 'posts'))).toEqual(s);
   });

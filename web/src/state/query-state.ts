@@ -83,7 +83,11 @@ export interface QueryState {
   shareHash: string | null;
   demo: boolean;
   embed: boolean;
+  /** The one dashboard chart an embed shows (`chart=NAME`). */
+  chart: string | null;
   card: string | null;
+  /** The key an embed reads with (the server opens its chart's or page's reads only). */
+  embedKey: string | null;
   grouping: Grouping | null;
   cumulative: boolean;
   eridropdown: EriMetric | null;
@@ -130,7 +134,9 @@ export function emptyState(): QueryState {
     shareHash: null,
     demo: false,
     embed: false,
+    chart: null,
     card: null,
+    embedKey: null,
     grouping: null,
     cumulative: false,
     eridropdown: null,
@@ -251,7 +257,9 @@ export function parseQuery(search: string | URLSearchParams): QueryState {
   s.shareHash = p.get('shareHash') || null;
   s.demo = flag(p.get('demo'));
   s.embed = flag(p.get('embed'));
+  s.chart = p.get('chart') || null;
   s.card = p.get('card') || null;
+  s.embedKey = p.get('embedKey') || null;
   s.grouping = oneOf(p.get('grouping'), GROUPINGS);
   s.cumulative = flag(p.get('cumulative'));
   s.eridropdown = oneOf(p.get('eridropdown'), ERI_METRICS);
@@ -307,7 +315,9 @@ export function serializeQuery(s: QueryState, page: TrackerPage): string {
   if (s.shareHash) p.set('shareHash', s.shareHash);
   if (s.demo) p.set('demo', 'true');
   if (s.embed) p.set('embed', '1');
+  if (s.chart) p.set('chart', s.chart);
   if (s.card) p.set('card', s.card);
+  if (s.embedKey) p.set('embedKey', s.embedKey);
   if (s.grouping) p.set('grouping', s.grouping);
   if (s.cumulative) p.set('cumulative', '1');
   if (s.eridropdown) p.set('eridropdown', s.eridropdown);
@@ -466,6 +476,7 @@ export function keepOnNavigation(s: QueryState): QueryState {
     shareHash: s.shareHash,
     demo: s.demo,
     embed: s.embed,
+    embedKey: s.embedKey,
   };
 }
 

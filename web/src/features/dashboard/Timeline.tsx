@@ -90,7 +90,8 @@ export function TimelineChart({
   data: TimelineAnswer;
   eri: EriMetric | null;
   cumulative: boolean;
-  onBucket: (index: number) => void;
+  /** Opens the posts of a bucket; without it (an embedded timeline) buckets are not clickable. */
+  onBucket?: (index: number) => void;
   prediction?: PredictionPoint[];
 }) {
   const points = useMemo(() => timelineSeries(data.buckets, eri, cumulative), [data.buckets, eri, cumulative]);
@@ -109,19 +110,23 @@ export function TimelineChart({
       height={300}
       testId="chart-timeline"
       onClick={(p) => {
-        if (p.seriesIndex === 0 && p.dataIndex >= 0 && p.dataIndex < data.buckets.length) onBucket(p.dataIndex);
+        if (onBucket && p.seriesIndex === 0 && p.dataIndex >= 0 && p.dataIndex < data.buckets.length) onBucket(p.dataIndex);
       }}
       table={
         <DataTable
-          head={['Bucket', cumulative ? 'Posts (cumulative)' : 'Posts', ...(eri ? [eri] : []), '']}
+          head={['Bucket', cumulative ? 'Posts (cumulative)' : 'Posts', ...(eri ? [eri] : []), ...(onBucket ? [''] : [])]}
           rows={points.map((p, i) => [
             bucketLabel(p.t, data.grouping),
             formatMetric(p.posts),
             ...(eri ? [formatMetric(p.eri)] : []),
             // The bucket is reachable without a pointer through this row.
-            <button key={i} type="button" className="text-brand-700 underline" onClick={() => onBucket(i)}>
-              Posts
-            </button>,
+            ...(onBucket
+              ? [
+                  <button key={i} type="button" className="text-brand-700 underline" onClick={() => onBucket(i)}>
+                    Posts
+                  </button>,
+                ]
+              : []),
           ])}
         />
       }

@@ -2,6 +2,7 @@
 // (dashboard-and-shell spec, section 2 "Dashboard charts").
 import type { ChartConfig, PlatformCode } from '../../api/types';
 import { DASHBOARD_GROUPS, type DashboardGroup } from '../../api/queries/dashboard';
+import { isEmbedChart } from '../shell/embed';
 
 export interface PanelDef {
   /** The saved chart name (custom-config order). */
@@ -106,4 +107,26 @@ export function layoutPanels(
     hidden: !!hidden.get(p.chart),
     width: single || p.span === 12 ? 12 : three ? 4 : 6,
   }));
+}
+
+/**
+ * The embed name of a panel (`chart=` of its embed): Key Statistics embeds as totalPosts; panels
+ * without an embed (Share Of Voice, Top Websites) give null.
+ */
+export function embedChartOf(chart: string): string | null {
+  const name = chart === 'topStats' ? 'totalPosts' : chart;
+  return isEmbedChart(name) ? name : null;
+}
+
+/** The request groups an embedded chart reads (the only ones its embed key opens). */
+export function chartGroups(name: string): DashboardGroup[] {
+  if (name === 'totalPosts') return ['topStats'];
+  if (name === 'timeline') return ['timeline'];
+  const panel = PANELS.find((p) => p.chart === name);
+  return panel && isEmbedChart(name) ? [panel.group] : [];
+}
+
+/** The panel of an embedded chart, full width (none for the pinned Key Statistics and Timeline). */
+export function embedPanels(name: string): PlacedPanel[] {
+  return PANELS.filter((p) => p.chart === name && isEmbedChart(name)).map((p) => ({ ...p, hidden: false, width: 12 }));
 }

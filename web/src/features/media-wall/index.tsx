@@ -1,12 +1,16 @@
 // Media wall: its sub-header controls (locked until media arrives) and the wall in its empty state.
+import { useState } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { IconCode, IconExpand, IconSettings, IconShare } from '../../components/icons';
 import { controlClass, SubHeader } from '../../components/Panel';
 import { SearchInput } from '../../components/SearchInput';
 import { useShell } from '../shell/context';
+import { EmbedDialog } from '../shell/EmbedDialog';
+import { embedPageLabel } from '../shell/embed';
 
 export default function MediaWallPage() {
-  const { access, query } = useShell();
+  const { access, query, tracker } = useShell();
+  const [embedOpen, setEmbedOpen] = useState(false);
   const moderate = access.canManage;
   const dark = query.mediaWall.theme === 'dark';
   return (
@@ -39,8 +43,8 @@ export default function MediaWallPage() {
             <IconExpand size={14} />
             Full Screen
           </button>
-          {moderate && !access.embed ? (
-            <button type="button" className={controlClass} disabled>
+          {access.canEmbed ? (
+            <button type="button" className={controlClass} onClick={() => setEmbedOpen(true)} aria-haspopup="dialog">
               <IconCode size={14} />
               Embed
             </button>
@@ -52,6 +56,9 @@ export default function MediaWallPage() {
           <EmptyState graphic="PlatformsWithLightningBolt" />
         </div>
       </div>
+      {embedOpen ? (
+        <EmbedDialog open onOpenChange={setEmbedOpen} hash={tracker.hash} target={{ page: 'media-wall' }} label={embedPageLabel('media-wall')} />
+      ) : null}
     </div>
   );
 }

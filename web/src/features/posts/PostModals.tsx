@@ -1,4 +1,4 @@
-// Modals and notices of the posts page: add posts by address, embed code, bulk delete confirm,
+// Modals and notices of the posts page: add posts by address, bulk delete confirm,
 // and the timed notice with Undo.
 import { useEffect, useState } from 'react';
 import type { AddPostResult } from '../../api/queries/posts';
@@ -95,26 +95,6 @@ export function AddPostsModal({
           </Button>
         </div>
       </form>
-    </Modal>
-  );
-}
-
-export function EmbedModal({ open, onOpenChange, code }: { open: boolean; onOpenChange: (o: boolean) => void; code: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Modal open={open} onOpenChange={onOpenChange} title="Embed posts" name="postEmbed" description="Paste this code into your page.">
-      <textarea readOnly value={code} rows={4} aria-label="Embed code" className="w-full rounded-md border border-slate-300 p-2 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
-      <div className="mt-3 flex justify-end">
-        <Button
-          onClick={() => {
-            void navigator.clipboard?.writeText(code).catch(() => undefined);
-            setCopied(true);
-            setTimeout(() => setCopied(false), 2000);
-          }}
-        >
-          {copied ? 'Copied!' : 'Copy code'}
-        </Button>
-      </div>
     </Modal>
   );
 }

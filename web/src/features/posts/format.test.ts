@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { CollectedPost, PostItem } from '../../api/queries/posts';
 import {
   captionLimit,
-  embedCode,
   engagementRate,
   isExpiredStory,
   matchesSentiment,
@@ -112,9 +111,7 @@ describe('posts formatting', () => {
     expect(matchesSentiment('positive', ['negative'])).toBe(false);
   });
 
-  it('builds the embed code with height 400 and the search placeholder', () => {
-    expect(embedCode('https://h.example', 'abc', 'my-tracker')).toContain('height="400"');
-    expect(embedCode('https://h.example', 'abc', 'my-tracker')).toContain('/hashtag-tracking/posts/abc/my-tracker?embed=1');
+  it('builds the search placeholder', () => {
     expect(postsSearchPlaceholder(['ig', 'yt'])).toBe('Search Posts, Users');
     expect(postsSearchPlaceholder(['ig', 'news'])).toBe('Search Posts, Users, Locations');
   });

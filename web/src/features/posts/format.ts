@@ -8,7 +8,6 @@ export const NEW_POSTS_NOTICE_MS = 5_000;
 export const POST_HIDE_DELAY_MS = 1_000;
 export const UNDO_NOTICE_MS = 10_000;
 export const STORY_LIFETIME_MS = 86_400 * 1000;
-export const EMBED_HEIGHT = 400;
 export const TAG_NAME_MAX = 45;
 
 export const POSTS_FETCH_ERROR = 'Sorry, an error occurred please try again.';
@@ -231,11 +230,6 @@ export function authorHandle(item: PostItem): string {
   if (item.anonymized || !item.post.author.username) return '';
   const p = item.post.platform;
   return p === 'news' || p === 'blogs' || p === 'forums' ? item.post.author.username : `@${item.post.author.username}`;
-}
-
-export function embedCode(origin: string, hash: string, friendly: string): string {
-  const src = `${origin}/hashtag-tracking/posts/${encodeURIComponent(hash)}/${encodeURIComponent(friendly)}?embed=1`;
-  return `<iframe src="${src}" width="100%" height="${EMBED_HEIGHT}" frameborder="0" style="border:0" title="Posts"></iframe>`;
 }
 
 /** The author key the ignore call takes. */

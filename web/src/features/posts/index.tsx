@@ -42,7 +42,6 @@ import { useShell } from '../shell/context';
 import {
   authorKey,
   deletedMessage,
-  embedCode,
   ignoredMessage,
   matchesSentiment,
   matchesTagFilter,
@@ -56,7 +55,9 @@ import {
 } from './format';
 import { PostDetail } from './PostDetail';
 import { PostCards, PostTable } from './PostList';
-import { AddPostsModal, BulkDeleteModal, EmbedModal, Notice, type NoticeState } from './PostModals';
+import { AddPostsModal, BulkDeleteModal, Notice, type NoticeState } from './PostModals';
+import { EmbedDialog } from '../shell/EmbedDialog';
+import { embedPageLabel } from '../shell/embed';
 import { DeleteTagModal, TagMenu, TagModal } from './TagControls';
 
 const LOCATION_PLATFORMS: PlatformCode[] = ['twt', 'fb', 'news', 'blogs', 'forums'];
@@ -360,15 +361,14 @@ export default function PostsPage() {
           Reset
         </button>
         <div className="ml-auto flex items-center gap-2">
+          {access.canEmbed ? (
+            <button type="button" className={controlClass} disabled={locked} onClick={() => setEmbedOpen(true)} aria-haspopup="dialog">
+              <IconCode size={14} />
+              Embed
+            </button>
+          ) : null}
           {canExport ? (
             <>
-              {/* An embed opens without the share link: not offered to its visitors. */}
-              {!access.shared ? (
-                <button type="button" className={controlClass} disabled={locked} onClick={() => setEmbedOpen(true)}>
-                  <IconCode size={14} />
-                  Embed
-                </button>
-              ) : null}
               {canManage ? (
                 <button type="button" className={controlClass} disabled={locked} onClick={() => setAddOpen(true)}>
                   Add Posts
@@ -520,7 +520,7 @@ export default function PostsPage() {
       />
       <BulkDeleteModal count={selected.size} open={confirmDelete} onOpenChange={setConfirmDelete} onConfirm={deleteSelected} />
       <AddPostsModal open={addOpen} onOpenChange={setAddOpen} onSubmit={async (urls) => (await addPosts.mutateAsync(urls)).results} />
-      <EmbedModal open={embedOpen} onOpenChange={setEmbedOpen} code={embedCode(window.location.origin, tracker.hash, tracker.friendly)} />
+      {embedOpen ? <EmbedDialog open onOpenChange={setEmbedOpen} hash={tracker.hash} target={{ page: 'posts' }} label={embedPageLabel('posts')} /> : null}
       <Notice key={notice?.id} notice={notice} onDone={() => setNotice(null)} />
     </div>
   );

@@ -4,13 +4,15 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useTags } from '../../api/queries/trackers';
 import { useHideAuthMetrics, useInfluencerTags } from '../../api/queries/shell';
-import { IconChevronDown, IconHistory, IconShare, IconSliders, IconUsers } from '../../components/icons';
+import { IconChevronDown, IconCode, IconExternal, IconHistory, IconShare, IconSliders, IconUsers } from '../../components/icons';
 import { Tooltip } from '../../components/Tooltip';
 import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, setSubtracker, tagFilters } from '../../state/query-state';
 import { defaultDays } from '../../state/query-state';
 import { editPath, showsSubHeader } from '../../state/routes';
 import { useShell } from './context';
 import { DateRangePicker } from './DateRangePicker';
+import { EmbedDialog } from './EmbedDialog';
+import { embedPageLabel, embedPageOf, fullTrackerHref } from './embed';
 import { PlatformCheckboxes } from './PlatformCheckboxes';
 import { historicalButton } from './historical';
 import { ShareModal } from './ShareModal';
@@ -32,6 +34,9 @@ export function TrackerHeader() {
   const location = useLocation();
   const [shareOpen, setShareOpen] = useState(false);
   const [teamOpen, setTeamOpen] = useState(false);
+  const [embedOpen, setEmbedOpen] = useState(false);
+  // The posts page and the media wall have an Embed button of their own.
+  const embedPage = page === 'posts' || page === 'media-wall' ? null : embedPageOf(page);
   const [customizeOpen, setCustomizeOpenState] = useState(false);
   // Once opened it stays mounted, so a pending debounced save is never cut short.
   const [customizeUsed, setCustomizeUsed] = useState(false);
@@ -45,19 +50,35 @@ export function TrackerHeader() {
 
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-3 px-6 py-4">
+      <div className={`flex flex-wrap items-center gap-x-4 gap-y-3 ${access.embed ? 'px-4 py-2' : 'px-6 py-4'}`}>
         <div className="flex min-w-0 flex-1 items-center gap-3">
           {/* The title is text: React escapes it, so no markup from the title reaches the page. */}
-          <h1 className="truncate text-xl font-semibold text-slate-900" title={tracker.title}>
-            {tracker.title}
-          </h1>
+          {access.embed ? (
+            // In a frame the title opens the full tracker (this page without the embed) in a new tab.
+            <h1 className="min-w-0 truncate text-lg font-semibold text-slate-900" title={tracker.title}>
+              <a
+                href={fullTrackerHref(window.location.origin, location.pathname, location.search)}
+                target="_blank"
+                rel="noopener"
+                className="inline-flex max-w-full items-center gap-2 rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+              >
+                <span className="truncate">{tracker.title}</span>
+                <IconExternal size={14} className="shrink-0 text-slate-400" />
+                <span className="sr-only">(opens in a new tab)</span>
+              </a>
+            </h1>
+          ) : (
+            <h1 className="truncate text-xl font-semibold text-slate-900" title={tracker.title}>
+              {tracker.title}
+            </h1>
+          )}
           {access.demo ? <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-bold tracking-wide text-amber-800">DEMO</span> : null}
-          {access.shared ? (
+          {access.shared && !access.embed ? (
             <span className="shrink-0 rounded bg-slate-100 px-2 py-0.5 text-xs font-bold tracking-wide text-slate-600" title="You are viewing this tracker through a shared link.">
               SHARED
             </span>
           ) : null}
-          {access.canEditTracker ? (
+          {access.canEditTracker && !access.embed ? (
             <Link
               to={editPath(tracker.hash, tracker.friendly) + location.search}
               className="shrink-0 rounded text-xs font-bold tracking-wide text-brand-700 hover:text-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
@@ -78,6 +99,12 @@ export function TrackerHeader() {
             <button type="button" className={button} disabled={access.embed} onClick={() => setShareOpen(true)} aria-haspopup="dialog">
               <IconShare size={16} />
               Share
+            </button>
+          ) : null}
+          {access.canEmbed && embedPage ? (
+            <button type="button" className={button} onClick={() => setEmbedOpen(true)} aria-haspopup="dialog">
+              <IconCode size={16} />
+              Embed
             </button>
           ) : null}
           {access.canManageTeam ? (
@@ -116,13 +143,16 @@ export function TrackerHeader() {
           />
           <div className="ml-auto flex flex-wrap items-center gap-3">
             {tracker.subtrackers?.length && !access.embed ? <SubtrackerSelect /> : null}
-            {access.canManage || query.postTags.length || query.influencerTags.length ? <HeaderTagFilter disabled={previewLocked} /> : null}
+            {(access.canManage && !access.embed) || query.postTags.length || query.influencerTags.length ? <HeaderTagFilter disabled={previewLocked} /> : null}
             {access.canManage && !access.embed ? <HideAuthMetrics /> : null}
           </div>
         </div>
       ) : null}
       {access.canManage ? (
         <ShareModal open={shareOpen} onOpenChange={setShareOpen} hash={tracker.hash} search={location.search} friendly={tracker.friendly} />
+      ) : null}
+      {access.canEmbed && embedPage && embedOpen ? (
+        <EmbedDialog open onOpenChange={setEmbedOpen} hash={tracker.hash} target={{ page: embedPage }} label={embedPageLabel(embedPage)} />
       ) : null}
       {access.canManageTeam ? <TeamModal open={teamOpen} onOpenChange={setTeamOpen} hash={tracker.hash} meId={shell.me?.id ?? null} /> : null}
       {isDashboard && access.canManage && (customizeOpen || customizeUsed) ? (

@@ -1,6 +1,7 @@
 /// <reference types="vite/client" />
 // Tracker page shell: resolves /hashtag-tracking/{page}/{hash}/{friendly}, loads the tracker and
-// the caller's permission, and frames the page with the top bar, sidebar and header.
+// the caller's permission, and frames the page with the top bar, sidebar and header (an embed,
+// `embed=1`, goes without the top bar and sidebar; a chart embed without the header too).
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -13,7 +14,7 @@ import { TooltipProvider } from '../../components/Tooltip';
 import { computeAccess, pageAvailable, selectedPlatforms } from '../../state/access';
 import { includesToday, resolveRange } from '../../state/date-range';
 import { filterQuery } from '../../state/filter-query';
-import { defaultDays, keepOnNavigation, toSearch, type TrackerPage } from '../../state/query-state';
+import { defaultDays, keepOnNavigation, parseQuery, toSearch, type TrackerPage } from '../../state/query-state';
 import { resolveShellRoute, trackerPath } from '../../state/routes';
 import { useTrackerQuery } from '../../state/use-tracker-query';
 import { ShellContext, type ShellContextValue } from './context';
@@ -24,6 +25,7 @@ import { Sidebar, type PostCount } from './Sidebar';
 import { TrackerHeader } from './TrackerHeader';
 import { ReanalysisNotice } from './ReanalysisNotice';
 import { SIDEBAR_COLLAPSE_QUERY, useMediaQuery } from './use-media';
+import { EmbedFrame, EmbedLoading, EmbedUnavailable } from './EmbedFrame';
 
 // Each page's code, fetched on demand; the page being opened starts fetching while the tracker
 // itself loads (not after), so the two requests overlap.
@@ -93,9 +95,23 @@ function TrackerLoader({ page, hash, friendly }: { page: TrackerPage; hash: stri
     PAGE_LOADERS[page]().catch(() => undefined);
   }, [page]);
 
+  // An embed (embed=1) is framed in another site: never the app's chrome, never a sign-in redirect.
+  const embed = parseQuery(location.search).embed;
+  if (embed && tracker.isPending) return <EmbedFrame><EmbedLoading /></EmbedFrame>;
   if (tracker.isPending) return <ShellFrame><FullPageLoading /></ShellFrame>;
   if (tracker.isError) {
     const err = tracker.error;
+    if (embed) {
+      return (
+        <EmbedFrame>
+          {err instanceof ApiError && [401, 403, 404].includes(err.status) ? (
+            <EmbedUnavailable />
+          ) : (
+            <ErrorPanel message={err instanceof ApiError ? err.message : 'Sorry, an error occurred please try again.'} onRetry={() => tracker.refetch()} />
+          )}
+        </EmbedFrame>
+      );
+    }
     // A shared link that no longer opens the tracker (revoked, mistyped, tracker gone) says so,
     // rather than sending the visitor to sign in.
     if (new URLSearchParams(location.search).has('shareHash') && err instanceof ApiError && [401, 403, 404].includes(err.status)) {
@@ -140,7 +156,9 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
   // Posts count for the sidebar: all platforms of the posts page with the header's date and tags.
   const postsFilters = useMemo(() => filterQuery(query, 'posts', tracker), [query, tracker]);
   const live = tracker.status === 'running' && includesToday(range, now);
-  const total = useTotalPosts(tracker.hash, postsFilters, { poll: live });
+  // The sidebar is not part of an embed; a chart embed's key does not open the total either.
+  const chartEmbed = query.embed && !!query.chart;
+  const total = useTotalPosts(tracker.hash, postsFilters, { poll: live, enabled: !chartEmbed });
   const postCount: PostCount = total.isError ? { status: 'error' } : total.data === undefined ? { status: 'loading' } : { status: 'ok', count: total.data };
   // Awaits the pending total-posts request (refetch joins one in flight).
   const refetchTotal = total.refetch;
@@ -161,6 +179,23 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
     openHistorical: () => setHistoricalOpen(true),
   };
   const Page = PAGES[page];
+
+  if (access.embed) {
+    return (
+      <ShellContext.Provider value={value}>
+        <EmbedFrame>
+          <main className="min-w-0" id="main">
+            {/* A chart embed is the chart alone; a page embed keeps a compact header. */}
+            {chartEmbed && (page === 'dashboard' || page === 'realtime') ? null : <TrackerHeader />}
+            {tracker.isDemo ? <SampleDataNotice className="border-b" /> : null}
+            <Suspense fallback={<EmbedLoading />}>
+              <Page />
+            </Suspense>
+          </main>
+        </EmbedFrame>
+      </ShellContext.Provider>
+    );
+  }
 
   return (
     <ShellContext.Provider value={value}>

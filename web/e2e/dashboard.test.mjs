@@ -3,7 +3,7 @@
 // moved and one hidden in Customize, and the customization found again after a reload.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshotDir, shot, startServer, waitUntil } from './harness.mjs';
+import { launchBrowser, screenshotDir, shot, startServer, waitUntil, dashboardSettled as settled } from './harness.mjs';
 
 const ACCOUNT = { name: 'Dana Dash', email: 'dana@example.com', password: 'correct horse battery' };
 
@@ -18,18 +18,6 @@ after(async () => {
 async function getJson(url, init) {
   const res = await fetch(url, init);
   return { status: res.status, body: res.ok ? await res.json() : null };
-}
-
-/** The dashboard has settled: nothing in the loading list and no panel showing 'Loading...'. */
-async function settled(page) {
-  await page.waitForFunction(
-    () => {
-      const grid = document.querySelector('[data-testid="dashboard-grid"]');
-      return grid && grid.getAttribute('data-loading') === '' && !grid.textContent.includes('Loading...');
-    },
-    null,
-    { timeout: 30_000 },
-  );
 }
 
 async function panelTitles(page) {

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { api as apiAt, freePort, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, freePort, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -49,8 +49,6 @@ function posts(now) {
   }
   return out;
 }
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
 
 function page(body) {
   return `<!doctype html>

@@ -186,3 +186,18 @@ export async function waitUntil(check, { timeoutMs = 60_000, intervalMs = 250, w
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
 }
+
+/** Posts as the NDJSON import takes them: one JSON object a line. */
+export const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
+
+/** The dashboard has settled: nothing in the loading list and no panel showing 'Loading...'. */
+export async function dashboardSettled(page) {
+  await page.waitForFunction(
+    () => {
+      const grid = document.querySelector('[data-testid="dashboard-grid"]');
+      return grid && grid.getAttribute('data-loading') === '' && !grid.textContent.includes('Loading...');
+    },
+    null,
+    { timeout: 30_000 },
+  );
+}

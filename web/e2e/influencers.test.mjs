@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -47,8 +47,6 @@ function posts(now) {
   }
   return out;
 }
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
 
 describe('influencers page', () => {
   let owner;

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { api as apiAt, launchBrowser, screenshotDir, shot, startServer } from './harness.mjs';
+import { api as apiAt, launchBrowser, screenshotDir, shot, startServer, ndjson, dashboardSettled as settled } from './harness.mjs';
 import { header, links, startSmtp, textBody } from './smtp.mjs';
 
 const DAY = 86_400_000;
@@ -40,20 +40,6 @@ function posts(now) {
     });
   }
   return out;
-}
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
-
-/** The dashboard has settled: nothing in the loading list and no panel showing 'Loading...'. */
-async function settled(page) {
-  await page.waitForFunction(
-    () => {
-      const grid = document.querySelector('[data-testid="dashboard-grid"]');
-      return grid && grid.getAttribute('data-loading') === '' && !grid.textContent.includes('Loading...');
-    },
-    null,
-    { timeout: 30_000 },
-  );
 }
 
 describe('mail', () => {

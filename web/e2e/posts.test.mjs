@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -49,8 +49,6 @@ function posts(now) {
   out.push({ platform: 'twitter', id: '9001', text: 'coffee but awful and terrible, I hate it', createdAt: now - 2 * DAY, author: { username: 'grumpy', name: 'Grumpy Gus' }, counts: { likes: 1 } });
   return out;
 }
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
 
 /** Runs SQL on the server's database (what no endpoint offers: memberships, share-exports). */
 function sql(statement) {

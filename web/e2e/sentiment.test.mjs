@@ -5,7 +5,7 @@
 // afterwards, and no sentiment page for a news-only tracker.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -56,8 +56,6 @@ function posts(now) {
   }
   return out;
 }
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
 
 describe('sentiment page', () => {
   let owner;

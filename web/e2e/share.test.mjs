@@ -4,7 +4,7 @@
 // predictions); the owner revokes the link and the old one stops working.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson, dashboardSettled as settled } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -35,20 +35,6 @@ function posts(now) {
     });
   }
   return out;
-}
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
-
-/** The dashboard has settled: nothing in the loading list and no panel showing 'Loading...'. */
-async function settled(page) {
-  await page.waitForFunction(
-    () => {
-      const grid = document.querySelector('[data-testid="dashboard-grid"]');
-      return grid && grid.getAttribute('data-loading') === '' && !grid.textContent.includes('Loading...');
-    },
-    null,
-    { timeout: 30_000 },
-  );
 }
 
 /** API answers of 400 and above seen by a page (a visitor's page should ask for nothing it may not read). */

@@ -6,7 +6,7 @@
 // and the owner hands them the tracker.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson, dashboardSettled as settled } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -37,20 +37,6 @@ function posts(now) {
     });
   }
   return out;
-}
-
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
-
-/** The dashboard has settled: nothing in the loading list and no panel showing 'Loading...'. */
-async function settled(page) {
-  await page.waitForFunction(
-    () => {
-      const grid = document.querySelector('[data-testid="dashboard-grid"]');
-      return grid && grid.getAttribute('data-loading') === '' && !grid.textContent.includes('Loading...');
-    },
-    null,
-    { timeout: 30_000 },
-  );
 }
 
 /** What the tracker header offers the caller. */

@@ -5,7 +5,7 @@
 // page for a news-only tracker.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const DAY = 86_400_000;
 const SECOND = 1000;
@@ -26,7 +26,6 @@ after(async () => {
 });
 
 const api = (ctx, ...call) => apiAt(ctx, server.url, ...call);
-const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
 const letter = (i) => String.fromCharCode(97 + i);
 
 /**

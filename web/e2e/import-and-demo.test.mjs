@@ -79,6 +79,21 @@ describe('demo tracker', () => {
     await notice.waitFor();
     assert.match(await notice.innerText(), /Sample data — this demo tracker is fed by Hark’s built-in generator, not by a real platform\./);
     await page.getByRole('heading', { level: 1, name: demo.title }).waitFor();
+    // Demo mode (spec: a DEMO badge, an edit link and the 'Create My Own Tracker' menu); read-only:
+    // nothing that shares, manages or collects.
+    const header = page.locator('header', { has: page.getByRole('heading', { level: 1 }) });
+    await header.getByText('DEMO', { exact: true }).waitFor();
+    await header.getByRole('link', { name: 'EDIT TRACKER' }).waitFor();
+    for (const name of ['Share', 'Team', 'Customize', 'Historical Data']) {
+      assert.equal(await header.getByRole('button', { name, exact: true }).count(), 0, name);
+    }
+    await header.getByRole('button', { name: 'Create My Own Tracker' }).click();
+    const add = page.getByRole('menuitem', { name: 'Add Tracker', exact: true });
+    await add.waitFor();
+    assert.equal(await add.getAttribute('href'), '/new/ht/step1');
+    assert.equal(await page.getByRole('menuitem', { name: 'Add Advanced Tracker' }).getAttribute('href'), '/advanced');
+    await topShot(page, 'demo-02b-create-menu');
+    await page.keyboard.press('Escape');
 
     // The sidebar's Posts count shows a number once total-posts answers.
     const count = page.getByTestId('post-count');

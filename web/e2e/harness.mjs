@@ -201,3 +201,19 @@ export async function dashboardSettled(page) {
     { timeout: 30_000 },
   );
 }
+
+/**
+ * The first account (the instance administrator) set up in `ctx`, with a twitter tracker for
+ * `term` (titled `title` when given) and `posts` imported into it: `{ hash, friendly, imported }`.
+ */
+export async function ownerWithTracker(ctx, baseUrl, { term, title, posts, owner = { email: 'owner@example.com', password: 'correct horse battery', name: 'Olive Owner' } }) {
+  const setup = await api(ctx, baseUrl, 'POST', '/setup', owner);
+  if (setup.status !== 201) throw new Error(`setup: ${setup.status} ${JSON.stringify(setup.body)}`);
+  const body = { platforms: { twt: 1 }, search: { rows: [{ type: '+', searches: [term] }] } };
+  if (title) body.title = title;
+  const t = await api(ctx, baseUrl, 'POST', '/trackers', body);
+  if (t.status !== 201) throw new Error(`tracker: ${t.status} ${JSON.stringify(t.body)}`);
+  const { hash, friendly } = t.body;
+  const imp = await api(ctx, baseUrl, 'POST', `/trackers/${hash}/import?format=ndjson`, undefined, ndjson(posts));
+  return { hash, friendly, imported: imp.body.imported };
+}

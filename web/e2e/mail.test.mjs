@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { api as apiAt, launchBrowser, screenshotDir, shot, startServer, ndjson, dashboardSettled as settled } from './harness.mjs';
+import { api as apiAt, launchBrowser, screenshotDir, shot, startServer, dashboardSettled as settled, ownerWithTracker } from './harness.mjs';
 import { header, links, startSmtp, textBody } from './smtp.mjs';
 
 const DAY = 86_400_000;
@@ -49,13 +49,9 @@ describe('mail', () => {
 
   before(async () => {
     owner = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    const setup = await api(owner, 'POST', '/setup', { email: 'owner@example.com', password: 'correct horse battery', name: 'Olive Owner' });
-    assert.equal(setup.status, 201, JSON.stringify(setup.body));
-    const t = await api(owner, 'POST', '/trackers', { title: 'Tea talk', platforms: { twt: 1 }, search: { rows: [{ type: '+', searches: ['tea'] }] } });
-    assert.equal(t.status, 201, JSON.stringify(t.body));
-    ({ hash, friendly } = t.body);
-    const imp = await api(owner, 'POST', `/trackers/${hash}/import?format=ndjson`, undefined, ndjson(posts(Date.now())));
-    assert.equal(imp.body.imported, 9, JSON.stringify(imp.body));
+    let imported;
+    ({ hash, friendly, imported } = await ownerWithTracker(owner, server.url, { title: 'Tea talk', term: 'tea', posts: posts(Date.now()) }));
+    assert.equal(imported, 9);
   });
 
   after(async () => {

@@ -4,7 +4,7 @@
 // predictions); the owner revokes the link and the old one stops working.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson, dashboardSettled as settled } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, dashboardSettled as settled, ownerWithTracker } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -53,13 +53,9 @@ describe('sharing a tracker', () => {
 
   before(async () => {
     owner = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    const setup = await api(owner, 'POST', '/setup', { email: 'owner@example.com', password: 'correct horse battery', name: 'Olive Owner' });
-    assert.equal(setup.status, 201, JSON.stringify(setup.body));
-    const t = await api(owner, 'POST', '/trackers', { platforms: { twt: 1 }, search: { rows: [{ type: '+', searches: ['coffee'] }] } });
-    assert.equal(t.status, 201);
-    ({ hash, friendly } = t.body);
-    const imp = await api(owner, 'POST', `/trackers/${hash}/import?format=ndjson`, undefined, ndjson(posts(Date.now())));
-    assert.equal(imp.body.imported, 24, JSON.stringify(imp.body));
+    let imported;
+    ({ hash, friendly, imported } = await ownerWithTracker(owner, server.url, { term: 'coffee', posts: posts(Date.now()) }));
+    assert.equal(imported, 24);
   });
 
   after(async () => {

@@ -6,7 +6,7 @@
 // and the owner hands them the tracker.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson, dashboardSettled as settled } from './harness.mjs';
+import { api as apiAt, launchBrowser, shot, startServer, waitUntil, dashboardSettled as settled, ownerWithTracker } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -59,13 +59,9 @@ describe('a tracker team', () => {
 
   before(async () => {
     owner = await browser.newContext({ viewport: { width: 1360, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    const setup = await api(owner, 'POST', '/setup', { email: 'owner@example.com', password: 'correct horse battery', name: 'Olive Owner' });
-    assert.equal(setup.status, 201, JSON.stringify(setup.body));
-    const t = await api(owner, 'POST', '/trackers', { title: 'Coffee team', platforms: { twt: 1 }, search: { rows: [{ type: '+', searches: ['coffee'] }] } });
-    assert.equal(t.status, 201, JSON.stringify(t.body));
-    ({ hash, friendly } = t.body);
-    const imp = await api(owner, 'POST', `/trackers/${hash}/import?format=ndjson`, undefined, ndjson(posts(Date.now())));
-    assert.equal(imp.body.imported, 12, JSON.stringify(imp.body));
+    let imported;
+    ({ hash, friendly, imported } = await ownerWithTracker(owner, server.url, { title: 'Coffee team', term: 'coffee', posts: posts(Date.now()) }));
+    assert.equal(imported, 12);
   });
 
   after(async () => {

@@ -36,6 +36,13 @@ async fn the_administrator_lists_accounts_and_sets_their_plans() {
         assert_eq!(app.get("/api/v1/admin/users?search=%25").await.body["total"], 0, "a % is a character, not a wildcard");
         assert_eq!(app.get("/api/v1/admin/users?perPage=0").await.status, 400);
 
+        // An account whose address holds another's is edited and answered as itself.
+        let long = app.store.create_user(&hark_testkit::new_user("xbob@example.org"), 1).await.unwrap();
+        let short = app.store.create_user(&hark_testkit::new_user("b@example.org"), 1).await.unwrap();
+        assert!(long.id < short.id);
+        let r = app.send_json("PATCH", &format!("/api/v1/admin/users/{}", short.id), json!({"maxIgnored": 7})).await;
+        assert_eq!((r.status, r.body["email"].as_str(), r.body["maxIgnored"].as_i64()), (200, Some("b@example.org"), Some(7)), "{:?}", r.body);
+
         // A plan of the catalogue brings its limits; Bob's answers follow.
         let r = app.send_json("PATCH", &format!("/api/v1/admin/users/{bob_id}"), json!({"plan": 15})).await;
         assert_eq!(r.status, 200, "{:?}", r.body);

@@ -153,6 +153,14 @@ impl Store {
         })
     }
 
+    /// One account as [`Store::accounts`] lists it.
+    pub async fn account(&self, user_id: i64) -> Result<Option<(UserRow, i64)>> {
+        let cols: String = USER_COLUMNS.split(", ").map(|c| format!("u.{}", c.trim())).collect::<Vec<_>>().join(", ");
+        let sql = format!("SELECT {cols}, (SELECT COUNT(*) FROM trackers t WHERE t.owner_id = u.id) AS owned FROM users u WHERE u.id = $1");
+        let row: Option<AccountRow> = with_pool!(self, |p| sqlx::query_as(&sql).bind(user_id).fetch_optional(p).await?);
+        Ok(row.map(|r| (r.user, r.owned)))
+    }
+
     /// Sets an account's plan, trial and limits.
     pub async fn set_account_plan(&self, user_id: i64, a: &AccountPlan) -> Result<()> {
         with_pool!(self, |p| sqlx::query(

@@ -214,7 +214,6 @@ pub async fn edit_account(
         next.is_admin = a;
     }
     state.store.set_account_plan(id, &next).await?;
-    let (rows, _) = state.store.accounts(&row.email, 1, 0).await?;
-    let (u, n) = rows.into_iter().find(|(u, _)| u.id == id).ok_or_else(|| ApiError::not_found("Account"))?;
+    let (u, n) = state.store.account(id).await?.ok_or_else(|| ApiError::not_found("Account"))?;
     Ok(axum::Json(account(u, n, now)))
 }

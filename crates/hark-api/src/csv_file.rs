@@ -91,12 +91,18 @@ where
 /// `attachment` with the name in plain ASCII (a header value is ASCII; quotes, backslashes and
 /// control characters dropped, other characters as `_`).
 fn disposition(filename: &str) -> String {
+    disposition_as("attachment", filename)
+}
+
+/// A Content-Disposition of `how` (`attachment` or `inline`) for `filename`, quotes and control
+/// characters left out and non-ASCII letters replaced.
+pub fn disposition_as(how: &str, filename: &str) -> String {
     let name: String = filename
         .chars()
         .filter(|c| !matches!(c, '"' | '\\') && !c.is_control())
         .map(|c| if c.is_ascii() { c } else { '_' })
         .collect();
-    format!("attachment; filename=\"{name}\"")
+    format!("{how}; filename=\"{name}\"")
 }
 
 /// The writing end of [`streamed`].

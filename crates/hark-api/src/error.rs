@@ -29,6 +29,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::CsrfFailed => StatusCode::FORBIDDEN,
         Code::CustomUrlTaken => StatusCode::CONFLICT,
         Code::EmptyFile => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::ExportNotReady => StatusCode::CONFLICT,
         Code::Forbidden => StatusCode::FORBIDDEN,
         Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         Code::InvalidBaseUrl => StatusCode::UNPROCESSABLE_ENTITY,

@@ -21,6 +21,7 @@ pub mod auth;
 pub mod csv_file;
 pub mod dto;
 pub mod error;
+pub mod exports;
 pub mod extract;
 pub mod filters;
 pub mod mail;
@@ -40,6 +41,14 @@ pub struct ApiConfig {
     /// The address Hark is reached at (`https://hark.example.org`), for links in mail; the
     /// request's own host when unset.
     pub public_url: Option<String>,
+    /// How long a finished export is kept; [`exports::DEFAULT_TTL`] when unset.
+    pub export_ttl: Option<Duration>,
+}
+
+impl ApiConfig {
+    pub fn export_ttl(&self) -> Duration {
+        self.export_ttl.unwrap_or(exports::DEFAULT_TTL)
+    }
 }
 
 #[derive(Clone)]
@@ -48,6 +57,8 @@ pub struct AppState {
     pub config: Arc<ApiConfig>,
     pub login_limiter: Arc<auth::LoginLimiter>,
     pub mailer: Option<Arc<mail::Mailer>>,
+    /// Wakes the export worker when a job is asked for.
+    pub exports_wake: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -61,7 +72,13 @@ impl AppState {
                 None
             }
         });
-        Self { store, config: Arc::new(config), login_limiter: Arc::new(auth::LoginLimiter::default()), mailer }
+        Self {
+            store,
+            config: Arc::new(config),
+            login_limiter: Arc::new(auth::LoginLimiter::default()),
+            mailer,
+            exports_wake: Arc::new(tokio::sync::Notify::new()),
+        }
     }
 
     /// The start of absolute links in mail: the configured public address, else the request's
@@ -79,7 +96,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "admin"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "exports"), (name = "admin"))
 )]
 struct ApiDoc;
 
@@ -112,6 +129,9 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::sharing::revoke_share))
         .routes(routes!(routes::sharing::share_by_email))
         .routes(routes!(routes::embed::embed_code))
+        .routes(routes!(routes::exports::list_exports, routes::exports::create_export))
+        .routes(routes!(routes::exports::get_export))
+        .routes(routes!(routes::exports::export_file))
         .routes(routes!(routes::team::list_members, routes::team::invite_member))
         .routes(routes!(routes::team::edit_member, routes::team::remove_member))
         .routes(routes!(routes::team::withdraw_invitation))
@@ -237,7 +257,12 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+    // Every server makes exports; a job its worker was making when the server stopped is made
+    // again by the next worker once the job's lease runs out.
+    let worker = tokio::spawn(exports::run_worker(state.clone()));
+    let served = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown)
-        .await
+        .await;
+    worker.abort();
+    served
 }

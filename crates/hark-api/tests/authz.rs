@@ -104,6 +104,11 @@ fn routes() -> Vec<Route> {
         r("get", "/api/v1/trackers/{hash}/posts/export.csv", Export),
         r("get", "/api/v1/trackers/{hash}/influencers/export.csv", Export),
         q("get", "/api/v1/trackers/{hash}/embed", Export, "chart=timeline"),
+        Route { method: "post", path: "/api/v1/trackers/{hash}/exports", rule: Export, query: "days=30", body: Some(json!({"kind": "xlsx", "source": "posts"})) },
+        r("get", "/api/v1/trackers/{hash}/exports", Read),
+        // A job is read by its unguessable token; a token that names none is not found, whoever asks.
+        r("get", "/api/v1/exports/{token}", Public),
+        r("get", "/export/hashtag/{filename}", Public),
         r("get", "/api/v1/trackers/{hash}/logs", Member),
         b("patch", "/api/v1/trackers/{hash}", Editor, edit),
         r("get", "/api/v1/trackers/{hash}/collection", Editor),

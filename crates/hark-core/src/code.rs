@@ -13,6 +13,7 @@ pub enum Code {
     CsrfFailed,
     CustomUrlTaken,
     EmptyFile,
+    ExportNotReady,
     Forbidden,
     Internal,
     InvalidBaseUrl,
@@ -77,7 +78,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of their names.
-    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::MailFailed, Self::MailNotConfigured, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
+    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::ExportNotReady, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::MailFailed, Self::MailNotConfigured, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -88,6 +89,7 @@ impl Code {
             Self::CsrfFailed => "csrf_failed",
             Self::CustomUrlTaken => "custom_url_taken",
             Self::EmptyFile => "empty_file",
+            Self::ExportNotReady => "export_not_ready",
             Self::Forbidden => "forbidden",
             Self::Internal => "internal",
             Self::InvalidBaseUrl => "invalid_base_url",

@@ -70,6 +70,46 @@ macro_rules! named {
 named!(JobKind { Poll => "poll", Backfill => "backfill" });
 named!(JobState { Active => "active", Done => "done", Failed => "failed" });
 
+/// What an export job makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportKind {
+    /// One workbook: a sheet per dashboard panel and the posts.
+    Xlsx,
+    /// The designed report.
+    Pdf,
+    /// A Google Sheets spreadsheet.
+    Sheets,
+}
+
+/// Where an export job stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportState {
+    /// Waiting for a worker, or its worker stopped and its lease ran out.
+    Pending,
+    /// A worker holds its lease and writes the file.
+    Running,
+    /// The file is there until the job expires.
+    Ready,
+    /// Gave up; `error` says why.
+    Failed,
+}
+
+named!(ExportKind { Xlsx => "xlsx", Pdf => "pdf", Sheets => "sheets" });
+named!(ExportState { Pending => "pending", Running => "running", Ready => "ready", Failed => "failed" });
+
+impl ExportKind {
+    /// The name users see in notices: 'We were unable to generate the XLS.'
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Xlsx => "XLS",
+            Self::Pdf => "PDF",
+            Self::Sheets => "spreadsheet",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

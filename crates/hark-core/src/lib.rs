@@ -27,7 +27,7 @@ pub mod text;
 pub use bucket::Bucket;
 pub use code::Code;
 pub use gender::Gender;
-pub use job::{JobKind, JobState};
+pub use job::{ExportKind, ExportState, JobKind, JobState};
 pub use criteria::{AccountLimits, AccountLists, CriteriaInput, TrackerCriteria};
 pub use permission::Permission;
 pub use platform::{Platform, PlatformSet};

@@ -64,6 +64,22 @@ impl Platform {
         }
     }
 
+    /// The name people read (reports and exports).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Twitter => "X (Twitter)",
+            Self::Instagram => "Instagram",
+            Self::Youtube => "YouTube",
+            Self::Facebook => "Facebook",
+            Self::Tiktok => "TikTok",
+            Self::News => "News",
+            Self::Blogs => "Blogs",
+            Self::Forums => "Forums",
+            Self::Bluesky => "Bluesky",
+            Self::Mastodon => "Mastodon",
+        }
+    }
+
     /// Accepts either the short code or the long name.
     pub fn parse(s: &str) -> Result<Self, Invalid> {
         let s = s.trim();

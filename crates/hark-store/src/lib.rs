@@ -26,6 +26,7 @@ mod collect;
 mod dashboard;
 mod dialect;
 mod error;
+mod exports;
 mod filter;
 mod influencers;
 mod ingest;
@@ -52,6 +53,7 @@ pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use dashboard::{split_range, AuthorStat, Counts, DashboardPost, RangeSplit};
 pub use dialect::Backend;
 pub use error::StoreError;
+pub use exports::{ExportFile, ExportJob, ExportResult, NewExport, EXPORT_MAX_ATTEMPTS};
 pub use filter::PageFilter;
 pub use influencers::{
     AccountPostSort, CountField, CountFilter, InfluencerPage, InfluencerQuery, InfluencerRow, InfluencerSort, Profile,

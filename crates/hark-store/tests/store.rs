@@ -266,3 +266,67 @@ async fn stream_leases_are_exclusive_and_keep_the_cursor() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn export_jobs_are_leased_taken_over_finished_and_expired() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("ann@example.org"), 1).await.unwrap();
+        let t = s.create_tracker(&tracker(u.id, "coffee"), 1).await.unwrap();
+        let new = |token: &'static str| hark_store::NewExport {
+            token,
+            tracker_id: t.id,
+            user_id: Some(u.id),
+            kind: hark_core::ExportKind::Xlsx,
+            params: "{}",
+            now: 1_000,
+            expires_at: 100_000,
+        };
+        let job = s.create_export(&new("a0")).await.unwrap();
+        assert_eq!((job.state, job.attempts), (hark_core::ExportState::Pending, 0));
+        assert_eq!(s.unfinished_exports(t.id).await.unwrap(), 1);
+        // One worker at a time: a held lease is not given out again.
+        let a = s.lease_export("a", 2_000, 12_000).await.unwrap().expect("leased");
+        assert_eq!((a.id, a.attempts, a.state), (job.id, 1, hark_core::ExportState::Running));
+        assert!(s.lease_export("b", 5_000, 15_000).await.unwrap().is_none());
+        assert!(s.export_progress(job.id, "a", 3, 10, 6_000, 20_000).await.unwrap());
+        // Worker a stops; its lease runs out and b makes the job anew.
+        let b = s.lease_export("b", 20_001, 30_000).await.unwrap().expect("taken over");
+        assert_eq!((b.id, b.attempts, b.progress_done), (job.id, 2, 0));
+        assert!(!s.export_progress(job.id, "a", 5, 10, 20_002, 40_000).await.unwrap(), "a's lease is gone");
+        let body = b"the file".to_vec();
+        let r = hark_store::ExportResult { filename: "x.xlsx", content_type: "application/x", body: &body, url: None, expires_at: 90_000 };
+        assert!(!s.finish_export(job.id, "a", &r, 21_000).await.unwrap(), "only the holder finishes");
+        assert!(s.finish_export(job.id, "b", &r, 21_000).await.unwrap());
+        let done = s.export_by_token("a0").await.unwrap().unwrap();
+        assert_eq!((done.state, done.size, done.lease_owner.as_deref()), (hark_core::ExportState::Ready, Some(8), None));
+        assert_eq!(s.export_file(job.id).await.unwrap().unwrap().body, body);
+        assert_eq!(s.user_exports(t.id, u.id, 21_000).await.unwrap().len(), 1);
+
+        // A job that stops its worker every time fails after its last attempt.
+        let bad = s.create_export(&new("b0")).await.unwrap();
+        for (i, now) in [(1, 30_000), (2, 40_000), (3, 50_000)] {
+            let l = s.lease_export("w", now, now + 1).await.unwrap().expect("leased");
+            assert_eq!((l.id, l.attempts), (bad.id, i));
+        }
+        assert!(s.lease_export("w", 60_000, 60_001).await.unwrap().is_none());
+        let failed = s.export_by_token("b0").await.unwrap().unwrap();
+        assert_eq!(failed.state, hark_core::ExportState::Failed);
+        assert!(failed.error.is_some());
+        // A released job waits again, its attempt not counted.
+        let c = s.create_export(&new("c0")).await.unwrap();
+        s.lease_export("w", 60_000, 70_000).await.unwrap().expect("leased");
+        s.release_export(c.id, "w").await.unwrap();
+        let waiting = s.export_by_token("c0").await.unwrap().unwrap();
+        assert_eq!((waiting.state, waiting.attempts), (hark_core::ExportState::Pending, 0));
+
+        // Expired jobs go with their files.
+        assert_eq!(s.remove_expired_exports(95_000).await.unwrap(), 1);
+        assert!(s.export_file(job.id).await.unwrap().is_none());
+        assert_eq!(s.remove_expired_exports(100_000).await.unwrap(), 2);
+        // Removing the tracker removes its jobs.
+        s.create_export(&new("d0")).await.unwrap();
+        s.delete_tracker(t.id).await.unwrap();
+        assert!(s.export_by_token("d0").await.unwrap().is_none());
+    })
+    .await;
+}

@@ -75,6 +75,9 @@ struct ServeArgs {
     /// request's host when unset.
     #[arg(long, env = "HARK_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Hours a finished export (XLS, PDF) is kept for download.
+    #[arg(long, env = "HARK_EXPORT_TTL_HOURS", default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=8760))]
+    export_ttl_hours: u64,
 }
 
 #[derive(Args)]
@@ -164,7 +167,13 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(m) = &mail {
         hark_api::mail::Mailer::new(m).map_err(|e| anyhow::anyhow!("--smtp-url / --mail-from: {e}"))?;
     }
-    let config = ApiConfig { secure_cookies: args.secure_cookies, web_dir, mail, public_url: args.public_url.clone() };
+    let config = ApiConfig {
+        secure_cookies: args.secure_cookies,
+        web_dir,
+        mail,
+        public_url: args.public_url.clone(),
+        export_ttl: Some(std::time::Duration::from_secs(args.export_ttl_hours * 3600)),
+    };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)
         .await

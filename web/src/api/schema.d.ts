@@ -148,6 +148,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/exports/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -640,6 +656,22 @@ export interface paths {
         get: operations["embed_code"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_exports"];
+        put?: never;
+        post: operations["create_export"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1289,6 +1321,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/export/hashtag/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1586,6 +1634,39 @@ export interface components {
             fields?: Record<string, never>[] | null;
             message: string;
         };
+        ExportJobView: {
+            createdAt: components["schemas"]["i64"];
+            /**
+             * Format: int64
+             * @description Steps done of `total` (rows and panels).
+             */
+            done: number;
+            /** @description Why it failed. */
+            error?: string | null;
+            expiresAt: components["schemas"]["i64"];
+            /** @description Where the finished file opens (with the share link's `shareHash` for a visitor). */
+            fileUrl?: string | null;
+            /** @description The name the file downloads as. */
+            filename?: string | null;
+            /** @description `xlsx`, `pdf` or `sheets`. */
+            kind: string;
+            /** Format: int64 */
+            size?: number | null;
+            /** @description `pending`, `running`, `ready` or `failed`. */
+            state: string;
+            token: string;
+            /** Format: int64 */
+            total: number;
+        };
+        ExportList: {
+            exports: components["schemas"]["ExportJobView"][];
+        };
+        /**
+         * @description Which page the export was asked from: the dashboard (its panels and every post of the
+         *     filter) or the posts page (its list, with its search, sort and filters).
+         * @enum {string}
+         */
+        ExportSource: "dashboard" | "posts";
         FieldOption: {
             label: string;
             value: string;
@@ -1826,6 +1907,17 @@ export interface components {
             permission: number;
             /** Format: int64 */
             userId: number;
+        };
+        NewExportInput: {
+            /** @description The timeline's grouping: none, hour, day, week or month. */
+            grouping?: string | null;
+            /** @description `xlsx` (the workbook). */
+            kind: string;
+            /**
+             * @description The page asked from: `dashboard` (every panel and the posts) or `posts` (the list as
+             *     searched, filtered and sorted).
+             */
+            source: components["schemas"]["ExportSource"];
         };
         PlanCatalogue: {
             plans: components["schemas"]["PlanView"][];
@@ -2746,6 +2838,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DemoTracker"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_export: {
+        parameters: {
+            query?: {
+                /** @description The tracker's share link hash, for a visitor who asked through it. */
+                shareHash?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJobView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             404: {
@@ -4213,6 +4345,155 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_exports: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportList"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_export: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
+                /** @description 1-based page. */
+                page?: string;
+                /** @description Posts per page, 1 to 1000 (25 by default). */
+                perPage?: string;
+                /**
+                 * @description `field;asc|desc`: created_at (default), engagement, reach, engagement_rate, impressions,
+                 *     sentiment, user, likes, comments, shares, views.
+                 */
+                sort?: string;
+                /** @description Words that must all appear in the text, title, author names or location. */
+                search?: string;
+                /** @description Comma-separated sentiment buckets. */
+                sentiment?: string;
+                excludeRT?: string;
+                igStoryOnly?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewExportInput"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJobView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6196,6 +6477,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TotalPosts"];
+                };
+            };
+        };
+    };
+    export_file: {
+        parameters: {
+            query?: {
+                /** @description The tracker's share link hash, for a visitor who asked through it. */
+                shareHash?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `{token}.{ext}` */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

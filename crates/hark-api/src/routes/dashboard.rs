@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use hark_core::{now_millis, Platform, PlatformSet, TrackerCriteria};
-use hark_store::{Counts, DashboardPost, PageFilter, DAY_MS, HOUR_MS};
+use hark_store::{Counts, DashboardPost, PageFilter, TrackerRow, DAY_MS, HOUR_MS};
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan, Zoned};
@@ -33,8 +33,8 @@ fn only(f: &PageFilter, keep: &[Platform]) -> PageFilter {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TermCount {
-    term: String,
-    count: i64,
+    pub(crate) term: String,
+    pub(crate) count: i64,
 }
 
 fn terms(v: Vec<(String, i64)>, n: usize) -> Vec<TermCount> {
@@ -46,13 +46,13 @@ fn terms(v: Vec<(String, i64)>, n: usize) -> Vec<TermCount> {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TopStats {
-    posts: i64,
-    users: i64,
-    engagement: i64,
-    reach: i64,
-    impressions: i64,
+    pub(crate) posts: i64,
+    pub(crate) users: i64,
+    pub(crate) engagement: i64,
+    pub(crate) reach: i64,
+    pub(crate) impressions: i64,
     /// Engagement over reach, in percent (one decimal); null without reach.
-    engagement_rate: Option<f64>,
+    pub(crate) engagement_rate: Option<f64>,
 }
 
 pub(crate) async fn top_stats_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<TopStats> {
@@ -84,28 +84,28 @@ pub struct TimelineQuery {
 #[serde(rename_all = "camelCase")]
 pub struct Bucket {
     /// Bucket start (ms), a boundary in the viewer's time zone.
-    t: i64,
-    posts: i64,
-    engagement: i64,
-    reach: i64,
-    impressions: i64,
+    pub(crate) t: i64,
+    pub(crate) posts: i64,
+    pub(crate) engagement: i64,
+    pub(crate) reach: i64,
+    pub(crate) impressions: i64,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LogMarker {
-    action: String,
-    created_at: i64,
+    pub(crate) action: String,
+    pub(crate) created_at: i64,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Timeline {
     /// The grouping used (none resolves to hour, day, week or month).
-    grouping: String,
-    buckets: Vec<Bucket>,
+    pub(crate) grouping: String,
+    pub(crate) buckets: Vec<Bucket>,
     /// Tracker log entries (created, paused, restarted) within the buckets' span.
-    logs: Vec<LogMarker>,
+    pub(crate) logs: Vec<LogMarker>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,8 +229,13 @@ pub async fn timeline(
     c: TrackerPage,
     Query(t): Query<TimelineQuery>,
 ) -> ApiResult<axum::Json<Timeline>> {
-    let bounds = state.store.dash_bounds(c.row.id, &c.filter).await?;
-    let (start, end) = match (c.filter.start, c.filter.end, bounds) {
+    Ok(axum::Json(timeline_of(&state, c.row.id, &c.filter, &c.tz, t.grouping.as_deref()).await?))
+}
+
+/// The timeline of the filter's range, grouped by `grouping` (none: chosen from the range).
+pub(crate) async fn timeline_of(state: &AppState, row_id: i64, f: &PageFilter, tz: &TimeZone, grouping: Option<&str>) -> ApiResult<Timeline> {
+    let bounds = state.store.dash_bounds(row_id, f).await?;
+    let (start, end) = match (f.start, f.end, bounds) {
         (Some(s), Some(e), _) => (s, e),
         (s, e, Some((lo, hi))) => (s.unwrap_or(lo), e.unwrap_or(hi)),
         (s, e, None) => {
@@ -238,19 +243,19 @@ pub async fn timeline(
             (s.unwrap_or(now - DAY_MS), e.unwrap_or(now))
         }
     };
-    let grouping = Grouping::resolve(t.grouping.as_deref(), end - start)?;
-    let resolution = if grouping != Grouping::Minutes && whole_hour_offsets(&c.tz, start, end) { HOUR_MS } else { 60_000 };
+    let grouping = Grouping::resolve(grouping, end - start)?;
+    let resolution = if grouping != Grouping::Minutes && whole_hour_offsets(tz, start, end) { HOUR_MS } else { 60_000 };
     if resolution == 60_000 && end - start > 7 * DAY_MS && grouping == Grouping::Minutes {
         return Err(ApiError::new(Code::TooManyBuckets, "Minute grouping is available for ranges up to 7 days."));
     }
-    let series = state.store.dash_series(c.row.id, &c.filter, resolution).await?;
-    let buckets = group_series(&series, grouping, &c.tz, start, end)?
+    let series = state.store.dash_series(row_id, f, resolution).await?;
+    let buckets = group_series(&series, grouping, tz, start, end)?
         .into_iter()
         .map(|(t, c)| Bucket { t, posts: c.posts, engagement: c.engagement, reach: c.reach, impressions: c.impressions })
         .collect();
     let logs =
-        state.store.tracker_logs(c.row.id).await?.into_iter().map(|l| LogMarker { action: l.action, created_at: l.created_at }).collect();
-    Ok(axum::Json(Timeline { grouping: grouping.name().into(), buckets, logs }))
+        state.store.tracker_logs(row_id).await?.into_iter().map(|l| LogMarker { action: l.action, created_at: l.created_at }).collect();
+    Ok(Timeline { grouping: grouping.name().into(), buckets, logs })
 }
 
 // ---- locations, sentiments, devices, genders, post types ---------------------------------------
@@ -259,32 +264,32 @@ pub async fn timeline(
 #[serde(rename_all = "camelCase")]
 pub struct Locations {
     /// Countries with post counts, most first.
-    countries: Vec<CountryCount>,
+    pub(crate) countries: Vec<CountryCount>,
     /// States and provinces where the posts' places resolve to one, most first.
-    states: Vec<StateCount>,
+    pub(crate) states: Vec<StateCount>,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StateCount {
     /// ISO 3166-2 code ("US-TX").
-    state: String,
+    pub(crate) state: String,
     /// English name ("Texas"); the code when unknown.
-    name: String,
+    pub(crate) name: String,
     /// ISO 3166 alpha-2 code of its country.
-    country: String,
-    count: i64,
+    pub(crate) country: String,
+    pub(crate) count: i64,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CountryCount {
     /// ISO 3166 alpha-2 code.
-    country: String,
+    pub(crate) country: String,
     /// ISO 3166 numeric code, three digits (the id world maps use).
-    numeric: Option<String>,
-    name: String,
-    count: i64,
+    pub(crate) numeric: Option<String>,
+    pub(crate) name: String,
+    pub(crate) count: i64,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/locations", tag = "dashboard",
@@ -293,9 +298,13 @@ pub async fn locations(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<Locations>> {
-    let f = PageFilter { platforms: c.filter.platforms.iter().filter(|p| p.bears_location()).collect(), ..c.filter };
+    Ok(axum::Json(locations_of(&state, c.row.id, &c.filter).await?))
+}
+
+pub(crate) async fn locations_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<Locations> {
+    let f = PageFilter { platforms: f.platforms.iter().filter(|p| p.bears_location()).collect(), ..f.clone() };
     let (countries, regions) =
-        tokio::try_join!(state.store.dash_terms(c.row.id, &f, "country"), state.store.dash_terms(c.row.id, &f, "region"))?;
+        tokio::try_join!(state.store.dash_terms(row_id, &f, "country"), state.store.dash_terms(row_id, &f, "region"))?;
     let mut countries = countries;
     // Hong Kong and Taiwan count as China.
     let merged: i64 = countries.iter().filter(|(t, _)| t == "HK" || t == "TW").map(|(_, n)| n).sum();
@@ -330,17 +339,17 @@ pub async fn locations(
             count,
         })
         .collect();
-    Ok(axum::Json(Locations { countries, states }))
+    Ok(Locations { countries, states })
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Sentiments {
-    positive: i64,
-    neutral: i64,
-    negative: i64,
+    pub(crate) positive: i64,
+    pub(crate) neutral: i64,
+    pub(crate) negative: i64,
     /// Posts per subtracker, in the tracker's order.
-    share_of_voice: Vec<TermCount>,
+    pub(crate) share_of_voice: Vec<TermCount>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/sentiments", tag = "dashboard",
@@ -349,10 +358,14 @@ pub async fn sentiments(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<Sentiments>> {
-    let labels = serde_json::from_str::<TrackerCriteria>(&c.row.criteria).map(|c| c.subtrackers).unwrap_or_default();
+    Ok(axum::Json(sentiments_of(&state, &c.row, &c.filter).await?))
+}
+
+pub(crate) async fn sentiments_of(state: &AppState, row: &TrackerRow, f: &PageFilter) -> ApiResult<Sentiments> {
+    let labels = serde_json::from_str::<TrackerCriteria>(&row.criteria).map(|c| c.subtrackers).unwrap_or_default();
     let (buckets, counts) = tokio::try_join!(
-        state.store.dash_terms(c.row.id, &c.filter, "sentiment"),
-        state.store.dash_share_of_voice(c.row.id, &c.filter, labels.len() as u32)
+        state.store.dash_terms(row.id, f, "sentiment"),
+        state.store.dash_share_of_voice(row.id, f, labels.len() as u32)
     )?;
     let (mut positive, mut neutral, mut negative) = (0, 0, 0);
     for (b, n) in buckets {
@@ -363,20 +376,21 @@ pub async fn sentiments(
         }
     }
     let share_of_voice = labels.into_iter().zip(counts).map(|(term, count)| TermCount { term, count }).collect();
-    Ok(axum::Json(Sentiments { positive, neutral, negative, share_of_voice }))
+    Ok(Sentiments { positive, neutral, negative, share_of_voice })
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct TermList {
-    items: Vec<TermCount>,
+    pub(crate) items: Vec<TermCount>,
 }
 
-async fn term_list(state: &AppState, c: &TrackerPage, kind: &str, keep: Option<&[Platform]>) -> ApiResult<axum::Json<TermList>> {
-    let f = match keep {
-        Some(k) => only(&c.filter, k),
-        None => c.filter.clone(),
+/// Devices (`source`, twitter), genders (`gender`) or post types (`post_type`, twitter).
+pub(crate) async fn term_list(state: &AppState, row_id: i64, f: &PageFilter, kind: &str) -> ApiResult<TermList> {
+    let f = match kind {
+        "source" | "post_type" => only(f, &[Platform::Twitter]),
+        _ => f.clone(),
     };
-    Ok(axum::Json(TermList { items: terms(state.store.dash_terms(c.row.id, &f, kind).await?, TOP) }))
+    Ok(TermList { items: terms(state.store.dash_terms(row_id, &f, kind).await?, TOP) })
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/devices", tag = "dashboard",
@@ -385,7 +399,7 @@ pub async fn devices(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<TermList>> {
-    term_list(&state, &c, "source", Some(&[Platform::Twitter])).await
+    Ok(axum::Json(term_list(&state, c.row.id, &c.filter, "source").await?))
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/genders", tag = "dashboard",
@@ -394,7 +408,7 @@ pub async fn genders(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<TermList>> {
-    term_list(&state, &c, "gender", None).await
+    Ok(axum::Json(term_list(&state, c.row.id, &c.filter, "gender").await?))
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/post-types", tag = "dashboard",
@@ -403,13 +417,13 @@ pub async fn post_types(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<TermList>> {
-    term_list(&state, &c, "post_type", Some(&[Platform::Twitter])).await
+    Ok(axum::Json(term_list(&state, c.row.id, &c.filter, "post_type").await?))
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct ViewerSentiments {
-    likes: i64,
-    dislikes: i64,
+    pub(crate) likes: i64,
+    pub(crate) dislikes: i64,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/viewer-sentiments", tag = "dashboard",
@@ -418,8 +432,12 @@ pub async fn viewer_sentiments(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<ViewerSentiments>> {
-    let (likes, dislikes) = state.store.dash_viewer_sentiment(c.row.id, &c.filter).await?;
-    Ok(axum::Json(ViewerSentiments { likes, dislikes }))
+    Ok(axum::Json(viewer_sentiments_of(&state, c.row.id, &c.filter).await?))
+}
+
+pub(crate) async fn viewer_sentiments_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<ViewerSentiments> {
+    let (likes, dislikes) = state.store.dash_viewer_sentiment(row_id, f).await?;
+    Ok(ViewerSentiments { likes, dislikes })
 }
 
 // ---- influencers, topics, top pages, top posts -------------------------------------------------
@@ -433,21 +451,21 @@ pub struct InfluencerQuery {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Influencer {
-    platform: String,
-    username: String,
-    name: String,
-    avatar: Option<String>,
-    verified: bool,
-    posts: i64,
-    engagement: i64,
-    followers: i64,
+    pub(crate) platform: String,
+    pub(crate) username: String,
+    pub(crate) name: String,
+    pub(crate) avatar: Option<String>,
+    pub(crate) verified: bool,
+    pub(crate) posts: i64,
+    pub(crate) engagement: i64,
+    pub(crate) followers: i64,
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Influencers {
-    by_engagement: Vec<Influencer>,
-    by_posts: Vec<Influencer>,
+    pub(crate) by_engagement: Vec<Influencer>,
+    pub(crate) by_posts: Vec<Influencer>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/influencers", tag = "dashboard",
@@ -457,11 +475,16 @@ pub async fn influencers(
     c: TrackerPage,
     Query(iq): Query<InfluencerQuery>,
 ) -> ApiResult<axum::Json<Influencers>> {
-    let mut f = c.filter.clone();
-    if iq.facebook == Some(0) {
+    Ok(axum::Json(influencers_of(&state, c.row.id, &c.filter, iq.facebook != Some(0)).await?))
+}
+
+/// The top accounts by engagement and by posts; `facebook` false leaves facebook out.
+pub(crate) async fn influencers_of(state: &AppState, row_id: i64, f: &PageFilter, facebook: bool) -> ApiResult<Influencers> {
+    let mut f = f.clone();
+    if !facebook {
         f.platforms.remove(Platform::Facebook);
     }
-    let (e, p) = state.store.dash_influencers(c.row.id, &f, TOP).await?;
+    let (e, p) = state.store.dash_influencers(row_id, &f, TOP).await?;
     let map = |v: Vec<hark_store::AuthorStat>| {
         v.into_iter()
             .map(|a| Influencer {
@@ -476,13 +499,13 @@ pub async fn influencers(
             })
             .collect()
     };
-    Ok(axum::Json(Influencers { by_engagement: map(e), by_posts: map(p) }))
+    Ok(Influencers { by_engagement: map(e), by_posts: map(p) })
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct Topics {
-    hashtags: Vec<TermCount>,
-    keywords: Vec<TermCount>,
+    pub(crate) hashtags: Vec<TermCount>,
+    pub(crate) keywords: Vec<TermCount>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/topics", tag = "dashboard",
@@ -491,22 +514,26 @@ pub async fn topics(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<Topics>> {
+    Ok(axum::Json(topics_of(&state, c.row.id, &c.filter).await?))
+}
+
+pub(crate) async fn topics_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<Topics> {
     let all = PlatformSet::all();
     let mut lists =
-        state.store.dash_top_terms_many(c.row.id, &c.filter, &[("hashtag", all), ("keyword", all)], Some(TOPICS)).await?.into_iter();
+        state.store.dash_top_terms_many(row_id, f, &[("hashtag", all), ("keyword", all)], Some(TOPICS)).await?.into_iter();
     let hashtags = terms(lists.next().unwrap_or_default(), TOPICS);
     let keywords = terms(lists.next().unwrap_or_default(), TOPICS);
-    Ok(axum::Json(Topics { hashtags, keywords }))
+    Ok(Topics { hashtags, keywords })
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TopPages {
     /// Sites of the news, blog and forum posts (Top Websites That Mention This Term).
-    top_websites: Vec<TermCount>,
+    pub(crate) top_websites: Vec<TermCount>,
     /// Domains linked from twitter, youtube, facebook, bluesky and mastodon posts (Most Linked Websites).
-    top_domains: Vec<TermCount>,
-    top_links: Vec<TermCount>,
+    pub(crate) top_domains: Vec<TermCount>,
+    pub(crate) top_links: Vec<TermCount>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/top-pages", tag = "dashboard",
@@ -515,24 +542,28 @@ pub async fn top_pages(
     State(state): State<AppState>,
     c: TrackerPage,
 ) -> ApiResult<axum::Json<TopPages>> {
+    Ok(axum::Json(top_pages_of(&state, c.row.id, &c.filter).await?))
+}
+
+pub(crate) async fn top_pages_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<TopPages> {
     let web: PlatformSet = [Platform::News, Platform::Blogs, Platform::Forums].into_iter().collect();
     let social: PlatformSet =
         [Platform::Twitter, Platform::Youtube, Platform::Facebook, Platform::Bluesky, Platform::Mastodon].into_iter().collect();
     let mut lists = state
         .store
-        .dash_top_terms_many(c.row.id, &c.filter, &[("domain", web), ("domain", social), ("link", social)], Some(TOP))
+        .dash_top_terms_many(row_id, f, &[("domain", web), ("domain", social), ("link", social)], Some(TOP))
         .await?
         .into_iter();
-    Ok(axum::Json(TopPages {
+    Ok(TopPages {
         top_websites: terms(lists.next().unwrap_or_default(), TOP),
         top_domains: terms(lists.next().unwrap_or_default(), TOP),
         top_links: terms(lists.next().unwrap_or_default(), TOP),
-    }))
+    })
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct TopPosts {
-    posts: Vec<DashboardPost>,
+    pub(crate) posts: Vec<DashboardPost>,
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/top-posts", tag = "dashboard",

@@ -2,6 +2,7 @@ pub mod admin;
 pub mod collection;
 pub mod dashboard;
 pub mod embed;
+pub mod exports;
 pub mod import;
 pub mod influencers;
 pub mod posts;

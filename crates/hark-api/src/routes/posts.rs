@@ -244,6 +244,65 @@ fn csv_field_time(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms).map(|t| t.strftime("%Y-%m-%d %H:%M:%S").to_string()).unwrap_or_default()
 }
 
+/// The columns of every posts export (CSV and the workbook's posts sheet).
+pub const EXPORT_COLUMNS: [&str; 19] = [
+    "Date", "Platform", "Name", "Username", "Title", "Text", "Link", "Type", "Likes", "Comments", "Shares", "Views",
+    "Engagement", "Engagement rate (%)", "Reach", "Impressions", "Sentiment", "Country", "Tags",
+];
+
+/// A cell of an export, typed so that a workbook writes numbers as numbers and dates as dates.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Text(String),
+    Int(i64),
+    Float(f64),
+    /// A moment (ms).
+    Time(i64),
+    Empty,
+}
+
+impl Cell {
+    /// The cell as CSV text (a moment in UTC, a rate with one decimal).
+    pub fn csv_text(&self) -> String {
+        match self {
+            Cell::Text(s) => s.clone(),
+            Cell::Int(n) => n.to_string(),
+            Cell::Float(x) => format!("{x:.1}"),
+            Cell::Time(ms) => csv_field_time(*ms),
+            Cell::Empty => String::new(),
+        }
+    }
+}
+
+/// A post's cells in [`EXPORT_COLUMNS`] order; `tags` names the tracker's tag ids.
+pub fn export_cells(it: &PostItem, tags: &std::collections::HashMap<i64, String>) -> [Cell; 19] {
+    let c = &it.post.counts;
+    let text = |s: &str| Cell::Text(s.to_string());
+    let num = |v: Option<i64>| v.map(Cell::Int).unwrap_or(Cell::Empty);
+    let tag_names: Vec<&str> = it.tags.iter().filter_map(|t| tags.get(t).map(String::as_str)).collect();
+    [
+        Cell::Time(it.post.created_at),
+        text(it.post.platform.name()),
+        text(&it.post.author.name),
+        text(&it.post.author.username),
+        text(it.post.title.as_deref().unwrap_or_default()),
+        text(&it.post.text),
+        text(it.post.url.as_deref().unwrap_or_default()),
+        text(&it.post_type),
+        num(c.likes),
+        num(c.comments.or(c.replies)),
+        num(c.shares.or(c.retweets)),
+        num(c.views),
+        Cell::Int(it.engagement),
+        it.engagement_rate.map(|r| Cell::Float((r * 10.0).round() / 10.0)).unwrap_or(Cell::Empty),
+        Cell::Int(it.reach),
+        Cell::Int(it.impressions),
+        text(&it.sentiment_bucket),
+        text(it.country.as_deref().unwrap_or_default()),
+        text(&tag_names.join(", ")),
+    ]
+}
+
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/posts/export.csv", tag = "posts",
     params(("hash" = String, Path), FilterQuery, PostsParams),
     responses((status = 200, content_type = "text/csv", body = String), (status = 403, body = ErrorBody)))]
@@ -264,10 +323,7 @@ pub async fn export_posts(
     let tags: std::collections::HashMap<i64, String> =
         state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
     let anonymize = anonymizes_facebook(&row);
-    let mut w = CsvFile::new([
-        "Date (UTC)", "Platform", "Name", "Username", "Title", "Text", "Link", "Type", "Likes", "Comments", "Shares",
-        "Views", "Engagement", "Engagement rate (%)", "Reach", "Impressions", "Sentiment", "Country", "Tags",
-    ])?;
+    let mut w = CsvFile::new(EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }))?;
     let mut written = 0i64;
     for page in 1.. {
         q.page = page;
@@ -275,30 +331,7 @@ pub async fn export_posts(
         let n = rows.len() as i64;
         for r in rows {
             let it = item(r, None, true, anonymize);
-            let c = &it.post.counts;
-            let num = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
-            let tag_names: Vec<&str> = it.tags.iter().filter_map(|t| tags.get(t).map(String::as_str)).collect();
-            w.row([
-                csv_field_time(it.post.created_at),
-                it.post.platform.name().to_string(),
-                it.post.author.name.clone(),
-                it.post.author.username.clone(),
-                it.post.title.clone().unwrap_or_default(),
-                it.post.text.clone(),
-                it.post.url.clone().unwrap_or_default(),
-                it.post_type.clone(),
-                num(c.likes),
-                num(c.comments.or(c.replies)),
-                num(c.shares.or(c.retweets)),
-                num(c.views),
-                it.engagement.to_string(),
-                it.engagement_rate.map(|r| format!("{r:.1}")).unwrap_or_default(),
-                it.reach.to_string(),
-                it.impressions.to_string(),
-                it.sentiment_bucket.clone(),
-                it.country.clone().unwrap_or_default(),
-                tag_names.join(", "),
-            ])?;
+            w.row(export_cells(&it, &tags).iter().map(|c| c.csv_text()))?;
         }
         written += n;
         if n < q.per_page || written >= EXPORT_MAX {

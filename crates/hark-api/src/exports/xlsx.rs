@@ -1,0 +1,433 @@
+//! The XLS export: one workbook with a sheet per dashboard panel (key statistics, timeline with a
+//! native chart, top posts, influencers, topics, sentiment, locations, gender, devices, links,
+//! post types, share of voice) and a sheet of the posts. Cells are typed: numbers as numbers,
+//! moments as dates in the viewer's time zone. Text is written as text, never as a formula, so a
+//! post starting with `=` stays a string.
+
+use std::collections::HashMap;
+
+use hark_core::Millis;
+use hark_store::TrackerRow;
+use jiff::tz::TimeZone;
+use rust_xlsxwriter::{Chart, ChartType, ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
+
+use super::{ExportParams, ExportSource, ExportView, Progress};
+use crate::error::{ApiError, ApiResult};
+use crate::routes::dashboard as dash;
+use crate::routes::posts::{export_cells, item, post_query, Cell, EXPORT_COLUMNS, EXPORT_MAX};
+use crate::AppState;
+
+pub const CONTENT_TYPE: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/// Excel's longest text in a cell.
+const MAX_TEXT: usize = 32_000;
+
+fn xl(e: XlsxError) -> ApiError {
+    ApiError::Internal(format!("workbook: {e}"))
+}
+
+/// The workbook's formats.
+struct Formats {
+    header: Format,
+    date: Format,
+    title: Format,
+    percent: Format,
+}
+
+impl Formats {
+    fn new() -> Self {
+        Self {
+            header: Format::new().set_bold().set_background_color("#E2E8F0"),
+            date: Format::new().set_num_format("yyyy-mm-dd hh:mm"),
+            title: Format::new().set_bold().set_font_size(14),
+            percent: Format::new().set_num_format("0.0"),
+        }
+    }
+}
+
+/// The moment `ms` as the viewer's wall-clock time.
+fn excel_time(ms: Millis, tz: &TimeZone) -> Option<ExcelDateTime> {
+    let dt = jiff::Timestamp::from_millisecond(ms).ok()?.to_zoned(tz.clone()).datetime();
+    ExcelDateTime::from_ymd(dt.year() as u16, dt.month() as u8, dt.day() as u8)
+        .ok()?
+        .and_hms(dt.hour() as u16, dt.minute() as u8, dt.second() as f64)
+        .ok()
+}
+
+fn clip(s: &str) -> &str {
+    if s.len() <= MAX_TEXT {
+        return s;
+    }
+    let mut end = MAX_TEXT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Writes one typed cell.
+fn put(sheet: &mut Worksheet, f: &Formats, tz: &TimeZone, row: u32, col: u16, cell: &Cell) -> Result<(), XlsxError> {
+    match cell {
+        Cell::Text(s) if !s.is_empty() => {
+            sheet.write_string(row, col, clip(s))?;
+        }
+        Cell::Int(n) => {
+            sheet.write_number(row, col, *n as f64)?;
+        }
+        Cell::Float(x) => {
+            sheet.write_number_with_format(row, col, *x, &f.percent)?;
+        }
+        Cell::Time(ms) => {
+            if let Some(t) = excel_time(*ms, tz) {
+                sheet.write_datetime_with_format(row, col, &t, &f.date)?;
+            }
+        }
+        Cell::Text(_) | Cell::Empty => {}
+    }
+    Ok(())
+}
+
+/// A sheet holding one table: a bold, frozen header row, then the rows; column widths fit the
+/// header and the first rows.
+fn table(wb: &mut Workbook, f: &Formats, tz: &TimeZone, name: &str, header: &[&str], rows: &[Vec<Cell>]) -> Result<(), XlsxError> {
+    let sheet = wb.add_worksheet();
+    sheet.set_name(name)?;
+    write_table(sheet, f, tz, 0, header, rows)?;
+    sheet.set_freeze_panes(1, 0)?;
+    Ok(())
+}
+
+fn write_table(sheet: &mut Worksheet, f: &Formats, tz: &TimeZone, top: u32, header: &[&str], rows: &[Vec<Cell>]) -> Result<(), XlsxError> {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count() + 2).collect();
+    for (c, h) in header.iter().enumerate() {
+        sheet.write_string_with_format(top, c as u16, *h, &f.header)?;
+    }
+    for (r, cells) in rows.iter().enumerate() {
+        for (c, cell) in cells.iter().enumerate() {
+            put(sheet, f, tz, top + 1 + r as u32, c as u16, cell)?;
+            if r < 200 {
+                let w = match cell {
+                    Cell::Text(s) => s.chars().count().min(60),
+                    Cell::Time(_) => 16,
+                    Cell::Int(n) => n.to_string().len(),
+                    Cell::Float(_) => 6,
+                    Cell::Empty => 0,
+                };
+                if let Some(x) = widths.get_mut(c) {
+                    *x = (*x).max(w + 2);
+                }
+            }
+        }
+    }
+    for (c, w) in widths.iter().enumerate() {
+        sheet.set_column_width(c as u16, (*w).min(62) as f64)?;
+    }
+    Ok(())
+}
+
+fn text(s: impl Into<String>) -> Cell {
+    Cell::Text(s.into())
+}
+
+/// Rows of (term, count).
+fn counts<'a>(items: impl IntoIterator<Item = &'a dash::TermCount>) -> Vec<Vec<Cell>> {
+    items.into_iter().map(|t| vec![text(t.term.clone()), Cell::Int(t.count)]).collect()
+}
+
+/// The dashboard's answers for the view, read as its panels read them.
+struct Panels {
+    stats: dash::TopStats,
+    timeline: dash::Timeline,
+    top_posts: Vec<hark_store::DashboardPost>,
+    influencers: dash::Influencers,
+    topics: dash::Topics,
+    sentiments: dash::Sentiments,
+    viewer: dash::ViewerSentiments,
+    locations: dash::Locations,
+    genders: dash::TermList,
+    devices: dash::TermList,
+    post_types: dash::TermList,
+    pages: dash::TopPages,
+}
+
+async fn panels(state: &AppState, row: &TrackerRow, p: &ExportParams, v: &ExportView) -> ApiResult<Panels> {
+    let (id, f) = (row.id, &v.filter);
+    let (stats, timeline, top_posts, influencers, topics, sentiments) = tokio::try_join!(
+        dash::top_stats_of(state, id, f),
+        dash::timeline_of(state, id, f, &v.tz, p.grouping.as_deref()),
+        async { Ok(state.store.dash_top_posts(id, f, 10).await?) },
+        dash::influencers_of(state, id, f, !crate::dto::anonymizes_facebook(&row.custom_config)),
+        dash::topics_of(state, id, f),
+        dash::sentiments_of(state, row, f),
+    )?;
+    let (viewer, locations, genders, devices, post_types, pages) = tokio::try_join!(
+        dash::viewer_sentiments_of(state, id, f),
+        dash::locations_of(state, id, f),
+        dash::term_list(state, id, f, "gender"),
+        dash::term_list(state, id, f, "source"),
+        dash::term_list(state, id, f, "post_type"),
+        dash::top_pages_of(state, id, f),
+    )?;
+    Ok(Panels { stats, timeline, top_posts, influencers, topics, sentiments, viewer, locations, genders, devices, post_types, pages })
+}
+
+fn summary(wb: &mut Workbook, f: &Formats, row: &TrackerRow, v: &ExportView, panels: &Panels) -> Result<(), XlsxError> {
+    let tz = &v.tz;
+    let sheet = wb.add_worksheet();
+    sheet.set_name("Key statistics")?;
+    sheet.write_string_with_format(0, 0, clip(&row.title), &f.title)?;
+    let range = match (v.filter.start, v.filter.end) {
+        (Some(s), Some(e)) => format!("{} to {}", stamp(s, tz), stamp(e, tz)),
+        (Some(s), None) => format!("from {}", stamp(s, tz)),
+        _ => "All Time".to_string(),
+    };
+    let platforms: Vec<&str> = v.filter.platforms.iter().map(|p| p.label()).collect();
+    let mut r = 2;
+    for (k, val) in [
+        ("Date range", range),
+        ("Time zone", tz.iana_name().unwrap_or("UTC").to_string()),
+        ("Platforms", platforms.join(", ")),
+    ] {
+        sheet.write_string_with_format(r, 0, k, &f.header)?;
+        sheet.write_string(r, 1, val)?;
+        r += 1;
+    }
+    r += 1;
+    let s = &panels.stats;
+    sheet.write_string_with_format(r, 0, "Statistic", &f.header)?;
+    sheet.write_string_with_format(r, 1, "Value", &f.header)?;
+    r += 1;
+    for (k, val) in [("Posts", s.posts), ("Users", s.users), ("Engagement", s.engagement), ("Reach", s.reach), ("Impressions", s.impressions)] {
+        sheet.write_string(r, 0, k)?;
+        sheet.write_number(r, 1, val as f64)?;
+        r += 1;
+    }
+    sheet.write_string(r, 0, "Engagement rate (%)")?;
+    if let Some(rate) = s.engagement_rate {
+        sheet.write_number_with_format(r, 1, rate, &f.percent)?;
+    }
+    sheet.set_column_width(0, 22)?;
+    sheet.set_column_width(1, 44)?;
+    Ok(())
+}
+
+fn stamp(ms: Millis, tz: &TimeZone) -> String {
+    jiff::Timestamp::from_millisecond(ms).map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%d %H:%M").to_string()).unwrap_or_default()
+}
+
+fn timeline(wb: &mut Workbook, f: &Formats, tz: &TimeZone, t: &dash::Timeline) -> Result<(), XlsxError> {
+    let rows: Vec<Vec<Cell>> = t
+        .buckets
+        .iter()
+        .map(|b| vec![Cell::Time(b.t), Cell::Int(b.posts), Cell::Int(b.engagement), Cell::Int(b.reach), Cell::Int(b.impressions)])
+        .collect();
+    table(wb, f, tz, "Timeline", &["Start", "Posts", "Engagement", "Reach", "Impressions"], &rows)?;
+    if !rows.is_empty() {
+        let last = rows.len() as u32;
+        let mut chart = Chart::new(ChartType::Line);
+        chart.title().set_name(&format!("Posts by {}", t.grouping));
+        chart
+            .add_series()
+            .set_name("Posts")
+            .set_categories(("Timeline", 1, 0, last, 0))
+            .set_values(("Timeline", 1, 1, last, 1));
+        chart.legend().set_hidden();
+        chart.set_width(720).set_height(360);
+        let sheet = wb.worksheet_from_name("Timeline")?;
+        sheet.insert_chart(1, 6, &chart)?;
+    }
+    Ok(())
+}
+
+fn panel_sheets(wb: &mut Workbook, f: &Formats, tz: &TimeZone, p: &Panels) -> Result<(), XlsxError> {
+    timeline(wb, f, tz, &p.timeline)?;
+    let top: Vec<Vec<Cell>> = p
+        .top_posts
+        .iter()
+        .map(|d| {
+            vec![
+                Cell::Time(d.created_at),
+                text(hark_core::Platform::parse(&d.platform).map(|p| p.label()).unwrap_or(d.platform.as_str())),
+                text(d.author_name.clone()),
+                text(d.author_username.clone()),
+                text(d.text.clone()),
+                text(d.url.clone().unwrap_or_default()),
+                Cell::Int(d.engagement),
+                Cell::Int(d.likes),
+                Cell::Int(d.shares),
+                Cell::Int(d.comments),
+                text(d.sentiment.clone().unwrap_or_default()),
+            ]
+        })
+        .collect();
+    table(
+        wb,
+        f,
+        tz,
+        "Top posts",
+        &["Date", "Platform", "Name", "Username", "Text", "Link", "Engagement", "Likes", "Shares", "Comments", "Sentiment"],
+        &top,
+    )?;
+    let accounts = |v: &[dash::Influencer]| -> Vec<Vec<Cell>> {
+        v.iter()
+            .enumerate()
+            .map(|(i, a)| {
+                vec![
+                    Cell::Int(i as i64 + 1),
+                    text(hark_core::Platform::parse(&a.platform).map(|p| p.label()).unwrap_or(a.platform.as_str())),
+                    text(a.name.clone()),
+                    text(a.username.clone()),
+                    Cell::Int(a.posts),
+                    Cell::Int(a.engagement),
+                    Cell::Int(a.followers),
+                ]
+            })
+            .collect()
+    };
+    let head = ["Rank", "Platform", "Name", "Username", "Posts", "Engagement", "Followers"];
+    {
+        let by_engagement = accounts(&p.influencers.by_engagement);
+        let by_posts = accounts(&p.influencers.by_posts);
+        let sheet = wb.add_worksheet();
+        sheet.set_name("Influencers")?;
+        sheet.write_string_with_format(0, 0, "Most engagement", &f.title)?;
+        write_table(sheet, f, tz, 1, &head, &by_engagement)?;
+        let below = 3 + by_engagement.len() as u32;
+        sheet.write_string_with_format(below, 0, "Most posts", &f.title)?;
+        write_table(sheet, f, tz, below + 1, &head, &by_posts)?;
+    }
+    {
+        let sheet = wb.add_worksheet();
+        sheet.set_name("Topics")?;
+        write_table(sheet, f, tz, 0, &["Hashtag", "Posts"], &counts(&p.topics.hashtags))?;
+        let keywords = counts(&p.topics.keywords);
+        for (c, h) in ["Keyword", "Posts"].iter().enumerate() {
+            sheet.write_string_with_format(0, 3 + c as u16, *h, &f.header)?;
+        }
+        for (r, cells) in keywords.iter().enumerate() {
+            for (c, cell) in cells.iter().enumerate() {
+                put(sheet, f, tz, 1 + r as u32, 3 + c as u16, cell)?;
+            }
+        }
+        sheet.set_column_width(3, 24)?;
+        sheet.set_freeze_panes(1, 0)?;
+    }
+    let s = &p.sentiments;
+    let total = (s.positive + s.neutral + s.negative).max(1) as f64;
+    let share = |n: i64| Cell::Float((n as f64 * 1000.0 / total).round() / 10.0);
+    table(
+        wb,
+        f,
+        tz,
+        "Sentiment",
+        &["Sentiment", "Posts", "Share (%)"],
+        &[
+            vec![text("Positive"), Cell::Int(s.positive), share(s.positive)],
+            vec![text("Neutral"), Cell::Int(s.neutral), share(s.neutral)],
+            vec![text("Negative"), Cell::Int(s.negative), share(s.negative)],
+            vec![text("Viewer likes"), Cell::Int(p.viewer.likes), Cell::Empty],
+            vec![text("Viewer dislikes"), Cell::Int(p.viewer.dislikes), Cell::Empty],
+        ],
+    )?;
+    {
+        let countries: Vec<Vec<Cell>> =
+            p.locations.countries.iter().map(|c| vec![text(c.name.clone()), text(c.country.clone()), Cell::Int(c.count)]).collect();
+        let states: Vec<Vec<Cell>> =
+            p.locations.states.iter().map(|s| vec![text(s.name.clone()), text(s.state.clone()), Cell::Int(s.count)]).collect();
+        let sheet = wb.add_worksheet();
+        sheet.set_name("Locations")?;
+        write_table(sheet, f, tz, 0, &["Country", "Code", "Posts"], &countries)?;
+        let head = ["State or province", "Code", "Posts"];
+        for (c, h) in head.iter().enumerate() {
+            sheet.write_string_with_format(0, 4 + c as u16, *h, &f.header)?;
+        }
+        for (r, cells) in states.iter().enumerate() {
+            for (c, cell) in cells.iter().enumerate() {
+                put(sheet, f, tz, 1 + r as u32, 4 + c as u16, cell)?;
+            }
+        }
+        sheet.set_column_width(4, 24)?;
+        sheet.set_freeze_panes(1, 0)?;
+    }
+    table(wb, f, tz, "Gender", &["Gender", "Posts"], &counts(&p.genders.items))?;
+    table(wb, f, tz, "Devices", &["Device", "Posts"], &counts(&p.devices.items))?;
+    {
+        let mut rows = Vec::new();
+        for (kind, list) in
+            [("Website", &p.pages.top_websites), ("Linked domain", &p.pages.top_domains), ("Link", &p.pages.top_links)]
+        {
+            rows.extend(list.iter().map(|t| vec![text(kind), text(t.term.clone()), Cell::Int(t.count)]));
+        }
+        table(wb, f, tz, "Links", &["Kind", "Site or link", "Posts"], &rows)?;
+    }
+    table(wb, f, tz, "Post types", &["Post type", "Posts"], &counts(&p.post_types.items))?;
+    table(wb, f, tz, "Share of voice", &["Subtracker", "Posts"], &counts(&p.sentiments.share_of_voice))?;
+    Ok(())
+}
+
+/// Makes the workbook of a job's view.
+pub async fn workbook(
+    state: &AppState,
+    row: &TrackerRow,
+    params: &ExportParams,
+    view: &ExportView,
+    progress: &mut Progress<'_>,
+) -> ApiResult<Vec<u8>> {
+    let f = Formats::new();
+    let tz = &view.tz;
+    let mut q = post_query(view.filter.clone(), &view.posts)?;
+    if params.source == ExportSource::Dashboard {
+        // Every post of the dashboard's view, newest first.
+        q = post_query(view.filter.clone(), &Default::default())?;
+    }
+    q.per_page = 1000;
+    let total = state.store.query_posts(row.id, &hark_store::PostQuery { page: 1, per_page: 1, ..q.clone() }).await?.1;
+    let expected = total.total.min(EXPORT_MAX);
+    progress.total = expected + 12;
+    progress.report(0, true).await?;
+    let mut wb = Workbook::new();
+    if params.source == ExportSource::Dashboard {
+        let p = panels(state, row, params, view).await?;
+        summary(&mut wb, &f, row, view, &p).map_err(xl)?;
+        panel_sheets(&mut wb, &f, tz, &p).map_err(xl)?;
+    }
+    progress.report(12, true).await?;
+    let tags: HashMap<i64, String> = state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
+    let anonymize = crate::dto::anonymizes_facebook(&row.custom_config);
+    let sheet = wb.add_worksheet();
+    sheet.set_name("Posts").map_err(xl)?;
+    let zone = tz.iana_name().unwrap_or("UTC").to_string();
+    let header: Vec<String> =
+        EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { format!("Date ({zone})") } else { c.to_string() }).collect();
+    for (c, h) in header.iter().enumerate() {
+        sheet.write_string_with_format(0, c as u16, h, &f.header).map_err(xl)?;
+    }
+    sheet.set_freeze_panes(1, 0).map_err(xl)?;
+    for (c, w) in [17, 10, 20, 18, 24, 60, 40, 10, 8, 10, 8, 10, 11, 10, 10, 12, 14, 8, 20].iter().enumerate() {
+        sheet.set_column_width(c as u16, *w as f64).map_err(xl)?;
+    }
+    let mut written = 0i64;
+    for page in 1.. {
+        q.page = page;
+        let rows = state.store.query_post_page(row.id, &q).await?;
+        let n = rows.len() as i64;
+        for r in rows {
+            written += 1;
+            let it = item(r, None, true, anonymize);
+            for (c, cell) in export_cells(&it, &tags).iter().enumerate() {
+                put(sheet, &f, tz, written as u32, c as u16, cell).map_err(xl)?;
+            }
+        }
+        progress.report(12 + written, false).await?;
+        if n < q.per_page || written >= EXPORT_MAX {
+            break;
+        }
+    }
+    if written > 0 {
+        sheet.autofilter(0, 0, written as u32, EXPORT_COLUMNS.len() as u16 - 1).map_err(xl)?;
+    }
+    progress.report(12 + written, true).await?;
+    tokio::task::spawn_blocking(move || wb.save_to_buffer().map_err(xl))
+        .await
+        .map_err(|e| ApiError::Internal(format!("workbook: {e}")))?
+}

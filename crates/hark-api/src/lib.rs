@@ -130,6 +130,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::sharing::share_by_email))
         .routes(routes!(routes::embed::embed_code))
         .routes(routes!(routes::exports::list_exports, routes::exports::create_export))
+        .routes(routes!(routes::exports::sample_workbook))
         .routes(routes!(routes::exports::get_export))
         .routes(routes!(routes::exports::export_file))
         .routes(routes!(routes::team::list_members, routes::team::invite_member))

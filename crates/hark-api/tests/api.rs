@@ -404,6 +404,7 @@ async fn openapi_lists_every_route() {
         ("get", "/api/v1/trackers/{hash}/exports"),
         ("post", "/api/v1/trackers/{hash}/exports"),
         ("get", "/api/v1/exports/{token}"),
+        ("get", "/api/v1/exports/sample.xlsx"),
         ("get", "/export/hashtag/{filename}"),
         ("get", "/api/v1/trackers/{hash}/influencers/posts"),
         ("put", "/api/v1/trackers/{hash}/influencers/tags"),

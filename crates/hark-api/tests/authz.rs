@@ -108,6 +108,7 @@ fn routes() -> Vec<Route> {
         r("get", "/api/v1/trackers/{hash}/exports", Read),
         // A job is read by its unguessable token; a token that names none is not found, whoever asks.
         r("get", "/api/v1/exports/{token}", Public),
+        r("get", "/api/v1/exports/sample.xlsx", Public),
         r("get", "/export/hashtag/{filename}", Public),
         r("get", "/api/v1/trackers/{hash}/logs", Member),
         b("patch", "/api/v1/trackers/{hash}", Editor, edit),

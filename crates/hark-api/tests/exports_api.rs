@@ -325,3 +325,17 @@ async fn a_job_whose_server_stopped_is_made_again_and_files_expire() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_sample_workbook_has_the_sheets_of_a_real_one() {
+    let app = TestApp::spawn(hark_testkit::backends()[0]).await;
+    let (status, disposition, bytes) = download(&app, &app.client, "/api/v1/exports/sample.xlsx").await;
+    assert_eq!(status, 200);
+    assert!(disposition.contains("hark-sample-report.xlsx"), "{disposition}");
+    let mut wb = workbook(bytes);
+    assert_eq!(wb.sheet_names().len(), 13);
+    assert_eq!(wb.sheet_names()[12], "Posts");
+    let posts = wb.worksheet_range("Posts").unwrap();
+    assert_eq!(posts.height(), 6);
+    assert!(matches!(posts.get_value((1, 0)), Some(Data::DateTime(_))));
+}

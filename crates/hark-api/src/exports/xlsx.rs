@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use hark_core::Millis;
-use hark_store::TrackerRow;
+use hark_store::{DashboardPost, PageFilter, TrackerRow};
 use jiff::tz::TimeZone;
 use rust_xlsxwriter::{Chart, ChartType, ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 
@@ -138,7 +138,7 @@ fn counts<'a>(items: impl IntoIterator<Item = &'a dash::TermCount>) -> Vec<Vec<C
 struct Panels {
     stats: dash::TopStats,
     timeline: dash::Timeline,
-    top_posts: Vec<hark_store::DashboardPost>,
+    top_posts: Vec<DashboardPost>,
     influencers: dash::Influencers,
     topics: dash::Topics,
     sentiments: dash::Sentiments,
@@ -171,17 +171,16 @@ async fn panels(state: &AppState, row: &TrackerRow, p: &ExportParams, v: &Export
     Ok(Panels { stats, timeline, top_posts, influencers, topics, sentiments, viewer, locations, genders, devices, post_types, pages })
 }
 
-fn summary(wb: &mut Workbook, f: &Formats, row: &TrackerRow, v: &ExportView, panels: &Panels) -> Result<(), XlsxError> {
-    let tz = &v.tz;
+fn summary(wb: &mut Workbook, f: &Formats, title: &str, filter: &PageFilter, tz: &TimeZone, panels: &Panels) -> Result<(), XlsxError> {
     let sheet = wb.add_worksheet();
     sheet.set_name("Key statistics")?;
-    sheet.write_string_with_format(0, 0, clip(&row.title), &f.title)?;
-    let range = match (v.filter.start, v.filter.end) {
+    sheet.write_string_with_format(0, 0, clip(title), &f.title)?;
+    let range = match (filter.start, filter.end) {
         (Some(s), Some(e)) => format!("{} to {}", stamp(s, tz), stamp(e, tz)),
         (Some(s), None) => format!("from {}", stamp(s, tz)),
         _ => "All Time".to_string(),
     };
-    let platforms: Vec<&str> = v.filter.platforms.iter().map(|p| p.label()).collect();
+    let platforms: Vec<&str> = filter.platforms.iter().map(|p| p.label()).collect();
     let mut r = 2;
     for (k, val) in [
         ("Date range", range),
@@ -388,7 +387,7 @@ pub async fn workbook(
     let mut wb = Workbook::new();
     if params.source == ExportSource::Dashboard {
         let p = panels(state, row, params, view).await?;
-        summary(&mut wb, &f, row, view, &p).map_err(xl)?;
+        summary(&mut wb, &f, &row.title, &view.filter, tz, &p).map_err(xl)?;
         panel_sheets(&mut wb, &f, tz, &p).map_err(xl)?;
     }
     progress.report(12, true).await?;
@@ -430,4 +429,137 @@ pub async fn workbook(
     tokio::task::spawn_blocking(move || wb.save_to_buffer().map_err(xl))
         .await
         .map_err(|e| ApiError::Internal(format!("workbook: {e}")))?
+}
+
+/// A sample workbook of made-up posts, for accounts whose plan does not include XLS: the sheets
+/// and columns of a real export, written by the same code.
+pub fn sample() -> ApiResult<Vec<u8>> {
+    use dash::{Bucket, CountryCount, Influencer, TermCount};
+    const T0: Millis = 1_767_225_600_000; // 2026-01-01 UTC
+    const DAY: Millis = 86_400_000;
+    let term = |t: &str, n: i64| TermCount { term: t.into(), count: n };
+    let list = |v: &[(&str, i64)]| dash::TermList { items: v.iter().map(|(t, n)| term(t, *n)).collect() };
+    let who = |u: &str, n: &str, posts: i64, engagement: i64, followers: i64| Influencer {
+        platform: "twitter".into(),
+        username: u.into(),
+        name: n.into(),
+        avatar: None,
+        verified: false,
+        posts,
+        engagement,
+        followers,
+    };
+    let posts: Vec<(i64, &str, &str, &str, i64, i64)> = vec![
+        (0, "brewlab", "Brew Lab", "Our new single origin is here. #coffee", 310, 42),
+        (1, "morningcup", "Morning Cup", "Best #coffee in town, no contest", 120, 8),
+        (2, "latteart", "Latte Art Daily", "Friday pour: a tulip in oat milk #coffee", 95, 12),
+        (4, "beanthere", "Bean There", "Roasting day! #coffee #roast", 60, 3),
+        (6, "espressoyou", "Espresso You", "Queue out the door again #coffee", 22, 1),
+    ];
+    let top_posts = posts
+        .iter()
+        .enumerate()
+        .map(|(i, (d, u, n, text, likes, shares))| DashboardPost {
+            id: i as i64 + 1,
+            platform: "twitter".into(),
+            external_id: format!("{}", 1000 + i),
+            created_at: T0 + d * DAY + 9 * 3_600_000,
+            author_username: (*u).into(),
+            author_name: (*n).into(),
+            author_avatar: None,
+            author_followers: 1000,
+            text: (*text).into(),
+            title: None,
+            url: Some(format!("https://x.com/{u}/status/{}", 1000 + i)),
+            likes: *likes,
+            shares: *shares,
+            comments: 0,
+            views: 0,
+            dislikes: 0,
+            engagement: likes + shares,
+            sentiment: Some("positive".into()),
+        })
+        .collect();
+    let panels = Panels {
+        stats: dash::TopStats { posts: 1_240, users: 610, engagement: 18_400, reach: 2_100_000, impressions: 3_400_000, engagement_rate: Some(0.9) },
+        timeline: dash::Timeline {
+            grouping: "day".into(),
+            buckets: (0..14)
+                .map(|d| {
+                    let n = 60 + (d * 37 % 50);
+                    Bucket { t: T0 + d * DAY, posts: n, engagement: n * 15, reach: n * 1_700, impressions: n * 2_700 }
+                })
+                .collect(),
+            logs: Vec::new(),
+        },
+        top_posts,
+        influencers: dash::Influencers {
+            by_engagement: vec![who("brewlab", "Brew Lab", 12, 2_400, 48_000), who("morningcup", "Morning Cup", 30, 1_100, 9_000)],
+            by_posts: vec![who("morningcup", "Morning Cup", 30, 1_100, 9_000), who("brewlab", "Brew Lab", 12, 2_400, 48_000)],
+        },
+        topics: dash::Topics {
+            hashtags: vec![term("#coffee", 1_240), term("#roast", 210), term("#latte", 160)],
+            keywords: vec![term("espresso", 300), term("morning", 240), term("beans", 190)],
+        },
+        sentiments: dash::Sentiments { positive: 540, neutral: 560, negative: 140, share_of_voice: Vec::new() },
+        viewer: dash::ViewerSentiments { likes: 0, dislikes: 0 },
+        locations: dash::Locations {
+            countries: vec![
+                CountryCount { country: "US".into(), numeric: Some("840".into()), name: "United States".into(), count: 520 },
+                CountryCount { country: "GB".into(), numeric: Some("826".into()), name: "United Kingdom".into(), count: 180 },
+            ],
+            states: Vec::new(),
+        },
+        genders: list(&[("female", 330), ("male", 290), ("unknown", 620)]),
+        devices: list(&[("Twitter for iPhone", 610), ("Twitter Web App", 400), ("Twitter for Android", 230)]),
+        post_types: list(&[("original", 800), ("retweet", 310), ("reply", 130)]),
+        pages: dash::TopPages {
+            top_websites: Vec::new(),
+            top_domains: vec![term("brewlab.example", 40)],
+            top_links: vec![term("https://brewlab.example/new", 31)],
+        },
+    };
+    let f = Formats::new();
+    let tz = TimeZone::UTC;
+    let filter = PageFilter {
+        platforms: [hark_core::Platform::Twitter].into_iter().collect(),
+        start: Some(T0),
+        end: Some(T0 + 14 * DAY - 1),
+        ..Default::default()
+    };
+    let mut wb = Workbook::new();
+    summary(&mut wb, &f, "Sample report: #coffee", &filter, &tz, &panels).map_err(xl)?;
+    panel_sheets(&mut wb, &f, &tz, &panels).map_err(xl)?;
+    let rows: Vec<Vec<Cell>> = panels
+        .top_posts
+        .iter()
+        .map(|d| {
+            let mut r = vec![
+                Cell::Time(d.created_at),
+                text("twitter"),
+                text(d.author_name.clone()),
+                text(d.author_username.clone()),
+                Cell::Empty,
+                text(d.text.clone()),
+                text(d.url.clone().unwrap_or_default()),
+                text("original"),
+                Cell::Int(d.likes),
+                Cell::Int(0),
+                Cell::Int(d.shares),
+                Cell::Empty,
+                Cell::Int(d.engagement),
+                Cell::Empty,
+                Cell::Int(1000),
+                Cell::Empty,
+                text("positive"),
+                text("US"),
+                Cell::Empty,
+            ];
+            r.truncate(EXPORT_COLUMNS.len());
+            r
+        })
+        .collect();
+    let header: Vec<&str> = EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }).collect();
+    table(&mut wb, &f, &tz, "Posts", &header, &rows).map_err(xl)?;
+    wb.save_to_buffer().map_err(xl)
 }

@@ -217,6 +217,20 @@ pub async fn get_export(
     Ok(axum::Json(ExportJobView::of(&job)))
 }
 
+#[utoipa::path(get, path = "/api/v1/exports/sample.xlsx", tag = "exports",
+    responses((status = 200, description = "A workbook of made-up posts", content_type = "application/octet-stream")))]
+pub async fn sample_workbook() -> ApiResult<Response> {
+    let body = tokio::task::spawn_blocking(exports::xlsx::sample).await.map_err(|e| ApiError::Internal(e.to_string()))??;
+    Ok((
+        [
+            (header::CONTENT_TYPE, exports::xlsx::CONTENT_TYPE.to_string()),
+            (header::CONTENT_DISPOSITION, crate::csv_file::disposition_as("attachment", "hark-sample-report.xlsx")),
+        ],
+        body,
+    )
+        .into_response())
+}
+
 #[utoipa::path(get, path = "/export/hashtag/{filename}", tag = "exports",
     params(("filename" = String, Path, description = "`{token}.{ext}`"), ShareKey),
     responses((status = 200, description = "The file", content_type = "application/octet-stream"),

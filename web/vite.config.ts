@@ -7,7 +7,8 @@ import tailwindcss from '@tailwindcss/vite';
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   server: {
-    proxy: { '/api': 'http://127.0.0.1:8080' },
+    // The finished export files are served by the server too (/export/hashtag/{token}.xlsx).
+    proxy: { '/api': 'http://127.0.0.1:8080', '/export/hashtag': 'http://127.0.0.1:8080' },
   },
   build: {
     outDir: 'dist',

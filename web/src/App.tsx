@@ -6,6 +6,7 @@ import { StaticInfoPage } from './features/misc';
 import { ConnectorsPage } from './features/settings';
 import { AccountsPage } from './features/admin';
 import { TrialExpiredModal } from './features/plans';
+import { ExportPage } from './features/exports';
 
 export function App() {
   return (
@@ -21,6 +22,7 @@ export function App() {
         <Route path="/new/sl/step1" element={<NewTrackerPage />} />
         <Route path="/edit/:hash/:friendly" element={<EditTrackerPage />} />
         <Route path="/edit/:hash" element={<EditTrackerPage />} />
+        <Route path="/hashtag-tracking/export/:hash/:format/:days/*" element={<ExportPage />} />
         <Route path="/hashtag-tracking/:page/:hash/:friendly?" element={<TrackerShell />} />
         <Route path="/hashtag-tracking/*" element={<TrackerShell />} />
         <Route path="/settings/connectors" element={<ConnectorsPage />} />

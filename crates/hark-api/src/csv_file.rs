@@ -39,7 +39,8 @@ impl CsvFile {
 
     /// The file as a download named `filename`.
     pub fn into_response(self, filename: &str) -> ApiResult<Response> {
-        let body = self.w.into_inner().map_err(|e| internal(e.into_error().into()))?;
+        let mut body = BOM.as_bytes().to_vec();
+        body.extend(self.w.into_inner().map_err(|e| internal(e.into_error().into()))?);
         Ok((
             [
                 (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
@@ -50,6 +51,9 @@ impl CsvFile {
             .into_response())
     }
 }
+
+/// Every CSV starts with a byte order mark, so that Excel reads it as UTF-8.
+pub const BOM: &str = "\u{feff}";
 
 /// Bytes a streamed CSV gathers before sending them on.
 const STREAM_CHUNK: usize = 64 * 1024;
@@ -63,7 +67,7 @@ where
     Fut: std::future::Future<Output = ApiResult<()>> + Send + 'static,
 {
     let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(4);
-    let mut out = CsvStream { w: csv::Writer::from_writer(Vec::new()), tx };
+    let mut out = CsvStream { w: csv::Writer::from_writer(BOM.as_bytes().to_vec()), tx };
     let head = out.row(header.iter());
     tokio::spawn(async move {
         let result = match head {

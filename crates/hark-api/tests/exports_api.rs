@@ -339,3 +339,30 @@ async fn the_sample_workbook_has_the_sheets_of_a_real_one() {
     assert_eq!(posts.height(), 6);
     assert!(matches!(posts.get_value((1, 0)), Some(Data::DateTime(_))));
 }
+
+#[tokio::test]
+async fn the_posts_csv_is_the_api_list_in_every_order() {
+    each(|app| async move {
+        let hash = seeded(&app).await;
+        for q in ["days=all", "days=all&sort=engagement;desc", "days=all&sort=created_at;asc&search=coffee", "days=all&sentiment=positive"] {
+            let res = app.client.get(app.url(&format!("/api/v1/trackers/{hash}/posts/export.csv?{q}"))).send().await.unwrap();
+            assert_eq!(res.status(), 200);
+            let body = res.bytes().await.unwrap();
+            assert!(body.starts_with("\u{feff}".as_bytes()), "UTF-8 with a byte order mark");
+            let mut reader = csv::Reader::from_reader(&body[3..]);
+            let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+            let api = app.get(&format!("/api/v1/trackers/{hash}/posts?{q}&perPage=100")).await.body;
+            let list = api["posts"].as_array().unwrap();
+            assert_eq!(rows.len(), list.len(), "{q}");
+            assert_eq!(api["total"].as_u64().unwrap() as usize, rows.len(), "{q}");
+            for (r, p) in rows.iter().zip(list) {
+                assert_eq!(&r[3], p["post"]["author"]["username"].as_str().unwrap(), "{q}");
+                let text = p["post"]["text"].as_str().unwrap();
+                let want = if text.starts_with('=') { format!("'{text}") } else { text.to_string() };
+                assert_eq!(&r[5], want, "{q}");
+                assert_eq!(&r[12], p["engagement"].to_string(), "{q}");
+            }
+        }
+    })
+    .await;
+}

@@ -114,7 +114,7 @@ async fn csv_side_view_and_tags() {
         assert!(disposition.contains(&hash) && disposition.ends_with("influencers.csv\""), "{disposition}");
         let text = res.text().await.unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("Platform,Name,Username,Profile,Bio"), "{}", lines[0]);
+        assert!(lines[0].starts_with("\u{feff}Platform,Name,Username,Profile,Bio"), "{}", lines[0]);
         assert_eq!(lines.len(), 5, "{text}");
         assert!(lines[1].starts_with("twitter,Ann Smith,ann,https://x.com/ann,Café critic,Lisbon,3,17,"), "{}", lines[1]);
         assert!(text.contains("\"'=HYPERLINK(\"\"x\"\") coffee roaster\""), "{text}");

@@ -189,7 +189,7 @@ async fn add_by_address_and_csv_export() {
         assert!(csv.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
         let text = csv.text().await.unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("Date (UTC),Platform,Name,Username"), "{}", lines[0]);
+        assert!(lines[0].starts_with("\u{feff}Date (UTC),Platform,Name,Username"), "{}", lines[0]);
         assert_eq!(lines.len(), 4, "{text}");
         assert!(text.contains("Ann Smith") && text.contains("\"I love coffee, wonderful morning\""));
         assert!(!text.contains("RT coffee beans"));

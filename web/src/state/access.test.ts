@@ -134,6 +134,21 @@ describe('computeAccess', () => {
     expect(computeAccess(visitor, { ...tracker, permission: 0, shareExports: true }, flags).canEmbed).toBe(false);
     expect(computeAccess(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true }, { demo: false, embed: true }).canEmbed).toBe(false);
   });
+  it('exports: the same callers as embeds, and inside a frame too (where the menu shows disabled)', () => {
+    const flags = { demo: false, embed: false };
+    const of = (m: Me, t: Parameters<typeof computeAccess>[1], f = flags) => computeAccess(m, t, f).canExport;
+    expect(of(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true })).toBe(true);
+    expect(of(me({ permission: 3 }), { ...tracker, permission: 3 })).toBe(true);
+    expect(of(me({ permission: 2 }), { ...tracker, permission: 2 })).toBe(false);
+    expect(of(me({ permission: 1 }), { ...tracker, permission: 1 })).toBe(false);
+    expect(of(me({ permission: 1 }), { ...tracker, permission: 1, shareExports: true })).toBe(true);
+    const visitor = { ...me({}), isLoggedIn: false };
+    const link = (exportReports: boolean) => ({ ...tracker, permission: 1, shared: true, linkSharing: { editDateRange: false, exportReports, viewPredictions: false } });
+    expect(of(visitor, link(false))).toBe(false);
+    expect(of(visitor, link(true))).toBe(true);
+    expect(of(visitor, { ...tracker, permission: 0, shareExports: true })).toBe(false);
+    expect(of(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true }, { demo: false, embed: true })).toBe(true);
+  });
   it('link-sharing toggles do not limit a caller with access of their own', () => {
     const viewer = computeAccess(me({ permission: 1 }), { ...tracker, permission: 1, shared: false, linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false } }, { demo: false, embed: false });
     expect(viewer).toMatchObject({ shared: false, canViewPredictions: true, canDownload: true, canEditDates: false });

@@ -100,9 +100,12 @@ export interface Access {
   /** Downloads and embeds outside the lists (which say canExport themselves): not through a link without 'Export reports'. */
   canDownload: boolean;
   /**
-   * The Embed dialogs (GET /embed): owners and administrators, viewers of a tracker that shares
-   * exports, and a share link with 'Export reports' (the server's rule); never inside a frame.
+   * Exports (POST /exports): owners and administrators, viewers of a tracker that shares exports,
+   * and a share link with 'Export reports' (the server's rule). Inside a frame the Export menu
+   * shows but stays disabled.
    */
+  canExport: boolean;
+  /** The Embed dialogs (GET /embed): who may export, never inside a frame. */
   canEmbed: boolean;
 }
 
@@ -119,6 +122,9 @@ export function computeAccess(
   const managing = isLoggedIn && (isOwner || isAdmin || permission >= 3);
   const shared = !!tracker.shared;
   const link = tracker.linkSharing;
+  const canExport = shared
+    ? !!link?.exportReports
+    : isLoggedIn && (isAdmin || permission >= 3 || (!!tracker.shareExports && permission >= 1));
   return {
     isLoggedIn,
     isAdmin,
@@ -137,8 +143,7 @@ export function computeAccess(
     shared,
     canViewPredictions: !shared || !!link?.viewPredictions,
     canDownload: !shared || !!link?.exportReports,
-    canEmbed:
-      !flags.embed &&
-      (shared ? !!link?.exportReports : isLoggedIn && (isAdmin || permission >= 3 || (!!tracker.shareExports && permission >= 1))),
+    canExport,
+    canEmbed: !flags.embed && canExport,
   };
 }

@@ -14,10 +14,13 @@ use rust_xlsxwriter::{Chart, ChartType, ExcelDateTime, Format, Workbook, Workshe
 use super::{ExportParams, ExportSource, ExportView, Progress};
 use crate::error::{ApiError, ApiResult};
 use crate::routes::dashboard as dash;
-use crate::routes::posts::{export_cells, item, post_query, Cell, EXPORT_COLUMNS, EXPORT_MAX};
+use crate::routes::posts::{export_cells, item, post_query, Cell, EXPORT_COLUMNS};
 use crate::AppState;
 
 pub const CONTENT_TYPE: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/// Posts in the workbook's posts sheet at most (the CSV export holds any number).
+pub const POSTS_MAX: i64 = 100_000;
 
 /// Excel's longest text in a cell.
 const MAX_TEXT: usize = 32_000;
@@ -374,14 +377,14 @@ pub async fn workbook(
 ) -> ApiResult<Vec<u8>> {
     let f = Formats::new();
     let tz = &view.tz;
-    let mut q = post_query(view.filter.clone(), &view.posts)?;
-    if params.source == ExportSource::Dashboard {
-        // Every post of the dashboard's view, newest first.
-        q = post_query(view.filter.clone(), &Default::default())?;
-    }
-    q.per_page = 1000;
+    // The posts page's list as searched and sorted; from the dashboard every post of its view,
+    // newest first.
+    let q = match params.source {
+        ExportSource::Posts => post_query(view.filter.clone(), &view.posts)?,
+        ExportSource::Dashboard => post_query(view.filter.clone(), &Default::default())?,
+    };
     let total = state.store.query_posts(row.id, &hark_store::PostQuery { page: 1, per_page: 1, ..q.clone() }).await?.1;
-    let expected = total.total.min(EXPORT_MAX);
+    let expected = total.total.min(POSTS_MAX);
     progress.total = expected + 12;
     progress.report(0, true).await?;
     let mut wb = Workbook::new();
@@ -406,10 +409,11 @@ pub async fn workbook(
         sheet.set_column_width(c as u16, *w as f64).map_err(xl)?;
     }
     let mut written = 0i64;
-    for page in 1.. {
-        q.page = page;
-        let rows = state.store.query_post_page(row.id, &q).await?;
-        let n = rows.len() as i64;
+    let (tx, mut rx) = tokio::sync::mpsc::channel(2);
+    let store = state.store.clone();
+    let (tracker_id, stream_q) = (row.id, q.clone());
+    let reader = tokio::spawn(async move { store.stream_posts(tracker_id, &stream_q, POSTS_MAX, 1000, tx).await });
+    while let Some(rows) = rx.recv().await {
         for r in rows {
             written += 1;
             let it = item(r, None, true, anonymize);
@@ -418,10 +422,8 @@ pub async fn workbook(
             }
         }
         progress.report(12 + written, false).await?;
-        if n < q.per_page || written >= EXPORT_MAX {
-            break;
-        }
     }
+    reader.await.map_err(|e| ApiError::Internal(e.to_string()))??;
     if written > 0 {
         sheet.autofilter(0, 0, written as u32, EXPORT_COLUMNS.len() as u16 - 1).map_err(xl)?;
     }

@@ -8,7 +8,6 @@ use hark_store::{PageFilter, PostQuery, PostRow, PostSort, TrackerRow, UserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::csv_file::CsvFile;
 use crate::dto::LinkSharing;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, Query, TrackerPage};
@@ -19,7 +18,7 @@ use hark_core::Code;
 
 pub const PAGE_SIZE: i64 = 25;
 /// Rows in one CSV export at most.
-pub const EXPORT_MAX: i64 = 100_000;
+pub const EXPORT_MAX: i64 = 1_000_000;
 /// Posts in one bulk request at most.
 pub const BULK_MAX: usize = 20_000;
 
@@ -318,27 +317,29 @@ pub async fn export_posts(
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
         });
     }
-    let mut q = post_query(filter, &p)?;
-    q.per_page = 1000;
+    let q = post_query(filter, &p)?;
     let tags: std::collections::HashMap<i64, String> =
         state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
     let anonymize = anonymizes_facebook(&row);
-    let mut w = CsvFile::new(EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }))?;
-    let mut written = 0i64;
-    for page in 1.. {
-        q.page = page;
-        let rows = state.store.query_post_page(row.id, &q).await?;
-        let n = rows.len() as i64;
-        for r in rows {
-            let it = item(r, None, true, anonymize);
-            w.row(export_cells(&it, &tags).iter().map(|c| c.csv_text()))?;
+    let header: Vec<&str> = EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }).collect();
+    let filename = format!("posts-{}-{}.csv", row.friendly, jiff::Timestamp::now().strftime("%Y%m%d"));
+    Ok(crate::csv_file::streamed(&filename, &header, move |mut out| async move {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(2);
+        let store = state.store.clone();
+        let reader = tokio::spawn(async move { store.stream_posts(row.id, &q, EXPORT_MAX, 1000, tx).await });
+        while let Some(rows) = rx.recv().await {
+            for r in rows {
+                let it = item(r, None, true, anonymize);
+                out.row(export_cells(&it, &tags).iter().map(|c| c.csv_text()))?;
+            }
+            if !out.send(false).await? {
+                return Ok(());
+            }
         }
-        written += n;
-        if n < q.per_page || written >= EXPORT_MAX {
-            break;
-        }
-    }
-    w.into_response(&format!("posts-{}-{}.csv", row.friendly, jiff::Timestamp::now().strftime("%Y%m%d")))
+        reader.await.map_err(|e| ApiError::Internal(e.to_string()))??;
+        out.send(true).await?;
+        Ok(())
+    }))
 }
 
 async fn manage(state: &AppState, hash: &str, user: &UserRow) -> ApiResult<TrackerRow> {

@@ -127,6 +127,58 @@ impl Store {
         self.to_post_rows(tracker_id, raw).await
     }
 
+    /// Every post of the query in its order, at most `limit`, sent on `tx` in batches of
+    /// `batch` with their tags: one statement read as it comes (no page offsets), for exports
+    /// of any length. Stops early, without error, when the receiver is dropped.
+    pub async fn stream_posts(
+        &self,
+        tracker_id: i64,
+        q: &PostQuery,
+        limit: i64,
+        batch: usize,
+        tx: tokio::sync::mpsc::Sender<Vec<PostRow>>,
+    ) -> Result<()> {
+        use futures_util::TryStreamExt;
+        let backend = self.backend();
+        let (plan, _) = self.search_plans(tracker_id, q).await?;
+        let Some((w, _)) = q.where_clause(backend, plan) else { return Ok(()) };
+        let dir = if q.ascending { "ASC" } else { "DESC" };
+        let order = q.sort.order_by(dir);
+        let sql = format!(
+            "SELECT {} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} ORDER BY {order} LIMIT {limit}",
+            row_columns()
+        );
+        let m = q.match_expr(backend);
+        with_pool!(self, |p| {
+            let mut query = sqlx::query_as::<_, RawRow>(&sql)
+                .bind(tracker_id)
+                .bind(q.filter.start.unwrap_or(i64::MIN))
+                .bind(q.filter.end.unwrap_or(i64::MAX));
+            if !m.is_empty() {
+                query = query.bind(m.clone());
+            }
+            let mut rows = query.fetch(p);
+            let mut buf = Vec::with_capacity(batch);
+            loop {
+                let next = rows.try_next().await?;
+                let end = next.is_none();
+                if let Some(r) = next {
+                    buf.push(r);
+                }
+                if buf.len() >= batch || (end && !buf.is_empty()) {
+                    let out = self.to_post_rows(tracker_id, std::mem::take(&mut buf)).await?;
+                    if tx.send(out).await.is_err() {
+                        break;
+                    }
+                }
+                if end {
+                    break;
+                }
+            }
+        });
+        Ok(())
+    }
+
     /// A tracker's posts of the given ids, in that order, with their tags.
     pub(crate) async fn rows_in_order(&self, tracker_id: i64, ids: &[i64]) -> Result<Vec<PostRow>> {
         if ids.is_empty() {
@@ -145,7 +197,10 @@ impl Store {
 
     async fn to_post_rows(&self, tracker_id: i64, raw: Vec<RawRow>) -> Result<Vec<PostRow>> {
         let ids: Vec<i64> = raw.iter().map(|r| r.post_id).collect();
-        let tags = self.tags_of_posts(tracker_id, &ids).await?;
+        let mut tags: std::collections::HashMap<i64, Vec<i64>> = std::collections::HashMap::new();
+        for (post, tag) in self.tags_of_posts(tracker_id, &ids).await? {
+            tags.entry(post).or_default().push(tag);
+        }
         let mut out = Vec::with_capacity(raw.len());
         for r in raw {
             let Ok(post) = r.row.into_post() else {
@@ -165,7 +220,7 @@ impl Store {
                 country: r.country,
                 post_type: r.post_type,
                 matched_at: r.matched_at,
-                tags: tags.iter().filter(|(p, _)| *p == r.post_id).map(|(_, t)| *t).collect(),
+                tags: tags.remove(&r.post_id).unwrap_or_default(),
             });
         }
         Ok(out)

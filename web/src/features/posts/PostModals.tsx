@@ -133,37 +133,5 @@ export function BulkDeleteModal({
   );
 }
 
-export interface NoticeState {
-  id: number;
-  text: string;
-  tone: 'ok' | 'error' | 'info';
-  undo?: () => void;
-  ms: number;
-}
-
-export function Notice({ notice, onDone }: { notice: NoticeState | null; onDone: () => void }) {
-  useEffect(() => {
-    if (!notice) return;
-    const t = setTimeout(onDone, notice.ms);
-    return () => clearTimeout(t);
-  }, [notice, onDone]);
-  if (!notice) return null;
-  const tone = notice.tone === 'error' ? 'bg-red-700' : notice.tone === 'info' ? 'bg-brand-700' : 'bg-slate-900';
-  return (
-    <div role="status" className={`fixed bottom-6 left-1/2 z-50 flex -translate-x-1/2 items-center gap-4 rounded-lg px-4 py-3 text-sm text-white shadow-xl ${tone}`} data-testid="notice">
-      <span>{notice.text}</span>
-      {notice.undo ? (
-        <button
-          type="button"
-          className="font-semibold underline"
-          onClick={() => {
-            notice.undo?.();
-            onDone();
-          }}
-        >
-          Undo
-        </button>
-      ) : null}
-    </div>
-  );
-}
+// The timed notice moved to components/ (the exports use it too).
+export { Notice, type NoticeState } from '../../components/Notice';

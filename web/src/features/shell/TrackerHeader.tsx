@@ -9,6 +9,7 @@ import { Tooltip } from '../../components/Tooltip';
 import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, setSubtracker, tagFilters } from '../../state/query-state';
 import { defaultDays } from '../../state/query-state';
 import { editPath, showsSubHeader } from '../../state/routes';
+import { ExportMenu } from '../exports/ExportMenu';
 import { useShell } from './context';
 import { DateRangePicker } from './DateRangePicker';
 import { EmbedDialog } from './EmbedDialog';
@@ -95,6 +96,7 @@ export function TrackerHeader() {
               {historical.label}
             </button>
           ) : null}
+          {isDashboard && access.canExport ? <HeaderExportMenu /> : null}
           {access.canManage ? (
             <button type="button" className={button} disabled={access.embed} onClick={() => setShareOpen(true)} aria-haspopup="dialog">
               <IconShare size={16} />
@@ -161,6 +163,23 @@ export function TrackerHeader() {
         </Suspense>
       ) : null}
     </header>
+  );
+}
+
+/** Exports of the dashboard, for who may export; disabled in a frame and in preview mode. */
+function HeaderExportMenu() {
+  const { tracker, me, access, query, filters } = useShell();
+  return (
+    <ExportMenu
+      hash={tracker.hash}
+      filters={filters}
+      shareHash={access.shared ? query.shareHash : null}
+      grouping={query.grouping}
+      signedIn={access.isLoggedIn}
+      xls={!!me?.features?.xls}
+      disabled={access.embed || tracker.isPreviewMode}
+      disabledReason={access.embed ? 'Exports are not available in an embedded view.' : 'Exports open once the preview has ended.'}
+    />
   );
 }
 

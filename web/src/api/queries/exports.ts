@@ -1,0 +1,76 @@
+// Exports as background jobs: asking for one (POST, with the page's filter query), following it
+// (GET by token, about once a second until it is ready or failed), and the caller's own jobs of a
+// tracker (to show one still running after a reload).
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, get, type Query } from '../client';
+import type { Loose, Narrowed, Schema } from '../types';
+
+export type ExportState = 'pending' | 'running' | 'ready' | 'failed';
+export type ExportJob = Narrowed<'ExportJobView', { state: ExportState }>;
+export type ExportList = Schema<'ExportList'>;
+export type NewExport = Loose<'NewExportInput'>;
+
+/** How often a job is asked for while it is made. */
+export const EXPORT_POLL_MS = 1000;
+
+/** The workbook of made-up posts offered to plans without XLS (public). */
+export const SAMPLE_XLSX_URL = '/api/v1/exports/sample.xlsx';
+
+export const exportKeys = {
+  job: (token: string) => ['exports', 'job', token] as const,
+  list: (hash: string) => ['exports', 'list', hash] as const,
+};
+
+export function isFinished(job: Pick<ExportJob, 'state'> | undefined | null): boolean {
+  return job?.state === 'ready' || job?.state === 'failed';
+}
+
+/** Whole percent of a job's steps done (0 while the total is not known yet). */
+export function exportPercent(job: Pick<ExportJob, 'done' | 'total' | 'state'>): number {
+  if (job.state === 'ready') return 100;
+  if (job.total <= 0) return 0;
+  return Math.max(0, Math.min(100, Math.floor((job.done * 100) / job.total)));
+}
+
+/** The address of a finished file, with the share link's hash for a visitor who asked through it. */
+export function exportFileHref(fileUrl: string, shareHash: string | null | undefined): string {
+  if (!shareHash) return fileUrl;
+  return `${fileUrl}${fileUrl.includes('?') ? '&' : '?'}shareHash=${encodeURIComponent(shareHash)}`;
+}
+
+/**
+ * POST /trackers/{hash}/exports. `query` is the page's filter query; a share-link visitor's must
+ * carry its `shareHash` (only reads get it added by the client).
+ */
+export function createExport(hash: string, query: Query, input: NewExport): Promise<ExportJob> {
+  return api<ExportJob>('POST', `/trackers/${encodeURIComponent(hash)}/exports`, input, query);
+}
+
+export function useCreateExport(hash: string) {
+  return useMutation({
+    mutationFn: ({ query, input }: { query: Query; input: NewExport }) => createExport(hash, query, input),
+  });
+}
+
+/** GET /exports/{token}, asked again every second until the job is ready or failed. */
+export function useExportJob(token: string | null, shareHash: string | null | undefined) {
+  return useQuery({
+    queryKey: exportKeys.job(token ?? ''),
+    queryFn: () => get<ExportJob>(`/exports/${encodeURIComponent(token!)}`, shareHash ? { shareHash } : undefined),
+    enabled: !!token,
+    retry: 1,
+    staleTime: 0,
+    refetchInterval: (q) => (isFinished(q.state.data) || q.state.error ? false : EXPORT_POLL_MS),
+  });
+}
+
+/** GET /trackers/{hash}/exports: the caller's own unexpired jobs, newest first. */
+export function useTrackerExports(hash: string, enabled: boolean) {
+  return useQuery({
+    queryKey: exportKeys.list(hash),
+    queryFn: () => get<ExportList>(`/trackers/${encodeURIComponent(hash)}/exports`),
+    enabled,
+    retry: false,
+    staleTime: 0,
+  });
+}

@@ -377,7 +377,7 @@ describe('posts page', () => {
     await page.getByRole('button', { name: 'Export' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
     const text = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
-    assert.match(text.split('\n')[0], /^Date \(UTC\),Platform/);
+    assert.match(text.split('\n')[0], /^\uFEFFDate \(UTC\),Platform/);
     assert.equal((await api(viewer, 'PUT', `/trackers/${hash}/posts/tags`, { posts: ['twitter;1000'], add: [1] })).status, 403);
     await viewer.close();
 

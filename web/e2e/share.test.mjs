@@ -157,7 +157,7 @@ describe('sharing a tracker', () => {
     await visitor.getByRole('button', { name: 'Export' }).click();
     const [download] = await Promise.all([visitor.waitForEvent('download'), visitor.getByTestId('export-csv').click()]);
     const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
-    assert.match(csv.split('\n')[0], /^Date \(UTC\),Platform/);
+    assert.match(csv.split('\n')[0], /^\uFEFFDate \(UTC\),Platform/);
     assert.equal(csv.trim().split('\n').length, 25);
     await shot(visitor, 'share-03-visitor-posts', { fullPage: false });
 

@@ -2,7 +2,7 @@
 // (GET by token, about once a second until it is ready or failed), and the caller's own jobs of a
 // tracker (to show one still running after a reload).
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, get, type Query } from '../client';
+import { api, ApiError, get, type Query } from '../client';
 import type { Loose, Narrowed, Schema } from '../types';
 
 export type ExportState = 'pending' | 'running' | 'ready' | 'failed';
@@ -58,7 +58,8 @@ export function useExportJob(token: string | null, shareHash: string | null | un
     queryKey: exportKeys.job(token ?? ''),
     queryFn: () => get<ExportJob>(`/exports/${encodeURIComponent(token!)}`, shareHash ? { shareHash } : undefined),
     enabled: !!token,
-    retry: 1,
+    // A refusal (gone, not yours) stays one; a dropped connection is asked again.
+    retry: (count, err) => count < 2 && !(err instanceof ApiError && err.status >= 400 && err.status < 500),
     staleTime: 0,
     refetchInterval: (q) => (isFinished(q.state.data) || q.state.error ? false : EXPORT_POLL_MS),
   });

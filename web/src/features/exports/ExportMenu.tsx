@@ -54,10 +54,14 @@ export function ExportMenu({ hash, filters, shareHash, grouping, signedIn, xls, 
           )}
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" sideOffset={6} className="z-50 w-64 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg">
+          <DropdownMenu.Content align="end" sideOffset={6} className="z-50 w-72 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg">
             <DropdownMenu.Label className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Export this dashboard</DropdownMenu.Label>
             <DropdownMenu.Item
-              onSelect={() => void exp.start()}
+              onSelect={() => {
+                // Closed here: `open` reads false as soon as the job starts, so Radix has no close to report.
+                setOpen(false);
+                void exp.start();
+              }}
               className="flex cursor-pointer items-start gap-3 rounded-md px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"
               data-testid="export-xls"
             >

@@ -152,7 +152,7 @@ function ExportFrame({ children }: { children: ReactNode }) {
   return (
     <div className="min-h-screen bg-slate-100 text-slate-900">
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-14 max-w-3xl items-center px-4">
+        <div className="mx-auto flex h-14 max-w-xl items-center px-4">
           <Logo />
         </div>
       </header>
@@ -201,10 +201,13 @@ function Ready({ job, href, label }: { job: ExportJob; href: string; label: stri
         <IconCheck size={20} className="mt-0.5 shrink-0 text-emerald-600" />
         <div className="min-w-0 text-sm">
           <p className="font-medium text-emerald-900">Your {label} is ready.</p>
-          <p className="mt-0.5 truncate text-emerald-800">
-            The download has started{job.filename ? `: ${job.filename}` : ''}
-            {job.size !== null ? ` (${formatBytes(job.size)})` : ''}.
-          </p>
+          <p className="mt-0.5 text-emerald-800">The download has started.</p>
+          {job.filename ? (
+            <p className="mt-1 break-all text-xs text-emerald-800/80" data-testid="export-file">
+              {job.filename}
+              {job.size !== null ? ` · ${formatBytes(job.size)}` : ''}
+            </p>
+          ) : null}
         </div>
       </div>
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">

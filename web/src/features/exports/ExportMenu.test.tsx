@@ -1,0 +1,297 @@
+// The dashboard's Export menu: who sees it, the plan gate (sample modal), the flow of a job
+// (loading, the export window 150 ms after the click, progress, back to idle), the download here
+// when the window was blocked, the failure notice (10000 ms) and a job found again after a reload.
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ExportJob } from '../../api/queries/exports';
+import type { Me, Tracker } from '../../api/types';
+import { mockApi, renderRoute, type ApiCall } from '../../lib/test-utils';
+import { TrackerShell } from '../shell';
+import { DASHBOARD_ANSWERS, makeMe, makeTracker } from '../shell/test-fixtures';
+import { ExportMenu, type ExportMenuProps } from './ExportMenu';
+
+const download = vi.hoisted(() => ({ startDownload: vi.fn() }));
+vi.mock('../../lib/download', () => download);
+
+const TOKEN = 'a'.repeat(32);
+
+function job(p: Partial<ExportJob> = {}): ExportJob {
+  return {
+    token: TOKEN,
+    kind: 'xlsx',
+    state: 'pending',
+    done: 0,
+    total: 0,
+    fileUrl: null,
+    filename: null,
+    size: null,
+    error: null,
+    createdAt: Date.now(),
+    expiresAt: Date.now() + 3_600_000,
+    ...p,
+  };
+}
+
+const READY = job({ state: 'ready', done: 20, total: 20, fileUrl: `/export/hashtag/${TOKEN}.xlsx`, filename: 'rust.xlsx', size: 4096 });
+
+beforeEach(() => {
+  download.startDownload.mockReset();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+type Routes = Record<string, (c: ApiCall) => { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>>;
+
+/** The menu alone, with the dashboard's filters; the job's answers come one after another. */
+function renderMenu(props: Partial<ExportMenuProps> = {}, routes: Routes = {}, jobAnswers: ExportJob[] = [job({ state: 'running', done: 9, total: 20 }), READY]) {
+  let n = 0;
+  const calls = mockApi({
+    'POST /trackers/abc123/exports': () => ({ status: 202, body: job() }),
+    [`GET /exports/${TOKEN}`]: () => ({ body: jobAnswers[Math.min(n++, jobAnswers.length - 1)] }),
+    'GET /trackers/abc123/exports': () => ({ body: { exports: [] } }),
+    ...routes,
+  });
+  renderRoute(
+    <ExportMenu
+      hash="abc123"
+      filters={{ platforms: 'twt', days: 14, tz: 'UTC' }}
+      shareHash={null}
+      grouping={null}
+      signedIn
+      xls
+      disabled={false}
+      {...props}
+    />,
+    { path: '*', url: '/hashtag-tracking/dashboard/abc123/rust-lang' },
+  );
+  return calls;
+}
+
+const trigger = () => screen.getByTestId('export-menu');
+
+/** Opens the menu from the keyboard and chooses XLS. */
+async function chooseXls() {
+  fireEvent.keyDown(trigger(), { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: /^XLS/ }));
+}
+
+describe('the Export menu', () => {
+  it('opens from the keyboard with XLS as its one item', async () => {
+    renderMenu();
+    expect(trigger()).toHaveAccessibleName('Export');
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['XLSEvery panel and post, as a workbook']);
+    expect(within(menu).queryByText(/PDF|Spreadsheet/)).toBeNull();
+  });
+
+  it('asks for the job, opens the export window no sooner than 150 ms after the click, shows the progress and goes back to idle', async () => {
+    const opened: { url: string; at: number }[] = [];
+    vi.spyOn(window, 'open').mockImplementation((url) => {
+      opened.push({ url: String(url), at: Date.now() });
+      return {} as Window;
+    });
+    const calls = renderMenu({ grouping: 'day' });
+    const clickedAt = Date.now();
+    await chooseXls();
+    await waitFor(() => expect(trigger()).toHaveAttribute('aria-busy', 'true'));
+    expect(trigger()).toHaveTextContent('XLS 0%');
+
+    const create = calls.find((c) => c.method === 'POST')!;
+    expect(create.path).toBe('/trackers/abc123/exports');
+    expect(Object.fromEntries(create.query)).toEqual({ platforms: 'twt', days: '14', tz: 'UTC' });
+    expect(create.body).toEqual({ kind: 'xlsx', source: 'dashboard', grouping: 'day' });
+
+    await waitFor(() => expect(opened).toHaveLength(1));
+    expect(opened[0].at - clickedAt).toBeGreaterThanOrEqual(150);
+    expect(opened[0].url).toBe(`/hashtag-tracking/export/abc123/xls/14?job=${TOKEN}&platforms=twt&tz=UTC&grouping=day`);
+
+    await waitFor(() => expect(trigger()).toHaveTextContent('XLS 45%'));
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Export'), { timeout: 3000 });
+    expect(trigger()).not.toHaveAttribute('aria-busy');
+    // The export window downloads the file; this one stays quiet.
+    expect(download.startDownload).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('notice')).toBeNull();
+  });
+
+  it('downloads here, with a Download link, when the export window was blocked', async () => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    renderMenu({ shareHash: 's1', signedIn: false, xls: false }, {}, [READY]);
+    await chooseXls();
+    await waitFor(() => expect(download.startDownload).toHaveBeenCalledWith(`/export/hashtag/${TOKEN}.xlsx?shareHash=s1`));
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent('Your XLS is ready.');
+    expect(within(notice).getByRole('link', { name: 'Download' })).toHaveAttribute('href', `/export/hashtag/${TOKEN}.xlsx?shareHash=s1`);
+    expect(trigger()).toHaveAccessibleName('Export');
+  });
+
+  it('a share-link visitor asks and follows with the shareHash', async () => {
+    const opened: string[] = [];
+    vi.spyOn(window, 'open').mockImplementation((url) => (opened.push(String(url)), {} as Window));
+    const calls = renderMenu({ shareHash: 's1', signedIn: false, xls: false }, {}, [READY]);
+    await chooseXls();
+    await waitFor(() => expect(opened).toHaveLength(1));
+    expect(calls.find((c) => c.method === 'POST')!.query.get('shareHash')).toBe('s1');
+    expect(opened[0]).toContain('shareHash=s1');
+    await waitFor(() => expect(calls.some((c) => c.path === `/exports/${TOKEN}`)).toBe(true));
+    expect(calls.find((c) => c.path === `/exports/${TOKEN}`)!.query.get('shareHash')).toBe('s1');
+    // A visitor has no jobs of their own to find again.
+    expect(calls.some((c) => c.path === '/trackers/abc123/exports' && c.method === 'GET')).toBe(false);
+  });
+
+  it('a failed job says so for 10000 ms and the button is idle again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    renderMenu({}, {}, [job({ state: 'failed', error: 'disk full' })]);
+    await chooseXls();
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent(/^We were unable to generate the XLS\.$/);
+    expect(trigger()).toHaveAccessibleName('Export');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(9_800);
+    });
+    expect(screen.getByTestId('notice')).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(300);
+    });
+    expect(screen.queryByTestId('notice')).toBeNull();
+  });
+
+  it('a refused request says why and opens no window', async () => {
+    const open = vi.spyOn(window, 'open');
+    renderMenu({}, {
+      'POST /trackers/abc123/exports': () => ({ status: 429, body: { error: { code: 'rate_limited', message: 'Several exports of this tracker are on their way; try again when they are ready.' } } }),
+    });
+    await chooseXls();
+    expect(await screen.findByTestId('notice')).toHaveTextContent('Several exports of this tracker are on their way');
+    expect(open).not.toHaveBeenCalled();
+    expect(trigger()).toHaveAccessibleName('Export');
+  });
+
+  it('a network failure gets the spec notice', async () => {
+    renderMenu({}, { 'POST /trackers/abc123/exports': () => ({ status: 500, body: { error: { code: 'internal', message: 'Internal error' } } }) });
+    await chooseXls();
+    expect(await screen.findByTestId('notice')).toHaveTextContent(/^We were unable to generate the XLS\.$/);
+  });
+
+  it('shows a job still being made after a reload', async () => {
+    renderMenu({}, { 'GET /trackers/abc123/exports': () => ({ body: { exports: [job({ state: 'running', done: 3, total: 10 })] } }) }, [
+      job({ state: 'running', done: 3, total: 10 }),
+    ]);
+    await waitFor(() => expect(trigger()).toHaveTextContent('XLS 30%'));
+    expect(trigger()).toHaveAttribute('aria-busy', 'true');
+    // While busy the menu does not open.
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('is disabled when told so (a frame, preview mode)', () => {
+    renderMenu({ disabled: true, disabledReason: 'Exports are not available in an embedded view.' });
+    expect(trigger()).toBeDisabled();
+    expect(trigger()).toHaveAttribute('title', 'Exports are not available in an embedded view.');
+  });
+});
+
+describe('plan gating', () => {
+  it('a plan without XLS gets the sample modal instead of a job', async () => {
+    const calls = renderMenu({ xls: false });
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    const item = await screen.findByRole('menuitem', { name: /^XLS/ });
+    expect(item).toHaveTextContent('Upgrade your account to unlock');
+    fireEvent.click(item);
+    const dialog = await screen.findByRole('dialog', { name: 'XLS reports are not part of your plan' });
+    expect(within(dialog).getByRole('link', { name: 'Download a sample' })).toHaveAttribute('href', '/api/v1/exports/sample.xlsx');
+    expect(within(dialog).getByRole('link', { name: 'Upgrade your account to unlock' })).toHaveAttribute('href', '/pricing');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('the server saying upgrade_required opens it too', async () => {
+    const open = vi.spyOn(window, 'open');
+    renderMenu({}, {
+      'POST /trackers/abc123/exports': () => ({ status: 403, body: { error: { code: 'upgrade_required', message: 'Upgrade your account to export XLS reports.' } } }),
+    });
+    await chooseXls();
+    await screen.findByRole('dialog', { name: 'XLS reports are not part of your plan' });
+    expect(open).not.toHaveBeenCalled();
+    expect(trigger()).toHaveAccessibleName('Export');
+  });
+
+  it('a share-link visitor is told the owner’s plan lacks it, with the sample only', async () => {
+    renderMenu({ shareHash: 's1', signedIn: false, xls: false }, {
+      'POST /trackers/abc123/exports': () => ({ status: 403, body: { error: { code: 'upgrade_required', message: 'Upgrade.' } } }),
+    });
+    await chooseXls();
+    const dialog = await screen.findByRole('dialog', { name: 'XLS reports are not available here' });
+    expect(within(dialog).getByRole('link', { name: 'Download a sample' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('link', { name: 'Upgrade your account to unlock' })).toBeNull();
+  });
+});
+
+/** The dashboard of `tracker` as `me` sees it. */
+function openDashboard(tracker: Tracker, me: Me, search = '') {
+  const url = `/hashtag-tracking/dashboard/${tracker.hash}/${tracker.friendly}${search}`;
+  window.history.replaceState(null, '', url);
+  const routes: Routes = {
+    'GET /me': () => ({ body: me }),
+    [`GET /trackers/${tracker.hash}`]: () => ({ body: tracker }),
+    [`GET /trackers/${tracker.hash}/total-posts`]: () => ({ body: { count: { posts: 42 } } }),
+    [`GET /trackers/${tracker.hash}/tags`]: () => ({ body: { tags: [] } }),
+    [`GET /trackers/${tracker.hash}/exports`]: () => ({ body: { exports: [] } }),
+  };
+  for (const [k, v] of Object.entries(DASHBOARD_ANSWERS)) routes[`GET /trackers/${tracker.hash}/dashboard/${k}`] = () => ({ body: v });
+  mockApi(routes);
+  renderRoute(<TrackerShell />, { path: '/hashtag-tracking/:page/:hash/:friendly?', url });
+}
+
+const signedOut = makeMe({ isLoggedIn: false, id: null, email: null, name: null, isTrackerOwner: false, permission: 0 });
+
+async function exportButton() {
+  await screen.findByRole('heading', { level: 1 });
+  await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
+  return screen.queryByTestId('export-menu');
+}
+
+describe('who sees the Export menu on the dashboard', () => {
+  it('the owner', async () => {
+    openDashboard(makeTracker(), makeMe());
+    expect(await exportButton()).toBeEnabled();
+  });
+
+  it('not a viewer of a tracker that does not share exports; a viewer of one that does', async () => {
+    const viewer = makeMe({ isTrackerOwner: false, permission: 1 });
+    openDashboard(makeTracker({ permission: 1, isOwner: false }), viewer);
+    expect(await exportButton()).toBeNull();
+    cleanup();
+    openDashboard(makeTracker({ permission: 1, isOwner: false, shareExports: true }), viewer);
+    expect(await exportButton()).toBeEnabled();
+  });
+
+  it('a share-link visitor when the link allows exports', async () => {
+    const link = (exportReports: boolean) =>
+      makeTracker({ permission: 1, isOwner: false, shared: true, linkSharing: { editDateRange: false, exportReports, viewPredictions: false } });
+    openDashboard(link(false), signedOut, '?shareHash=s1');
+    expect(await exportButton()).toBeNull();
+    cleanup();
+    openDashboard(link(true), signedOut, '?shareHash=s1');
+    expect(await exportButton()).toBeEnabled();
+  });
+
+  it('disabled in preview mode', async () => {
+    openDashboard(makeTracker({ isPreviewMode: true }), makeMe());
+    await screen.findByRole('heading', { level: 1 });
+    expect(await screen.findByTestId('export-menu')).toBeDisabled();
+  });
+
+  it('disabled inside a page embed', async () => {
+    const tracker = makeTracker({ permission: 1, isOwner: false, shared: true, linkSharing: { editDateRange: false, exportReports: true, viewPredictions: false } });
+    openDashboard(tracker, signedOut, '?embed=1&embedKey=k1');
+    await screen.findByRole('heading', { level: 1 });
+    expect(await screen.findByTestId('export-menu')).toBeDisabled();
+  });
+});

@@ -18,3 +18,5 @@ echo "== Influencers page (hark-ingest): four data shapes, against the post-rows
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench influencers
 echo "== Trending topics and sentiment (hark-ingest): four data shapes, against the post-rows baseline, SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench topics
+echo "== Exports (hark-ingest): the posts CSV streamed and the XLS workbook through a running server, four data shapes, SQLite and PostgreSQL"
+HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench exports

@@ -11,6 +11,10 @@ if [ ! -x /usr/bin/chromium ]; then
   step "Installing Chromium (Debian package)"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+if ! command -v pdftotext >/dev/null 2>&1; then
+  step "Installing poppler-utils (the PDF report's tests read it back)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
+fi
 make --no-print-directory web-deps
 
 # PostgreSQL: the configured server, the local one, or a throwaway cluster.

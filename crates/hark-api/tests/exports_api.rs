@@ -38,6 +38,10 @@ async fn seeded(app: &TestApp) -> String {
     hash
 }
 
+async fn row_id(app: &TestApp, hash: &str) -> i64 {
+    app.store.tracker_by_hash(hash).await.unwrap().unwrap().id
+}
+
 /// Waits until the job is no longer waiting or running.
 async fn finished(app: &TestApp, client: &reqwest::Client, token: &str, query: &str) -> Value {
     for _ in 0..300 {
@@ -273,8 +277,17 @@ async fn who_may_export_and_read_a_job() {
         let visitor_token = r.body["token"].as_str().unwrap().to_string();
         let seen = finished(&app, &anon, &visitor_token, &format!("?shareHash={key}")).await;
         assert_eq!(seen["state"], "ready");
-        let visitor_file = format!("{}?shareHash={key}", seen["fileUrl"].as_str().unwrap());
+        let visitor_file = seen["fileUrl"].as_str().unwrap().to_string();
+        assert!(visitor_file.ends_with(&format!(".xlsx?shareHash={key}")), "the visitor's link carries the share hash: {visitor_file}");
         assert_eq!(download(&app, &anon, &visitor_file).await.0, 200);
+        // A signed-in account without access of its own, through the link: the job is the link's.
+        let (outsider, o_csrf) = app.member_browser(&hash, "outsider@example.org", Permission::Viewer).await;
+        let outsider_id = app.store.user_by_email("outsider@example.org").await.unwrap().unwrap().id;
+        app.store.remove_member(row_id(&app, &hash).await, outsider_id).await.unwrap();
+        let r = send(outsider.post(app.url(&shared_path)).header("X-CSRF-Token", &o_csrf).json(&body)).await;
+        assert_eq!(r.status, 202, "{:?}", r.body);
+        let theirs = finished(&app, &outsider, r.body["token"].as_str().unwrap(), &format!("?shareHash={key}")).await;
+        assert_eq!(download(&app, &outsider, theirs["fileUrl"].as_str().unwrap()).await.0, 200);
         // The link opens the visitor's job only, and nothing once revoked.
         assert_eq!(download(&app, &anon, &format!("{file}?shareHash={key}")).await.0, 404);
         assert_eq!(app.post(&format!("/api/v1/trackers/{hash}/share/revoke"), json!({})).await.status, 200);
@@ -365,4 +378,64 @@ async fn the_posts_csv_is_the_api_list_in_every_order() {
         }
     })
     .await;
+}
+
+/// The text of a PDF, as poppler's pdftotext reads it (layout kept).
+fn pdf_text(bytes: &[u8]) -> String {
+    // HARK_TEST_KEEP_PDF=dir keeps each report there, to render and look at.
+    if let Ok(keep) = std::env::var("HARK_TEST_KEEP_PDF") {
+        let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let _ = std::fs::write(std::path::Path::new(&keep).join(format!("report-{n}.pdf")), bytes);
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("report.pdf");
+    std::fs::write(&path, bytes).expect("write");
+    let out = std::process::Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils)");
+    assert!(out.status.success(), "pdftotext: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[tokio::test]
+async fn the_pdf_report_reads_as_the_dashboard() {
+    each(|app| async move {
+        let hash = seeded(&app).await;
+        let q = "days=all";
+        let body = json!({"kind": "pdf", "source": "dashboard", "eri": "Engagements", "cumulative": true, "paper": "letter"});
+        let created = app.post(&format!("/api/v1/trackers/{hash}/exports?{q}"), body).await;
+        assert_eq!(created.status, 202, "{:?}", created.body);
+        let done = finished(&app, &app.client, created.body["token"].as_str().unwrap(), "").await;
+        assert_eq!(done["state"], "ready", "{done:?}");
+        let url = done["fileUrl"].as_str().unwrap().to_string();
+        assert!(url.ends_with(".pdf"), "{url}");
+        let (status, disposition, bytes) = download(&app, &app.client, &url).await;
+        assert_eq!(status, 200);
+        assert!(disposition.starts_with("inline;"), "a PDF opens in the browser: {disposition}");
+        assert!(bytes.starts_with(b"%PDF-"));
+        let text = pdf_text(&bytes);
+        let title = app.get(&format!("/api/v1/trackers/{hash}")).await.body["title"].as_str().unwrap().to_string();
+        assert!(text.contains(&title), "the cover names the tracker: {text}");
+        for part in ["SOCIAL LISTENING REPORT", "Timeline", "Sentiment", "Locations", "Top posts", "Influencers", "Hashtags", "Keywords", "Page 1 of"] {
+            assert!(text.contains(part), "{part} missing from:\n{text}");
+        }
+        let stats = app.get(&format!("/api/v1/trackers/{hash}/dashboard/top-stats?{q}")).await.body;
+        assert!(text.contains(&stats["posts"].to_string()), "the post count is on the cover");
+        // The most engaging post and account are in it, texts as written (not run as markup).
+        let top = app.get(&format!("/api/v1/trackers/{hash}/dashboard/top-posts?{q}")).await.body;
+        let first = top["posts"][0]["text"].as_str().unwrap();
+        assert!(text.contains(first), "{first} missing");
+        assert!(text.contains("=HYPERLINK(\"http://x\") coffee") || !top["posts"].to_string().contains("HYPERLINK"));
+        let bad = app.post(&format!("/api/v1/trackers/{hash}/exports?{q}"), json!({"kind": "pdf", "source": "dashboard", "paper": "a3"})).await;
+        assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (422, Some("invalid_choice")));
+        let bad = app.post(&format!("/api/v1/trackers/{hash}/exports?{q}"), json!({"kind": "pdf", "source": "dashboard", "eri": "Likes"})).await;
+        assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (422, Some("invalid_choice")));
+    })
+    .await;
+}
+
+#[test]
+fn the_sample_report_typesets_with_markup_like_texts_as_text() {
+    let pdf = hark_api::exports::pdf::sample().expect("the sample report");
+    let text = pdf_text(&pdf);
+    assert!(text.contains("Sample report: #coffee"), "{text}");
+    assert!(text.contains("Brew Lab") && text.contains("Page 2 of"), "{text}");
 }

@@ -1925,10 +1925,16 @@ export interface components {
             userId: number;
         };
         NewExportInput: {
+            /** @description The report's timeline as running totals. */
+            cumulative?: boolean;
+            /** @description The report's second timeline metric: Engagements, Reach or Impressions. */
+            eri?: string | null;
             /** @description The timeline's grouping: none, hour, day, week or month. */
             grouping?: string | null;
-            /** @description `xlsx` (the workbook). */
+            /** @description `xlsx` (the workbook) or `pdf` (the report). */
             kind: string;
+            /** @description The report's paper: `a4` (default) or `letter`. */
+            paper?: string | null;
             /**
              * @description The page asked from: `dashboard` (every panel and the posts) or `posts` (the list as
              *     searched, filtered and sorted).

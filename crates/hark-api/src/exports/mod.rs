@@ -3,6 +3,7 @@
 //! the database until the job expires. A job whose server stopped is made anew by the next
 //! worker whose lease request finds its lease run out (a restart, or another node).
 
+pub mod pdf;
 pub mod xlsx;
 
 use std::time::Duration;
@@ -47,6 +48,15 @@ pub struct ExportParams {
     /// The timeline's grouping (none: chosen from the range).
     #[serde(default)]
     pub grouping: Option<String>,
+    /// The report's second timeline metric: Engagements, Reach or Impressions.
+    #[serde(default)]
+    pub eri: Option<String>,
+    /// The report's timeline as running totals.
+    #[serde(default)]
+    pub cumulative: bool,
+    /// The report's paper: a4 or letter.
+    #[serde(default)]
+    pub paper: Option<String>,
 }
 
 /// The view an export reads, parsed from its stored parameters.
@@ -149,6 +159,10 @@ async fn make(state: &AppState, job: &ExportJob, owner: &str) -> ApiResult<(Stri
         ExportKind::Xlsx => {
             let body = xlsx::workbook(state, &row, &params, &view, &mut progress).await?;
             Ok((download_name(&row, &view.filter, job.kind), xlsx::CONTENT_TYPE, body))
+        }
+        ExportKind::Pdf => {
+            let body = pdf::report(state, &row, &params, &view, &mut progress).await?;
+            Ok((download_name(&row, &view.filter, job.kind), pdf::CONTENT_TYPE, body))
         }
         other => Err(ApiError::Internal(format!("{} exports are not made by this server", other.as_str()))),
     }

@@ -138,22 +138,22 @@ fn counts<'a>(items: impl IntoIterator<Item = &'a dash::TermCount>) -> Vec<Vec<C
 }
 
 /// The dashboard's answers for the view, read as its panels read them.
-struct Panels {
-    stats: dash::TopStats,
-    timeline: dash::Timeline,
-    top_posts: Vec<DashboardPost>,
-    influencers: dash::Influencers,
-    topics: dash::Topics,
-    sentiments: dash::Sentiments,
-    viewer: dash::ViewerSentiments,
-    locations: dash::Locations,
-    genders: dash::TermList,
-    devices: dash::TermList,
-    post_types: dash::TermList,
-    pages: dash::TopPages,
+pub(crate) struct Panels {
+    pub(crate) stats: dash::TopStats,
+    pub(crate) timeline: dash::Timeline,
+    pub(crate) top_posts: Vec<DashboardPost>,
+    pub(crate) influencers: dash::Influencers,
+    pub(crate) topics: dash::Topics,
+    pub(crate) sentiments: dash::Sentiments,
+    pub(crate) viewer: dash::ViewerSentiments,
+    pub(crate) locations: dash::Locations,
+    pub(crate) genders: dash::TermList,
+    pub(crate) devices: dash::TermList,
+    pub(crate) post_types: dash::TermList,
+    pub(crate) pages: dash::TopPages,
 }
 
-async fn panels(state: &AppState, row: &TrackerRow, p: &ExportParams, v: &ExportView) -> ApiResult<Panels> {
+pub(crate) async fn panels(state: &AppState, row: &TrackerRow, p: &ExportParams, v: &ExportView) -> ApiResult<Panels> {
     let (id, f) = (row.id, &v.filter);
     let (stats, timeline, top_posts, influencers, topics, sentiments) = tokio::try_join!(
         dash::top_stats_of(state, id, f),
@@ -436,6 +436,46 @@ pub async fn workbook(
 /// A sample workbook of made-up posts, for accounts whose plan does not include XLS: the sheets
 /// and columns of a real export, written by the same code.
 pub fn sample() -> ApiResult<Vec<u8>> {
+    let (panels, filter) = sample_panels();
+    let f = Formats::new();
+    let tz = TimeZone::UTC;
+    let mut wb = Workbook::new();
+    summary(&mut wb, &f, "Sample report: #coffee", &filter, &tz, &panels).map_err(xl)?;
+    panel_sheets(&mut wb, &f, &tz, &panels).map_err(xl)?;
+    let rows: Vec<Vec<Cell>> = panels
+        .top_posts
+        .iter()
+        .map(|d| {
+            vec![
+                Cell::Time(d.created_at),
+                text("twitter"),
+                text(d.author_name.clone()),
+                text(d.author_username.clone()),
+                Cell::Empty,
+                text(d.text.clone()),
+                text(d.url.clone().unwrap_or_default()),
+                text("original"),
+                Cell::Int(d.likes),
+                Cell::Int(0),
+                Cell::Int(d.shares),
+                Cell::Empty,
+                Cell::Int(d.engagement),
+                Cell::Empty,
+                Cell::Int(1000),
+                Cell::Empty,
+                text("positive"),
+                text("US"),
+                Cell::Empty,
+            ]
+        })
+        .collect();
+    let header: Vec<&str> = EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }).collect();
+    table(&mut wb, &f, &tz, "Posts", &header, &rows).map_err(xl)?;
+    wb.save_to_buffer().map_err(xl)
+}
+
+/// Made-up answers of a small #coffee tracker over two weeks, and its filter.
+pub(crate) fn sample_panels() -> (Panels, PageFilter) {
     use dash::{Bucket, CountryCount, Influencer, TermCount};
     const T0: Millis = 1_767_225_600_000; // 2026-01-01 UTC
     const DAY: Millis = 86_400_000;
@@ -521,47 +561,11 @@ pub fn sample() -> ApiResult<Vec<u8>> {
             top_links: vec![term("https://brewlab.example/new", 31)],
         },
     };
-    let f = Formats::new();
-    let tz = TimeZone::UTC;
     let filter = PageFilter {
         platforms: [hark_core::Platform::Twitter].into_iter().collect(),
         start: Some(T0),
         end: Some(T0 + 14 * DAY - 1),
         ..Default::default()
     };
-    let mut wb = Workbook::new();
-    summary(&mut wb, &f, "Sample report: #coffee", &filter, &tz, &panels).map_err(xl)?;
-    panel_sheets(&mut wb, &f, &tz, &panels).map_err(xl)?;
-    let rows: Vec<Vec<Cell>> = panels
-        .top_posts
-        .iter()
-        .map(|d| {
-            let mut r = vec![
-                Cell::Time(d.created_at),
-                text("twitter"),
-                text(d.author_name.clone()),
-                text(d.author_username.clone()),
-                Cell::Empty,
-                text(d.text.clone()),
-                text(d.url.clone().unwrap_or_default()),
-                text("original"),
-                Cell::Int(d.likes),
-                Cell::Int(0),
-                Cell::Int(d.shares),
-                Cell::Empty,
-                Cell::Int(d.engagement),
-                Cell::Empty,
-                Cell::Int(1000),
-                Cell::Empty,
-                text("positive"),
-                text("US"),
-                Cell::Empty,
-            ];
-            r.truncate(EXPORT_COLUMNS.len());
-            r
-        })
-        .collect();
-    let header: Vec<&str> = EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }).collect();
-    table(&mut wb, &f, &tz, "Posts", &header, &rows).map_err(xl)?;
-    wb.save_to_buffer().map_err(xl)
+    (panels, filter)
 }

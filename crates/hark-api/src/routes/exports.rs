@@ -27,7 +27,7 @@ pub const MAX_UNFINISHED: i64 = 5;
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewExportInput {
-    /// `xlsx` (the workbook).
+    /// `xlsx` (the workbook) or `pdf` (the report).
     pub kind: String,
     /// The page asked from: `dashboard` (every panel and the posts) or `posts` (the list as
     /// searched, filtered and sorted).
@@ -35,6 +35,15 @@ pub struct NewExportInput {
     /// The timeline's grouping: none, hour, day, week or month.
     #[serde(default)]
     pub grouping: Option<String>,
+    /// The report's second timeline metric: Engagements, Reach or Impressions.
+    #[serde(default)]
+    pub eri: Option<String>,
+    /// The report's timeline as running totals.
+    #[serde(default)]
+    pub cumulative: bool,
+    /// The report's paper: `a4` (default) or `letter`.
+    #[serde(default)]
+    pub paper: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -62,14 +71,20 @@ pub struct ExportJobView {
 }
 
 impl ExportJobView {
-    fn of(job: &ExportJob) -> Self {
+    /// The job as its asker sees it; a share-link visitor's file URL carries the link's hash.
+    fn of(job: &ExportJob, share_hash: Option<&str>) -> Self {
+        let file_url = (job.state == ExportState::Ready).then(|| match (&job.url, share_hash) {
+            (Some(url), _) => url.clone(),
+            (None, Some(h)) => format!("{}?shareHash={}", exports::file_path(job), url::form_urlencoded::byte_serialize(h.as_bytes()).collect::<String>()),
+            (None, None) => exports::file_path(job),
+        });
         Self {
             token: job.token.clone(),
             kind: job.kind,
             state: job.state,
             done: job.progress_done,
             total: job.progress_total,
-            file_url: (job.state == ExportState::Ready).then(|| job.url.clone().unwrap_or_else(|| exports::file_path(job))),
+            file_url,
             filename: job.filename.clone(),
             size: job.size,
             error: job.error.clone(),
@@ -120,10 +135,18 @@ pub async fn create_export(
     }
     let kind = match input.kind.as_str() {
         "xlsx" | "xls" => ExportKind::Xlsx,
-        _ => return Err(ApiError::new(Code::InvalidChoice, "kind must be xlsx.")),
+        "pdf" => ExportKind::Pdf,
+        _ => return Err(ApiError::new(Code::InvalidChoice, "kind must be xlsx or pdf.")),
     };
-    if !xls_allowed(&state, &row, user.as_ref()).await? {
+    // The PDF report is on every plan; the workbook is not.
+    if kind == ExportKind::Xlsx && !xls_allowed(&state, &row, user.as_ref()).await? {
         return Err(ApiError::new(Code::UpgradeRequired, "Upgrade your account to export XLS reports."));
+    }
+    exports::pdf::paper(input.paper.as_deref())?;
+    if let Some(e) = input.eri.as_deref().filter(|e| !e.is_empty()) {
+        if !["Engagements", "Reach", "Impressions"].contains(&e) {
+            return Err(ApiError::new(Code::InvalidChoice, "eri must be Engagements, Reach or Impressions."));
+        }
     }
     // The view is checked now, so that a bad query is the caller's error, not a failed job.
     post_query(filter, &posts)?;
@@ -136,7 +159,15 @@ pub async fn create_export(
         return Err(ApiError::new(Code::RateLimited, "Several exports of this tracker are on their way; try again when they are ready."));
     }
     let now = now_millis();
-    let params = ExportParams { source: input.source, query: exports::stored_query(uri.query()), now, grouping: input.grouping };
+    let params = ExportParams {
+        source: input.source,
+        query: exports::stored_query(uri.query()),
+        now,
+        grouping: input.grouping,
+        eri: input.eri.filter(|e| !e.is_empty()),
+        cumulative: input.cumulative,
+        paper: input.paper,
+    };
     let params = serde_json::to_string(&params).map_err(|e| ApiError::Internal(e.to_string()))?;
     let mut bytes = [0u8; 16];
     rand::thread_rng().fill_bytes(&mut bytes);
@@ -146,7 +177,9 @@ pub async fn create_export(
         .create_export(&NewExport {
             token: &token,
             tracker_id: row.id,
-            user_id: user.as_ref().map(|u| u.id),
+            // Through the share link the job is the link's, even for a signed-in visitor: it is
+            // read with the link.
+            user_id: if shared.is_some() { None } else { user.as_ref().map(|u| u.id) },
             kind,
             params: &params,
             now,
@@ -154,7 +187,8 @@ pub async fn create_export(
         })
         .await?;
     state.exports_wake.notify_one();
-    Ok((StatusCode::ACCEPTED, axum::Json(ExportJobView::of(&job))).into_response())
+    let share_hash = if shared.is_some() { row.share_hash.as_deref() } else { None };
+    Ok((StatusCode::ACCEPTED, axum::Json(ExportJobView::of(&job, share_hash))).into_response())
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/exports", tag = "exports",
@@ -163,7 +197,7 @@ pub async fn create_export(
 pub async fn list_exports(State(state): State<AppState>, page: TrackerPage) -> ApiResult<axum::Json<ExportList>> {
     let exports = match &page.user {
         Some(u) if page.shared.is_none() => {
-            state.store.user_exports(page.row.id, u.id, now_millis()).await?.iter().map(ExportJobView::of).collect()
+            state.store.user_exports(page.row.id, u.id, now_millis()).await?.iter().map(|j| ExportJobView::of(j, None)).collect()
         }
         _ => Vec::new(),
     };
@@ -214,7 +248,8 @@ pub async fn get_export(
     Query(k): Query<ShareKey>,
 ) -> ApiResult<axum::Json<ExportJobView>> {
     let job = readable_job(&state, &token, user.as_ref(), k.share_hash.as_deref()).await?;
-    Ok(axum::Json(ExportJobView::of(&job)))
+    let share_hash = if job.user_id.is_none() { k.share_hash.as_deref() } else { None };
+    Ok(axum::Json(ExportJobView::of(&job, share_hash)))
 }
 
 #[utoipa::path(get, path = "/api/v1/exports/sample.xlsx", tag = "exports",

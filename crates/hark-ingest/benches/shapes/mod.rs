@@ -90,7 +90,11 @@ pub fn as_account(p: &mut Post, n: u64, texts: &[String], r: &mut Rng) {
 }
 
 pub async fn load(store: &Store, shape: &str, posts: usize) -> i64 {
-    let user = store.create_user(&hark_testkit::new_user("bench@example.org"), 0).await.expect("user");
+    // One account owns every tracker a benchmark loads.
+    let user = match store.user_by_email("bench@example.org").await.expect("user") {
+        Some(u) => u,
+        None => store.create_user(&hark_testkit::new_user("bench@example.org"), 0).await.expect("user"),
+    };
     let c = demo_criteria();
     let json = serde_json::to_string(&c).expect("json");
     let t = store

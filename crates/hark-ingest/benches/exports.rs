@@ -1,0 +1,204 @@
+//! Exports benchmark, through a running server as a browser would ask: the posts CSV of the last
+//! 30 days (about 330,000 of 1M posts), streamed, counted row by row, with the process's peak
+//! memory growth while it streams; and the XLS workbook of a 30-day dashboard holding about
+//! 50,000 posts, as a background job from the request to its finished file.
+//!
+//! `cargo bench -p hark-ingest --bench exports` — `HARK_BENCH_POSTS` (default 1,000,000 for the
+//! CSV tracker), `HARK_BENCH_XLSX_POSTS` (default 150,000 over 90 days: 50,000 in the last 30),
+//! `HARK_BENCH_REPS` (default 3), `HARK_BENCH_SHAPES` and `HARK_BENCH_BACKENDS` as the page
+//! benchmarks, `HARK_BENCH_POSTGRES_URL` for PostgreSQL.
+
+#[path = "shapes/mod.rs"]
+mod shapes;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hark_store::Store;
+use shapes::{load, NOW};
+
+/// The process's resident memory now, in bytes.
+fn rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok()))
+        .unwrap_or(0)
+        * 1024
+}
+
+/// Samples the resident memory every 20 ms until stopped; the highest seen.
+struct Peak {
+    stop: Arc<AtomicBool>,
+    peak: Arc<AtomicU64>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Peak {
+    fn start() -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let peak = Arc::new(AtomicU64::new(rss()));
+        let (s, p) = (stop.clone(), peak.clone());
+        let thread = std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                p.fetch_max(rss(), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        Self { stop, peak, thread: Some(thread) }
+    }
+
+    fn finish(mut self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.peak.load(Ordering::Relaxed)
+    }
+}
+
+/// A server on the store, and a browser signed in as its instance administrator.
+async fn serve(store: &Store) -> (String, reqwest::Client, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let state = hark_api::AppState::new(store.clone(), hark_api::ApiConfig::default());
+    tokio::spawn(async move {
+        let _ = hark_api::serve(listener, state, std::future::pending()).await;
+    });
+    let client = reqwest::Client::builder().cookie_store(true).build().expect("client");
+    client.get(format!("{base}/api/v1/me")).send().await.expect("me");
+    let csrf = |r: &reqwest::Response| r.cookies().find(|c| c.name() == "hark_csrf").map(|c| c.value().to_string());
+    let me = client.get(format!("{base}/api/v1/me")).send().await.expect("me");
+    let token = csrf(&me).unwrap_or_default();
+    let password = hark_api::auth::hash_password("password123").expect("hash");
+    store
+        .create_user(&hark_api::routes::session::self_hosted_user("admin@example.org".into(), password, "Admin".into(), true), 0)
+        .await
+        .expect("admin");
+    let login = client
+        .post(format!("{base}/api/v1/auth/login"))
+        .header("X-CSRF-Token", &token)
+        .json(&serde_json::json!({"email": "admin@example.org", "password": "password123"}))
+        .send()
+        .await
+        .expect("login");
+    assert!(login.status().is_success(), "login: {}", login.status());
+    let token = csrf(&login).unwrap_or(token);
+    (base, client, token)
+}
+
+/// The last 30 days before the generated data's end, as a custom range to the millisecond.
+fn last_30_days() -> String {
+    format!("start={}&end={}", NOW - 30 * shapes::DAY, NOW)
+}
+
+async fn csv_once(base: &str, client: &reqwest::Client, hash: &str) -> (u64, f64, u64) {
+    let before = rss();
+    let peak = Peak::start();
+    let started = Instant::now();
+    let mut res = client
+        .get(format!("{base}/api/v1/trackers/{hash}/posts/export.csv?{}", last_30_days()))
+        .send()
+        .await
+        .expect("csv");
+    assert!(res.status().is_success(), "csv: {}", res.status());
+    // Records are counted as they arrive: line ends outside quoted cells (a text may hold line
+    // breaks; a doubled quote inside a cell toggles twice).
+    let (mut records, mut quoted) = (0u64, false);
+    while let Some(chunk) = res.chunk().await.expect("chunk") {
+        for b in chunk.iter() {
+            match b {
+                b'"' => quoted = !quoted,
+                b'\n' if !quoted => records += 1,
+                _ => {}
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let grew = peak.finish().saturating_sub(before);
+    (records.saturating_sub(1), secs, grew)
+}
+
+async fn xlsx_once(base: &str, client: &reqwest::Client, token: &str, hash: &str) -> (f64, u64, u64) {
+    let started = Instant::now();
+    let created: serde_json::Value = client
+        .post(format!("{base}/api/v1/trackers/{hash}/exports?{}", last_30_days()))
+        .header("X-CSRF-Token", token)
+        .json(&serde_json::json!({"kind": "xlsx", "source": "dashboard"}))
+        .send()
+        .await
+        .expect("create")
+        .json()
+        .await
+        .expect("json");
+    let job = created["token"].as_str().expect("token").to_string();
+    loop {
+        let v: serde_json::Value =
+            client.get(format!("{base}/api/v1/exports/{job}")).send().await.expect("job").json().await.expect("json");
+        match v["state"].as_str() {
+            Some("ready") => {
+                let secs = started.elapsed().as_secs_f64();
+                return (secs, v["size"].as_u64().unwrap_or(0), v["total"].as_u64().unwrap_or(0).saturating_sub(12));
+            }
+            Some("failed") => panic!("the workbook failed: {v}"),
+            _ => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+}
+
+async fn bench(backend: &'static str, url: &str, shape: &str, posts: usize, reps: usize) {
+    let store = Store::connect(url).await.expect("connect");
+    store.migrate().await.expect("migrate");
+    println!("== {backend}, {shape}");
+    let big = load(&store, shape, posts).await;
+    let xlsx_posts = shapes::env_usize("HARK_BENCH_XLSX_POSTS", 150_000);
+    let small = load(&store, shape, xlsx_posts).await;
+    let hash_of = |id: i64| {
+        let store = store.clone();
+        async move { store.tracker_by_id(id).await.expect("tracker").expect("row").hash }
+    };
+    let (big, small) = (hash_of(big).await, hash_of(small).await);
+    let (base, client, token) = serve(&store).await;
+    let total: serde_json::Value = client
+        .get(format!("{base}/api/v1/trackers/{big}/posts?{}&perPage=1", last_30_days()))
+        .send()
+        .await
+        .expect("total")
+        .json()
+        .await
+        .expect("json");
+    println!("  CSV, last 30 days of {posts} posts ({} posts in the range):", total["total"]);
+    let mut rates = Vec::new();
+    for i in 0..reps {
+        let (rows, secs, grew) = csv_once(&base, &client, &big).await;
+        let rate = rows as f64 / secs;
+        rates.push(rate);
+        println!("    run {}: {rows} rows in {secs:.2} s = {rate:.0} rows/s, peak memory growth {:.0} MB", i + 1, grew as f64 / 1e6);
+    }
+    println!("  CSV median: {:.0} rows/s (target >= 100,000)", shapes::pct(&mut rates, 0.5));
+    let mut secs = Vec::new();
+    for i in 0..reps {
+        let (s, size, rows) = xlsx_once(&base, &client, &token, &small).await;
+        secs.push(s);
+        println!("    XLSX run {}: {rows} posts, {:.1} MB in {s:.2} s", i + 1, size as f64 / 1e6);
+    }
+    println!("  XLSX median: {:.2} s (target <= 5 s)", shapes::pct(&mut secs, 0.5));
+    store.close().await;
+}
+
+fn main() {
+    let posts = shapes::env_usize("HARK_BENCH_POSTS", 1_000_000);
+    let reps = shapes::env_usize("HARK_BENCH_REPS", 3);
+    let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+    let shape_list = std::env::var("HARK_BENCH_SHAPES").unwrap_or_else(|_| "demo,uniform,zipf,real".into());
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    rt.block_on(async {
+        for shape in shape_list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            shapes::each_backend(&backends, &format!("exports_{shape}"), |backend, url| {
+                let shape = shape.to_string();
+                async move { bench(backend, &url, &shape, posts, reps).await }
+            })
+            .await;
+        }
+    });
+}

@@ -424,6 +424,14 @@ async fn the_pdf_report_reads_as_the_dashboard() {
         let first = top["posts"][0]["text"].as_str().unwrap();
         assert!(text.contains(first), "{first} missing");
         assert!(text.contains("=HYPERLINK(\"http://x\") coffee") || !top["posts"].to_string().contains("HYPERLINK"));
+        // From the posts page: the list as searched.
+        let created = app.post(&format!("/api/v1/trackers/{hash}/exports?{q}&search=love"), json!({"kind": "pdf", "source": "posts"})).await;
+        assert_eq!(created.status, 202, "{:?}", created.body);
+        let done = finished(&app, &app.client, created.body["token"].as_str().unwrap(), "").await;
+        assert_eq!(done["state"], "ready", "{done:?}");
+        let text = pdf_text(&download(&app, &app.client, done["fileUrl"].as_str().unwrap()).await.2);
+        assert!(text.contains("The first 1 of 1 posts of the list matching"), "{text}");
+        assert!(text.contains("great coffee, love it") && !text.contains("coffee number 3 "), "{text}");
         let bad = app.post(&format!("/api/v1/trackers/{hash}/exports?{q}"), json!({"kind": "pdf", "source": "dashboard", "paper": "a3"})).await;
         assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (422, Some("invalid_choice")));
         let bad = app.post(&format!("/api/v1/trackers/{hash}/exports?{q}"), json!({"kind": "pdf", "source": "dashboard", "eri": "Likes"})).await;

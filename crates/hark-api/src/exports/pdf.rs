@@ -237,14 +237,6 @@ fn report_data(
     let st = &p.sentiments;
     let total = st.positive + st.neutral + st.negative;
     let pct = |n: i64| if total == 0 { "0".to_string() } else { format!("{:.0}", n as f64 * 100.0 / total as f64) };
-    let clip = |t: &str| -> String {
-        let mut s: String = t.chars().take(TEXT_MAX).collect();
-        if t.chars().count() > TEXT_MAX {
-            s.push('…');
-        }
-        s
-    };
-    let label = |platform: &str| hark_core::Platform::parse(platform).map(|p| p.label().to_string()).unwrap_or_else(|_| platform.to_string());
     json!({
         "title": title,
         "range": range,
@@ -260,25 +252,43 @@ fn report_data(
             "positivePct": pct(st.positive), "neutralPct": pct(st.neutral), "negativePct": pct(st.negative),
         },
         "locations": p.locations.countries.iter().take(10).map(|c| json!({"name": c.name, "count": c.count})).collect::<Vec<_>>(),
-        "topPosts": p.top_posts.iter().take(5).map(|d| json!({
-            "name": if d.author_name.is_empty() { &d.author_username } else { &d.author_name },
-            "username": d.author_username,
-            "platform": label(&d.platform),
-            "date": stamp(d.created_at, tz, "%b %-d, %Y %H:%M"),
-            "text": clip(&d.text),
-            "engagement": d.engagement,
-            "url": d.url.clone().unwrap_or_default(),
-        })).collect::<Vec<_>>(),
+        "topPosts": p.top_posts.iter().take(5).map(|d| post_json(d, tz)).collect::<Vec<_>>(),
+        "postsHeading": "Top posts",
+        "postsNote": "",
         "influencers": p.influencers.by_engagement.iter().take(10).map(|a| json!({
             "name": if a.name.is_empty() { &a.username } else { &a.name },
             "username": a.username,
-            "platform": label(&a.platform),
+            "platform": platform_label(&a.platform),
             "posts": a.posts, "engagement": a.engagement, "followers": a.followers,
         })).collect::<Vec<_>>(),
         "hashtags": p.topics.hashtags.iter().take(10).map(|t| json!({"term": t.term, "count": t.count})).collect::<Vec<_>>(),
         "keywords": p.topics.keywords.iter().take(10).map(|t| json!({"term": t.term, "count": t.count})).collect::<Vec<_>>(),
     })
 }
+
+fn platform_label(platform: &str) -> String {
+    hark_core::Platform::parse(platform).map(|p| p.label().to_string()).unwrap_or_else(|_| platform.to_string())
+}
+
+/// A post as the report shows it (its text cut at [`TEXT_MAX`] characters).
+fn post_json(d: &hark_store::DashboardPost, tz: &TimeZone) -> Value {
+    let mut text: String = d.text.chars().take(TEXT_MAX).collect();
+    if d.text.chars().count() > TEXT_MAX {
+        text.push('…');
+    }
+    json!({
+        "name": if d.author_name.is_empty() { &d.author_username } else { &d.author_name },
+        "username": d.author_username,
+        "platform": platform_label(&d.platform),
+        "date": stamp(d.created_at, tz, "%b %-d, %Y %H:%M"),
+        "text": text,
+        "engagement": d.engagement,
+        "url": d.url.clone().unwrap_or_default(),
+    })
+}
+
+/// Posts of the posts page's list in its report.
+const LISTED: i64 = 50;
 
 /// What the view filters besides range and platforms, in words.
 fn filter_words(view: &ExportView) -> String {
@@ -310,9 +320,52 @@ pub async fn report(
 ) -> ApiResult<Vec<u8>> {
     progress.total = 3;
     progress.report(0, true).await?;
-    let panels = super::xlsx::panels(state, row, params, view).await?;
+    let mut panels = super::xlsx::panels(state, row, params, view).await?;
     progress.report(1, true).await?;
-    let data = report_data(
+    // From the posts page: its list as searched, filtered and sorted, in place of the top posts.
+    let mut listed = None;
+    if params.source == super::ExportSource::Posts {
+        let mut q = crate::routes::posts::post_query(view.filter.clone(), &view.posts)?;
+        q.page = 1;
+        q.per_page = LISTED;
+        let anonymize = crate::dto::anonymizes_facebook(&row.custom_config);
+        let (rows, total) = state.store.query_posts(row.id, &q).await?;
+        panels.top_posts = rows
+            .into_iter()
+            .map(|r| {
+                let it = crate::routes::posts::item(r, None, false, anonymize);
+                hark_store::DashboardPost {
+                    id: 0,
+                    platform: it.post.platform.name().to_string(),
+                    external_id: it.post.id.clone(),
+                    created_at: it.post.created_at,
+                    author_username: it.post.author.username.clone(),
+                    author_name: it.post.author.name.clone(),
+                    author_avatar: None,
+                    author_followers: it.reach,
+                    text: it.post.text.clone(),
+                    title: it.post.title.clone(),
+                    url: it.post.url.clone(),
+                    likes: it.post.counts.likes.unwrap_or(0),
+                    shares: it.post.counts.shares.or(it.post.counts.retweets).unwrap_or(0),
+                    comments: it.post.counts.comments.unwrap_or(0),
+                    views: it.post.counts.views.unwrap_or(0),
+                    dislikes: 0,
+                    engagement: it.engagement,
+                    sentiment: Some(it.sentiment_bucket.clone()),
+                }
+            })
+            .collect();
+        let search = view.posts.search.as_deref().unwrap_or("").trim().to_string();
+        let shown = panels.top_posts.len();
+        let mut note = format!("The first {shown} of {}{} posts of the list", total.total, if total.capped { "+" } else { "" });
+        if !search.is_empty() {
+            note.push_str(&format!(" matching \u{201c}{search}\u{201d}"));
+        }
+        note.push('.');
+        listed = Some(note);
+    }
+    let mut data = report_data(
         &row.title,
         &view.filter,
         &filter_words(view),
@@ -323,6 +376,12 @@ pub async fn report(
         &panels,
         params.now,
     );
+    if let Some(note) = listed {
+        data["postsHeading"] = json!("Posts");
+        data["postsNote"] = json!(note);
+        // Every listed post, not the dashboard's five.
+        data["topPosts"] = json!(panels.top_posts.iter().map(|d| post_json(d, &view.tz)).collect::<Vec<_>>());
+    }
     let pdf = tokio::task::spawn_blocking(move || typeset(&data)).await.map_err(|e| ApiError::Internal(e.to_string()))??;
     progress.report(3, true).await?;
     Ok(pdf)

@@ -4,13 +4,19 @@
 // progress and goes back to idle. A share-link visitor with 'Export reports' does the same; a viewer
 // of a tracker that does not share exports has no Export menu; an account on plan 15 gets the
 // sample modal, whose sample downloads.
+//
+// PDF reports: Export → PDF on the dashboard (with the timeline's grouping, metric and running
+// totals) shows 'PDF 40%' on the button while the job is made, then 'Your PDF is ready to be
+// viewed' with 'View PDF', which opens the report (application/pdf, "%PDF") in a new window; the
+// posts page makes one of its list as searched (the next click on PDF opening it); a share-link
+// visitor makes one through the link; the export address of a PDF shows the report in its window.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, dashboardSettled as settled, launchBrowser, ownerWithTracker, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, dashboardSettled as settled, launchBrowser, ndjson, ownerWithTracker, shot, startServer, waitUntil } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -130,12 +136,12 @@ describe('XLS exports', () => {
     await settled(page);
     await page.locator('[data-testid="chart-timeline"] [data-chart-ready="true"]').waitFor();
 
-    // The menu, from the keyboard: one item, XLS.
+    // The menu, from the keyboard: XLS, then PDF.
     await page.getByTestId('export-menu').focus();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    assert.deepEqual(await menu.getByRole('menuitem').allTextContents(), ['XLSEvery panel and post, as a workbook']);
+    assert.deepEqual(await menu.getByRole('menuitem').allTextContents(), ['XLSEvery panel and post, as a workbook', 'PDFA report to view, print or share']);
     await page.waitForTimeout(300); // the menu's entry animation
     await shot(page, 'exports-01-dashboard-menu', { fullPage: false });
     await page.keyboard.press('Escape');
@@ -339,5 +345,279 @@ describe('XLS exports', () => {
     assert.deepEqual(seen.errors, []);
     assert.deepEqual(seen.failed, []);
     await pat.close();
+  });
+});
+
+const OWNER = { email: 'owner@example.com', password: 'correct horse battery', name: 'Olive Owner' };
+const hasPoppler = (() => {
+  try {
+    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The owner signed in a new context (the first account, made here when no test has made it yet). */
+async function ownerContext(options = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...options });
+  const setup = await api(ctx, 'POST', '/setup', OWNER);
+  if (setup.status !== 201) {
+    const login = await api(ctx, 'POST', '/auth/login', { email: OWNER.email, password: OWNER.password });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+  }
+  return ctx;
+}
+
+function ryePosts(now) {
+  return Array.from({ length: 24 }, (_, i) => ({
+    platform: 'twitter',
+    id: String(9700 + i),
+    text: i % 3 === 0 ? `Rye sourdough out of the oven ${i} #rye` : `rye crumb notes ${i}`,
+    createdAt: now - (i % 10) * DAY - i * 90_000,
+    author: { username: `miller${i % 4}`, name: `Miller ${i % 4}` },
+    counts: { likes: i * 2, retweets: i % 5, replies: i % 2 },
+  }));
+}
+
+/** The POST that asks for an export of `hash`, as the page sends it. */
+const exportRequest = (page, hash) =>
+  page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === `/api/v1/trackers/${hash}/exports`);
+
+/**
+ * `click` opens the report in a new window: the window, and its response (200, application/pdf,
+ * at /export/hashtag/{token}.pdf). Chromium's viewer takes the document over (the response's body
+ * is then the viewer's page), so the file itself is the same address fetched again: it starts with
+ * %PDF. Returns `{ popup, url, bytes, text, pageSize }` (the text and page size when poppler is here).
+ */
+async function openReport(ctx, click, name) {
+  const popupWait = ctx.waitForEvent('page');
+  const responseWait = ctx.waitForEvent('response', (r) => /^\/export\/hashtag\/[0-9a-f]{32}\.pdf$/.test(new URL(r.url()).pathname));
+  await click();
+  const [popup, response] = await Promise.all([popupWait, responseWait]);
+  assert.equal(response.status(), 200);
+  assert.equal(response.headers()['content-type'], 'application/pdf');
+  assert.equal(response.frame().page(), popup, 'the report is the new window’s document');
+  const url = new URL(response.url());
+  await popup.waitForURL((u) => new URL(u).pathname === url.pathname);
+  const again = await ctx.request.get(response.url());
+  assert.equal(again.status(), 200);
+  assert.equal(again.headers()['content-type'], 'application/pdf');
+  assert.match(again.headers()['content-disposition'] ?? '', /^inline/);
+  const bytes = await again.body();
+  assert.equal(bytes.subarray(0, 4).toString('latin1'), '%PDF');
+  assert.ok(bytes.length > 2000, `a report of ${bytes.length} bytes`);
+  let text = null;
+  let pageSize = null;
+  if (hasPoppler) {
+    const file = path.join(tmp, `${name}.pdf`);
+    writeFileSync(file, bytes);
+    text = execFileSync('pdftotext', ['-layout', file, '-'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString('utf8');
+    pageSize = /Page size:\s+(.*)/.exec(execFileSync('pdfinfo', [file], { stdio: ['ignore', 'pipe', 'ignore'] }).toString('utf8'))?.[1] ?? null;
+  }
+  return { popup, url, bytes, text, pageSize };
+}
+
+describe('PDF reports', () => {
+  let owner;
+  let hash;
+  let friendly;
+
+  before(async () => {
+    // A4 here (en-GB); the visitor below reads in en-US and gets Letter.
+    owner = await ownerContext({ locale: 'en-GB' });
+    const t = await api(owner, 'POST', '/trackers', { title: 'Rye club', platforms: { twt: 1 }, search: { rows: [{ type: '+', searches: ['rye'] }] } });
+    assert.equal(t.status, 201, JSON.stringify(t.body));
+    ({ hash, friendly } = t.body);
+    const imp = await api(owner, 'POST', `/trackers/${hash}/import?format=ndjson`, undefined, ndjson(ryePosts(Date.now())));
+    assert.equal(imp.body.imported, 24, JSON.stringify(imp.body));
+  });
+
+  after(async () => {
+    await owner?.close();
+  });
+
+  test('the owner makes a PDF of the dashboard: PDF loading, the ready notice, View PDF opens the report', async () => {
+    const page = await owner.newPage();
+    const seen = watch(page);
+    await page.goto(`${server.url}/hashtag-tracking/dashboard/${hash}/${friendly}?days=30&grouping=day&eridropdown=Reach&cumulative=1`);
+    await settled(page);
+    await page.locator('[data-testid="chart-timeline"] [data-chart-ready="true"]').waitFor();
+
+    // The job's answers held at 6 of 15 steps, so its loading state can be looked at.
+    await page.route('**/api/v1/exports/*', async (route) => {
+      const real = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...real, state: 'running', done: 6, total: 15, fileUrl: null } });
+    });
+    const button = page.getByTestId('export-menu');
+    await button.click();
+    const item = page.getByRole('menuitem', { name: /^PDF/ });
+    await item.waitFor();
+    await page.waitForTimeout(300); // the menu's entry animation
+    await shot(page, 'exports-07-dashboard-menu-with-pdf', { fullPage: false });
+    const asked = exportRequest(page, hash);
+    await item.click();
+    const request = await asked;
+    // The timeline as the dashboard shows it, and A4 for an en-GB browser.
+    assert.deepEqual(request.postDataJSON(), { kind: 'pdf', source: 'dashboard', grouping: 'day', eri: 'Reach', cumulative: true, paper: 'a4' });
+    const q = new URL(request.url()).searchParams;
+    assert.equal(q.get('days'), '30');
+    assert.equal(q.get('platforms'), 'twt');
+    await page.getByRole('button', { name: 'PDF 40%' }).waitFor();
+    assert.equal(await button.getAttribute('data-pdf-loading'), 'true');
+    assert.equal(await button.getAttribute('aria-busy'), 'true');
+    await shot(page, 'exports-08-dashboard-pdf-loading', { fullPage: false });
+    // No window opens by itself.
+    assert.equal(owner.pages().length, 1);
+
+    // Let the job be seen as it is: idle again, and the notice.
+    await page.unroute('**/api/v1/exports/*');
+    const notice = page.getByTestId('notice');
+    await notice.getByText('Your PDF is ready to be viewed').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Export' }).waitFor();
+    assert.equal(await button.getAttribute('data-pdf-loading'), null);
+    await shot(page, 'exports-09-dashboard-pdf-ready', { fullPage: false });
+
+    const report = await openReport(owner, () => notice.getByRole('button', { name: 'View PDF' }).click(), 'dashboard');
+    assert.equal(report.url.searchParams.get('shareHash'), null);
+    if (report.text !== null) {
+      assert.match(report.text, /Rye club/);
+      assert.match(report.text, /Posts and reach by day, cumulative\./);
+      assert.match(report.pageSize, /\(A4\)/);
+    }
+    await report.popup.waitForTimeout(1500); // the viewer draws its first page
+    await shot(report.popup, 'exports-10-pdf-report-window', { fullPage: false });
+    await report.popup.close();
+
+    // Opened and reset: the notice has gone and PDF asks for a new report.
+    assert.equal(await page.getByTestId('notice').count(), 0);
+    await button.click();
+    await page.getByRole('menuitem', { name: /^PDF/ }).getByText('A report to view, print or share').waitFor();
+    await page.keyboard.press('Escape');
+
+    // The owner's job, listed and finished.
+    const list = await api(owner, 'GET', `/trackers/${hash}/exports`);
+    const token = report.url.pathname.match(/([0-9a-f]{32})\.pdf$/)[1];
+    assert.equal(list.body.exports.find((j) => j.token === token)?.state, 'ready');
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.failed, []);
+    await page.close();
+  });
+
+  test('the posts page makes a PDF of its list as searched; the next click on PDF opens it', async () => {
+    const page = await owner.newPage();
+    const seen = watch(page);
+    await page.goto(`${server.url}/hashtag-tracking/posts/${hash}/${friendly}?search=sourdough&sort=engagement;desc`);
+    await page.getByTestId('posts-total').waitFor();
+    const exportButton = page.getByRole('button', { name: 'Export' });
+    await exportButton.click();
+    const pdfItem = page.getByTestId('export-pdf');
+    await pdfItem.waitFor();
+    await page.waitForTimeout(300);
+    await shot(page, 'exports-11-posts-menu-with-pdf', { fullPage: false });
+    assert.equal(await page.getByTestId('export-csv').textContent(), 'CSV');
+
+    const asked = exportRequest(page, hash);
+    await pdfItem.click();
+    const request = await asked;
+    assert.deepEqual(request.postDataJSON(), { kind: 'pdf', source: 'posts', cumulative: false, paper: 'a4' });
+    const q = new URL(request.url()).searchParams;
+    assert.equal(q.get('search'), 'sourdough');
+    assert.equal(q.get('sort'), 'engagement;desc');
+    assert.equal(q.get('days'), '30');
+    assert.equal(q.get('page'), null);
+
+    const notice = page.getByTestId('notice');
+    await notice.getByText('Your PDF is ready to be viewed').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Export' }).waitFor();
+    await shot(page, 'exports-12-posts-pdf-ready', { fullPage: false });
+
+    // The url held, the next click on PDF opens it and resets the job.
+    await exportButton.click();
+    await pdfItem.getByText('Ready to view').waitFor();
+    const report = await openReport(owner, () => pdfItem.click(), 'posts');
+    if (report.text !== null) {
+      assert.match(report.text, /posts of the list matching “sourdough”/);
+      assert.doesNotMatch(report.text, /crumb notes/);
+    }
+    await report.popup.close();
+    assert.equal(await page.getByTestId('notice').count(), 0);
+    await exportButton.click();
+    assert.equal(await pdfItem.getByText('Ready to view').count(), 0);
+    await page.keyboard.press('Escape');
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.failed, []);
+    await page.close();
+  });
+
+  test('a share-link visitor with Export reports makes a PDF through the link', async () => {
+    const change = await api(owner, 'PUT', `/trackers/${hash}/share`, { linkSharing: { editDateRange: false, exportReports: true, viewPredictions: false } });
+    assert.equal(change.status, 200, JSON.stringify(change.body));
+    const shareHash = change.body.shareHash;
+    assert.ok(shareHash);
+
+    const visitor = await browser.newContext({ viewport: { width: 1360, height: 900 }, locale: 'en-US' });
+    const page = await visitor.newPage();
+    const seen = watch(page);
+    const jobs = [];
+    page.on('response', async (r) => {
+      if (/^\/api\/v1\/exports\/[0-9a-f]{32}$/.test(new URL(r.url()).pathname)) jobs.push(await r.json().catch(() => null));
+    });
+    await page.goto(`${server.url}/hashtag-tracking/dashboard/${hash}/${friendly}?shareHash=${shareHash}`);
+    await settled(page);
+    await page.getByText('SHARED').waitFor();
+    await page.getByTestId('export-menu').click();
+    const asked = exportRequest(page, hash);
+    await page.getByRole('menuitem', { name: /^PDF/ }).click();
+    const request = await asked;
+    assert.equal(new URL(request.url()).searchParams.get('shareHash'), shareHash);
+    // Letter for an en-US browser.
+    assert.equal(request.postDataJSON().paper, 'letter');
+    const notice = page.getByTestId('notice');
+    await notice.getByText('Your PDF is ready to be viewed').waitFor({ timeout: 60_000 });
+    // The job's file URL carries the link.
+    const done = jobs.find((j) => j?.state === 'ready');
+    assert.match(done.fileUrl, new RegExp(`^/export/hashtag/[0-9a-f]{32}\\.pdf\\?shareHash=${shareHash}$`));
+
+    const report = await openReport(visitor, () => notice.getByRole('button', { name: 'View PDF' }).click(), 'visitor');
+    assert.deepEqual(report.url.searchParams.getAll('shareHash'), [shareHash]);
+    if (report.pageSize !== null) assert.match(report.pageSize, /\(letter\)/);
+    await report.popup.close();
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.failed, []);
+
+    const off = await api(owner, 'PUT', `/trackers/${hash}/share`, { linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false } });
+    assert.equal(off.status, 200);
+    await visitor.close();
+  });
+
+  test('the export address of a PDF follows its job and shows the report in its window', async () => {
+    const page = await owner.newPage();
+    const seen = watch(page);
+    // Its progress first (the answers held at 6 of 15 steps), with the app's H mark.
+    await page.route('**/api/v1/exports/*', async (route) => {
+      const real = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...real, state: 'running', done: 6, total: 15, fileUrl: null } });
+    });
+    const asked = exportRequest(page, hash);
+    await page.goto(`${server.url}/hashtag-tracking/export/${hash}/pdf/30?platforms=twt&grouping=week`);
+    const request = await asked;
+    assert.deepEqual(request.postDataJSON(), { kind: 'pdf', source: 'dashboard', grouping: 'week', cumulative: false, paper: 'a4' });
+    await page.getByRole('heading', { level: 1, name: 'Rye club' }).waitFor();
+    const bar = page.getByRole('progressbar', { name: 'PDF export progress' });
+    await waitUntil(async () => (await bar.getAttribute('aria-valuenow')) === '40', { what: 'the bar at 40%' });
+    assert.equal((await page.getByRole('banner').textContent()).trim(), 'HHark');
+    await page.waitForTimeout(600);
+    await shot(page, 'exports-13-export-page-pdf-progress', { fullPage: false });
+
+    const responseWait = owner.waitForEvent('response', (r) => /^\/export\/hashtag\/[0-9a-f]{32}\.pdf$/.test(new URL(r.url()).pathname));
+    await page.unroute('**/api/v1/exports/*');
+    const response = await responseWait;
+    assert.equal(response.headers()['content-type'], 'application/pdf');
+    assert.equal(response.frame().page(), page);
+    await page.waitForURL((u) => /^\/export\/hashtag\/[0-9a-f]{32}\.pdf$/.test(new URL(u).pathname));
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.failed, []);
+    await page.close();
   });
 });

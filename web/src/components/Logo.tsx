@@ -11,3 +11,15 @@ export function Logo({ className = '' }: { className?: string }) {
     </span>
   );
 }
+
+/** The app header's mark: an "H" tile and the name (tracker pages, the export window). */
+export function HeaderMark() {
+  return (
+    <span className="flex items-center gap-2 font-bold text-slate-900">
+      <span className="flex h-7 w-7 items-center justify-center rounded-md bg-brand-600 text-sm text-white" aria-hidden="true">
+        H
+      </span>
+      Hark
+    </span>
+  );
+}

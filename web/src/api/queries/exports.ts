@@ -34,7 +34,8 @@ export function exportPercent(job: Pick<ExportJob, 'done' | 'total' | 'state'>):
 
 /** The address of a finished file, with the share link's hash for a visitor who asked through it. */
 export function exportFileHref(fileUrl: string, shareHash: string | null | undefined): string {
-  if (!shareHash) return fileUrl;
+  // The server already adds it to a visitor's job; once is enough.
+  if (!shareHash || /[?&]shareHash=/.test(fileUrl)) return fileUrl;
   return `${fileUrl}${fileUrl.includes('?') ? '&' : '?'}shareHash=${encodeURIComponent(shareHash)}`;
 }
 

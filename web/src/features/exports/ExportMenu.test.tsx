@@ -1,6 +1,8 @@
-// The dashboard's Export menu: who sees it, the plan gate (sample modal), the flow of a job
+// The dashboard's Export menu: who sees it, the plan gate (sample modal), the flow of an XLS job
 // (loading, the export window 150 ms after the click, progress, back to idle), the download here
-// when the window was blocked, the failure notice (10000 ms) and a job found again after a reload.
+// when the window was blocked, the failure notice (10000 ms) and a job found again after a reload;
+// the PDF report (loading with its progress, the ready notice and 'View PDF', the next click
+// opening it, the failure notice with 'Try Again', the timeline options and paper it asks with).
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../api/queries/exports';
@@ -11,7 +13,8 @@ import { DASHBOARD_ANSWERS, makeMe, makeTracker } from '../shell/test-fixtures';
 import { ExportMenu, type ExportMenuProps } from './ExportMenu';
 
 const download = vi.hoisted(() => ({ startDownload: vi.fn() }));
-vi.mock('../../lib/download', () => download);
+// Downloads are watched; new windows go through window.open, spied on by each test.
+vi.mock('../../lib/download', async (actual) => ({ ...(await actual<typeof import('../../lib/download')>()), startDownload: download.startDownload }));
 
 const TOKEN = 'a'.repeat(32);
 
@@ -82,13 +85,16 @@ async function chooseXls() {
 }
 
 describe('the Export menu', () => {
-  it('opens from the keyboard with XLS as its one item', async () => {
+  it('opens from the keyboard with XLS, then PDF', async () => {
     renderMenu();
     expect(trigger()).toHaveAccessibleName('Export');
     fireEvent.keyDown(trigger(), { key: 'Enter' });
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['XLSEvery panel and post, as a workbook']);
-    expect(within(menu).queryByText(/PDF|Spreadsheet/)).toBeNull();
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      'XLSEvery panel and post, as a workbook',
+      'PDFA report to view, print or share',
+    ]);
+    expect(within(menu).queryByText(/Spreadsheet/)).toBeNull();
   });
 
   it('asks for the job, opens the export window no sooner than 150 ms after the click, shows the progress and goes back to idle', async () => {
@@ -186,15 +192,209 @@ describe('the Export menu', () => {
     ]);
     await waitFor(() => expect(trigger()).toHaveTextContent('XLS 30%'));
     expect(trigger()).toHaveAttribute('aria-busy', 'true');
-    // While busy the menu does not open.
+    expect(trigger()).not.toHaveAttribute('data-pdf-loading');
+    // While it is made the menu still opens (for a PDF meanwhile); the XLS item is disabled and says how far it is.
     fireEvent.keyDown(trigger(), { key: 'Enter' });
-    expect(screen.queryByRole('menu')).toBeNull();
+    const xlsItem = await screen.findByRole('menuitem', { name: /^XLS/ });
+    expect(xlsItem).toHaveAttribute('aria-disabled', 'true');
+    expect(xlsItem).toHaveTextContent('Preparing… 30%');
+    expect(screen.getByRole('menuitem', { name: /^PDF/ })).not.toHaveAttribute('aria-disabled');
   });
 
   it('is disabled when told so (a frame, preview mode)', () => {
     renderMenu({ disabled: true, disabledReason: 'Exports are not available in an embedded view.' });
     expect(trigger()).toBeDisabled();
     expect(trigger()).toHaveAttribute('title', 'Exports are not available in an embedded view.');
+  });
+});
+
+const PDF_TOKEN = 'd'.repeat(32);
+const PDF_TOKEN2 = 'e'.repeat(32);
+const pdfJob = (p: Partial<ExportJob> = {}) => job({ token: PDF_TOKEN, kind: 'pdf', ...p });
+const pdfReady = (token = PDF_TOKEN, fileUrl = `/export/hashtag/${token}.pdf`) =>
+  pdfJob({ token, state: 'ready', done: 12, total: 12, fileUrl, filename: 'rust.pdf', size: 90_000 });
+
+/**
+ * The menu with PDF jobs: each POST of a PDF gets the next token, and each token answers its
+ * list of states one after another (the last one repeated).
+ */
+function renderPdfMenu(props: Partial<ExportMenuProps> = {}, answers: Record<string, ExportJob[]> = {}, routes: Routes = {}) {
+  const tokens = [PDF_TOKEN, PDF_TOKEN2];
+  let made = 0;
+  const seen: Record<string, number> = {};
+  const follow = (token: string) => () => {
+    const list = answers[token] ?? [pdfJob({ token, state: 'running', done: 9, total: 20 }), pdfReady(token)];
+    const n = (seen[token] = (seen[token] ?? -1) + 1);
+    return { body: list[Math.min(n, list.length - 1)] };
+  };
+  return renderMenu(props, {
+    'POST /trackers/abc123/exports': (c) =>
+      (c.body as { kind: string }).kind === 'pdf' ? { status: 202, body: pdfJob({ token: tokens[Math.min(made++, 1)] }) } : { status: 202, body: job() },
+    [`GET /exports/${PDF_TOKEN}`]: follow(PDF_TOKEN),
+    [`GET /exports/${PDF_TOKEN2}`]: follow(PDF_TOKEN2),
+    ...routes,
+  });
+}
+
+async function choosePdf() {
+  fireEvent.keyDown(trigger(), { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: /^PDF/ }));
+}
+
+describe('the PDF report', () => {
+  beforeEach(() => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+  });
+
+  it('asks with the timeline options and the paper, shows its progress as PDF loading, then says it is ready', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    const calls = renderPdfMenu({ grouping: 'day', eri: 'Reach', cumulative: true });
+    await choosePdf();
+    await waitFor(() => expect(trigger()).toHaveAttribute('data-pdf-loading', 'true'));
+    expect(trigger()).toHaveAttribute('aria-busy', 'true');
+
+    const create = calls.find((c) => c.method === 'POST')!;
+    expect(create.path).toBe('/trackers/abc123/exports');
+    expect(Object.fromEntries(create.query)).toEqual({ platforms: 'twt', days: '14', tz: 'UTC' });
+    expect(create.body).toEqual({ kind: 'pdf', source: 'dashboard', grouping: 'day', eri: 'Reach', cumulative: true, paper: 'letter' });
+
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('PDF 45%'));
+    // Done: idle again, the notice with its action; nothing opened without a click.
+    const notice = await screen.findByTestId('notice', undefined, { timeout: 3000 });
+    expect(notice).toHaveTextContent(/^Your PDF is ready to be viewed/);
+    expect(trigger()).toHaveAccessibleName('Export');
+    expect(trigger()).not.toHaveAttribute('aria-busy');
+    expect(trigger()).not.toHaveAttribute('data-pdf-loading');
+    expect(open).not.toHaveBeenCalled();
+
+    // 'View PDF' opens it in a new window and resets the job: the next click asks for a new one.
+    fireEvent.click(within(notice).getByRole('button', { name: 'View PDF' }));
+    expect(open).toHaveBeenCalledWith(`/export/hashtag/${PDF_TOKEN}.pdf`, '_blank');
+    expect(screen.queryByTestId('notice')).toBeNull();
+    await choosePdf();
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it('the ready notice stays until it is used or dismissed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderPdfMenu({}, { [PDF_TOKEN]: [pdfReady()] });
+    await choosePdf();
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent('Your PDF is ready to be viewed');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(30_000);
+    });
+    expect(screen.getByTestId('notice')).toBeInTheDocument();
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('notice')).toBeNull();
+  });
+
+  it('with its url held, the next click on PDF opens it in a new window and resets the job', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    const calls = renderPdfMenu({}, { [PDF_TOKEN]: [pdfReady()] });
+    await choosePdf();
+    await screen.findByTestId('notice');
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    const item = await screen.findByRole('menuitem', { name: /^PDF/ });
+    expect(item).toHaveTextContent('Ready: opens in a new window');
+    fireEvent.click(item);
+    expect(open).toHaveBeenCalledWith(`/export/hashtag/${PDF_TOKEN}.pdf`, '_blank');
+    expect(screen.queryByTestId('notice')).toBeNull();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    // Reset: the item is a plain PDF again.
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    expect(await screen.findByRole('menuitem', { name: /^PDF/ })).toHaveTextContent('A report to view, print or share');
+  });
+
+  it('when the new window is blocked the job and its notice stay', async () => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    renderPdfMenu({}, { [PDF_TOKEN]: [pdfReady()] });
+    await choosePdf();
+    const notice = await screen.findByTestId('notice');
+    fireEvent.click(within(notice).getByRole('button', { name: 'View PDF' }));
+    expect(screen.getByTestId('notice')).toHaveTextContent('Your PDF is ready to be viewed');
+  });
+
+  it('Posts only asks with no metric; the paper is A4 outside en-US and en-CA', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-GB');
+    const calls = renderPdfMenu({ eri: null, cumulative: false });
+    await choosePdf();
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ kind: 'pdf', source: 'dashboard', cumulative: false, paper: 'a4' });
+  });
+
+  it('a failed job says so for 10000 ms with Try Again, which asks for a new one', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = renderPdfMenu({}, { [PDF_TOKEN]: [pdfJob({ state: 'failed', error: 'typst: boom' })], [PDF_TOKEN2]: [pdfJob({ token: PDF_TOKEN2, state: 'running', done: 1, total: 4 })] });
+    await choosePdf();
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent(/^We were unable to generate the PDF\. Please try again\.Try Again$/);
+    expect(trigger()).toHaveAccessibleName('Export');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(9_800);
+    });
+    expect(screen.getByTestId('notice')).toBeInTheDocument();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(300);
+    });
+    expect(screen.queryByTestId('notice')).toBeNull();
+
+    // Again, and this time Try Again.
+    cleanup();
+    const again = renderPdfMenu({}, { [PDF_TOKEN]: [pdfJob({ state: 'failed' })], [PDF_TOKEN2]: [pdfJob({ token: PDF_TOKEN2, state: 'running', done: 1, total: 4 })] });
+    await choosePdf();
+    fireEvent.click(within(await screen.findByTestId('notice')).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('PDF 25%'));
+    expect(again.filter((c) => c.method === 'POST')).toHaveLength(2);
+    expect(screen.queryByTestId('notice')).toBeNull();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
+  it('a network failure gets the spec notice; a refusal says why', async () => {
+    renderPdfMenu({}, {}, { 'POST /trackers/abc123/exports': () => ({ status: 500, body: { error: { code: 'internal', message: 'Internal error' } } }) });
+    await choosePdf();
+    expect(await screen.findByTestId('notice')).toHaveTextContent(/^We were unable to generate the PDF\. Please try again\./);
+    cleanup();
+    renderPdfMenu({}, {}, {
+      'POST /trackers/abc123/exports': () => ({ status: 429, body: { error: { code: 'rate_limited', message: 'Several exports of this tracker are on their way; try again when they are ready.' } } }),
+    });
+    await choosePdf();
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent('Several exports of this tracker are on their way');
+    expect(within(notice).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+
+  it('XLS and PDF are made at once, each with its own state', async () => {
+    vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    renderPdfMenu({}, { [PDF_TOKEN]: [pdfJob({ state: 'running', done: 2, total: 5 })] }, { [`GET /exports/${TOKEN}`]: () => ({ body: job({ state: 'running', done: 9, total: 20 }) }) });
+    await chooseXls();
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('XLS 45%'));
+    await choosePdf();
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('XLS 45% · PDF 40%'));
+    expect(trigger()).toHaveAttribute('data-pdf-loading', 'true');
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    expect(await screen.findByRole('menuitem', { name: /^XLS/ })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('menuitem', { name: /^PDF/ })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('menuitem', { name: /^PDF/ })).toHaveTextContent('Preparing… 40%');
+  });
+
+  it('a share-link visitor asks, follows and opens through the link (its url carries it once)', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    const calls = renderPdfMenu({ shareHash: 's1', signedIn: false, xls: false }, { [PDF_TOKEN]: [pdfReady(PDF_TOKEN, `/export/hashtag/${PDF_TOKEN}.pdf?shareHash=s1`)] });
+    await choosePdf();
+    const notice = await screen.findByTestId('notice');
+    expect(calls.find((c) => c.method === 'POST')!.query.get('shareHash')).toBe('s1');
+    expect(calls.find((c) => c.path === `/exports/${PDF_TOKEN}`)!.query.get('shareHash')).toBe('s1');
+    fireEvent.click(within(notice).getByRole('button', { name: 'View PDF' }));
+    expect(open).toHaveBeenCalledWith(`/export/hashtag/${PDF_TOKEN}.pdf?shareHash=s1`, '_blank');
+  });
+
+  it('is on every plan: a plan without XLS still asks for the PDF', async () => {
+    const calls = renderPdfMenu({ xls: false });
+    await choosePdf();
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 

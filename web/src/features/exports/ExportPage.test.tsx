@@ -7,7 +7,7 @@ import { mockApi, renderRoute, type ApiCall } from '../../lib/test-utils';
 import { makeMe, makeTracker } from '../shell/test-fixtures';
 import { ExportPage } from './ExportPage';
 
-const download = vi.hoisted(() => ({ startDownload: vi.fn() }));
+const download = vi.hoisted(() => ({ startDownload: vi.fn(), showHere: vi.fn(), openInNewWindow: vi.fn() }));
 vi.mock('../../lib/download', () => download);
 
 const TOKEN = 'b'.repeat(32);
@@ -31,6 +31,7 @@ const ready = (token = TOKEN) =>
 
 beforeEach(() => {
   download.startDownload.mockReset();
+  download.showHere.mockReset();
   window.sessionStorage.clear();
 });
 
@@ -162,7 +163,84 @@ describe('the export page', () => {
   });
 
   it('an address it cannot read says so', async () => {
-    open('/hashtag-tracking/export/abc123/pdf/14');
+    open('/hashtag-tracking/export/abc123/csv/14');
     expect(await screen.findByRole('heading', { name: 'This export address is not valid' })).toBeInTheDocument();
+  });
+});
+
+const PDF = 'f'.repeat(32);
+const pdfJob = (p: Partial<ExportJob> = {}) => job({ token: PDF, kind: 'pdf', ...p });
+const pdfReady = () => pdfJob({ state: 'ready', done: 12, total: 12, fileUrl: `/export/hashtag/${PDF}.pdf`, filename: 'rust-tracker.pdf', size: 81_920 });
+
+describe('the export page for a PDF', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('asks for the report with the timeline options of its address, shows the progress, then shows the PDF in this window', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
+    const calls = open(
+      '/hashtag-tracking/export/abc123/pdf/14?platforms=twt&grouping=day&eri=Impressions&cumulative=1',
+      {
+        'POST /trackers/abc123/exports': () => ({ status: 202, body: pdfJob({ state: 'pending', done: 0, total: 0 }) }),
+        [`GET /exports/${PDF}`]: (() => {
+          let n = 0;
+          return () => ({ body: n++ === 0 ? pdfJob({ done: 6, total: 12 }) : pdfReady() });
+        })(),
+      },
+    );
+    expect(await screen.findByText('PDF report of the dashboard')).toBeInTheDocument();
+    const post = await waitFor(() => {
+      const p = calls.find((c) => c.method === 'POST');
+      expect(p).toBeTruthy();
+      return p!;
+    });
+    expect(Object.fromEntries(post.query)).toEqual({ days: '14', platforms: 'twt' });
+    expect(post.body).toEqual({ kind: 'pdf', source: 'dashboard', grouping: 'day', eri: 'Impressions', cumulative: true, paper: 'a4' });
+    const bar = await screen.findByRole('progressbar', { name: 'PDF export progress' });
+    await waitFor(() => expect(bar).toHaveAttribute('aria-valuenow', '50'));
+    expect(screen.getByText('Preparing your PDF…')).toBeInTheDocument();
+    expect(screen.getByText(/The report opens in this window when it is ready/)).toBeInTheDocument();
+
+    expect(await screen.findByText('Your PDF is ready.', undefined, { timeout: 3000 })).toBeInTheDocument();
+    expect(download.showHere).toHaveBeenCalledTimes(1);
+    expect(download.showHere).toHaveBeenCalledWith(`/export/hashtag/${PDF}.pdf`);
+    expect(download.startDownload).not.toHaveBeenCalled();
+    expect(screen.getByRole('link', { name: 'View PDF' })).toHaveAttribute('href', `/export/hashtag/${PDF}.pdf`);
+    expect(screen.getByTestId('export-file')).toHaveTextContent('rust-tracker.pdf · 80.0 KB');
+  });
+
+  it('follows a job of ?job= and asks for none; a visitor’s goes through the link', async () => {
+    const calls = open(
+      `/hashtag-tracking/export/abc123/pdf/30?job=${PDF}&shareHash=s1`,
+      {
+        'GET /me': () => ({ body: makeMe({ isLoggedIn: false }) }),
+        [`GET /exports/${PDF}`]: () => ({ body: pdfJob({ state: 'ready', fileUrl: `/export/hashtag/${PDF}.pdf?shareHash=s1` }) }),
+      },
+    );
+    await screen.findByText('Your PDF is ready.');
+    expect(download.showHere).toHaveBeenCalledWith(`/export/hashtag/${PDF}.pdf?shareHash=s1`);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(calls.find((c) => c.path === `/exports/${PDF}`)!.query.get('shareHash')).toBe('s1');
+  });
+
+  it('a failed report says so with Try Again, which asks for a new one', async () => {
+    let posted = 0;
+    const calls = open(`/hashtag-tracking/export/abc123/pdf/14?job=${PDF}`, {
+      'POST /trackers/abc123/exports': () => (posted++, { status: 202, body: pdfJob({ token: OTHER, state: 'pending' }) }),
+      [`GET /exports/${PDF}`]: () => ({ body: pdfJob({ state: 'failed', error: 'boom' }) }),
+      [`GET /exports/${OTHER}`]: () => ({ body: pdfJob({ token: OTHER, done: 1, total: 4 }) }),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('We were unable to generate the PDF. Please try again.');
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(posted).toBe(1));
+    expect((calls.find((c) => c.method === 'POST')!.body as { kind: string }).kind).toBe('pdf');
+    await screen.findByRole('progressbar', { name: 'PDF export progress' });
+  });
+
+  it('has the app header’s H mark', async () => {
+    open(`/hashtag-tracking/export/abc123/pdf/14?job=${PDF}`, { [`GET /exports/${PDF}`]: () => ({ body: pdfJob() }) });
+    const banner = await screen.findByRole('banner');
+    expect(banner).toHaveTextContent(/^HHark$/);
   });
 });

@@ -1,7 +1,8 @@
 // The export page, /hashtag-tracking/export/{hash}/{format}/{days}[/tagFiltered|/allTags] (opened in
-// a new window by the dashboard's Export menu): follows the job of `?job=`, or asks for one from
-// its path and query; shows its progress, downloads the file once it is ready, and says plainly
-// what went wrong otherwise.
+// a new window by the dashboard's Export menu for an XLS; a PDF address works the same when opened
+// as it is): follows the job of `?job=`, or asks for one from its path and query; shows its
+// progress; once it is ready downloads the workbook, or shows the PDF in this window in its place;
+// and says plainly what went wrong otherwise.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -9,12 +10,22 @@ import { exportFileHref, exportPercent, useCreateExport, useExportJob, type Expo
 import { useMe } from '../../api/queries/me';
 import { useTracker } from '../../api/queries/trackers';
 import { Button } from '../../components/Button';
-import { IconCheck, IconDownload, IconFileSheet } from '../../components/icons';
-import { Logo } from '../../components/Logo';
-import { startDownload } from '../../lib/download';
+import { IconCheck, IconDownload, IconExternal, IconFileSheet, IconFileText } from '../../components/icons';
+import { HeaderMark } from '../../components/Logo';
+import { showHere, startDownload } from '../../lib/download';
 import { errorMessage } from '../../lib/errors';
 import { formatBytes } from '../trackers/import-form';
-import { EXPORT_LABELS, exportFailedText, exportWindowLabel, parseExportRoute, type ExportFormat, type ExportRequest } from './export-route';
+import {
+  EXPORT_LABELS,
+  exportFailedText,
+  exportWindowLabel,
+  parseExportRoute,
+  pdfExportInput,
+  TRY_AGAIN_LABEL,
+  VIEW_PDF_LABEL,
+  type ExportFormat,
+  type ExportRequest,
+} from './export-route';
 import { SampleXlsBody, sampleTitle } from './SampleXlsModal';
 
 type Request = Extract<ExportRequest, { ok: true }>;
@@ -60,12 +71,17 @@ function ExportRun({ req }: { req: Request }) {
   const [token, setToken] = useState<string | null>(req.job);
   const job = useExportJob(token, req.shareHash);
   const label = EXPORT_LABELS[req.format];
+  const isPdf = req.format === 'pdf';
 
   const { mutate } = create;
   const start = useCallback(() => {
     setToken(null);
+    const input =
+      req.format === 'pdf'
+        ? pdfExportInput('dashboard', { grouping: req.grouping, eri: req.eri, cumulative: req.cumulative, paper: req.paper })
+        : { kind: req.kind, source: 'dashboard' as const, ...(req.grouping ? { grouping: req.grouping } : {}) };
     mutate(
-      { query: req.query, input: { kind: req.kind, source: 'dashboard', ...(req.grouping ? { grouping: req.grouping } : {}) } },
+      { query: req.query, input },
       {
         onSuccess: (j) => {
           setToken(j.token);
@@ -90,8 +106,10 @@ function ExportRun({ req }: { req: Request }) {
   useEffect(() => {
     if (!fileHref || !data || downloaded.current === data.token) return;
     downloaded.current = data.token;
-    if (firstDownload(data.token)) startDownload(fileHref);
-  }, [fileHref, data]);
+    // The PDF shows in this window in place of the page (the browser's viewer); the workbook downloads.
+    if (isPdf) showHere(fileHref);
+    else if (firstDownload(data.token)) startDownload(fileHref);
+  }, [fileHref, data, isPdf]);
 
   const title = tracker.data?.title ?? null;
   useEffect(() => {
@@ -116,16 +134,22 @@ function ExportRun({ req }: { req: Request }) {
   if (err) {
     const ofJob = !trackerErr && !create.error;
     body = <ExportError error={err} ofJob={ofJob} format={req.format} shared={!!req.shareHash} signedIn={signedIn} next={next} onRetry={retry} />;
-  } else if (data?.state === 'ready' && fileHref) body = <Ready job={data} href={fileHref} label={label} />;
+  } else if (data?.state === 'ready' && fileHref) body = isPdf ? <ReadyPdf job={data} href={fileHref} /> : <Ready job={data} href={fileHref} label={label} />;
   else if (data?.state === 'failed') body = <Failed format={req.format} onRetry={retry} />;
-  else body = <Progress job={data ?? null} label={label} />;
+  else body = <Progress job={data ?? null} label={label} pdf={isPdf} />;
 
   return (
     <ExportFrame>
       <div className="flex items-start gap-4">
-        <div className="flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-emerald-50 text-emerald-600">
-          <IconFileSheet size={26} />
-        </div>
+        {isPdf ? (
+          <div className="flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-rose-50 text-rose-600">
+            <IconFileText size={26} />
+          </div>
+        ) : (
+          <div className="flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-emerald-50 text-emerald-600">
+            <IconFileSheet size={26} />
+          </div>
+        )}
         <div className="min-w-0">
           <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label} report of the dashboard</p>
           {title ? (
@@ -151,10 +175,8 @@ function ExportRun({ req }: { req: Request }) {
 function ExportFrame({ children }: { children: ReactNode }) {
   return (
     <div className="min-h-screen bg-slate-100 text-slate-900">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-14 max-w-xl items-center px-4">
-          <Logo />
-        </div>
+      <header className="flex h-14 items-center border-b border-slate-200 bg-white px-4">
+        <HeaderMark />
       </header>
       <main className="mx-auto max-w-xl px-4 py-12">
         <div className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm">{children}</div>
@@ -163,7 +185,7 @@ function ExportFrame({ children }: { children: ReactNode }) {
   );
 }
 
-function Progress({ job, label }: { job: ExportJob | null; label: string }) {
+function Progress({ job, label, pdf }: { job: ExportJob | null; label: string; pdf: boolean }) {
   const pct = job ? exportPercent(job) : 0;
   const waiting = !job || job.state === 'pending';
   return (
@@ -188,7 +210,8 @@ function Progress({ job, label }: { job: ExportJob | null; label: string }) {
       </div>
       <p className="mt-3 text-xs leading-5 text-slate-500">
         {waiting ? 'Waiting for its turn. ' : `${job.done} of ${job.total} steps done. `}
-        The download starts here when the file is ready; you can keep working on the dashboard meanwhile.
+        {pdf ? 'The report opens in this window when it is ready' : 'The download starts here when the file is ready'}; you can keep working on
+        the dashboard meanwhile.
       </p>
     </div>
   );
@@ -225,6 +248,36 @@ function Ready({ job, href, label }: { job: ExportJob; href: string; label: stri
   );
 }
 
+/** The PDF, ready: this window is on its way to it; the link is there should it not go. */
+function ReadyPdf({ job, href }: { job: ExportJob; href: string }) {
+  return (
+    <div>
+      <div role="status" className="flex items-start gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3">
+        <IconCheck size={20} className="mt-0.5 shrink-0 text-emerald-600" />
+        <div className="min-w-0 text-sm">
+          <p className="font-medium text-emerald-900">Your PDF is ready.</p>
+          <p className="mt-0.5 text-emerald-800">Opening the report…</p>
+          {job.filename ? (
+            <p className="mt-1 break-all text-xs text-emerald-800/80" data-testid="export-file">
+              {job.filename}
+              {job.size !== null ? ` · ${formatBytes(job.size)}` : ''}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <div className="mt-6 flex justify-end">
+        <a
+          href={href}
+          className="inline-flex h-9 items-center gap-2 rounded-md bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+        >
+          <IconExternal size={16} />
+          {VIEW_PDF_LABEL}
+        </a>
+      </div>
+    </div>
+  );
+}
+
 function Failed({ format, onRetry }: { format: ExportFormat; onRetry: () => void }) {
   return (
     <div>
@@ -232,7 +285,7 @@ function Failed({ format, onRetry }: { format: ExportFormat; onRetry: () => void
         {exportFailedText(format)}
       </p>
       <div className="mt-6 flex justify-end">
-        <Button onClick={onRetry}>Try again</Button>
+        <Button onClick={onRetry}>{format === 'pdf' ? TRY_AGAIN_LABEL : 'Try again'}</Button>
       </div>
     </div>
   );
@@ -310,7 +363,7 @@ function ExportError(props: {
     );
   }
   return (
-    <Problem title={exportFailedText(format)} action={<Button onClick={onRetry}>Try again</Button>}>
+    <Problem title={exportFailedText(format)} action={<Button onClick={onRetry}>{format === 'pdf' ? TRY_AGAIN_LABEL : 'Try again'}</Button>}>
       {e && e.code !== 'unknown' && e.status >= 400 && e.status < 500 ? errorMessage(e) : 'Something went wrong while asking for the file.'}
     </Problem>
   );

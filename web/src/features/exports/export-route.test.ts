@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { exportRouteUrl, exportWindowLabel, hasTagFilters, parseExportRoute } from './export-route';
+import { describe, expect, it, vi } from 'vitest';
+import { exportFailedText, exportRouteUrl, exportWindowLabel, hasTagFilters, paperFor, parseExportRoute, pdfExportInput } from './export-route';
 
 const split = (url: string) => {
   const u = new URL(url, 'http://x');
@@ -58,6 +58,9 @@ describe('the export route read back by the export page', () => {
       kind: 'xlsx',
       query: { days: '14', platforms: 'twt', tz: 'UTC', subtracker: '2', shareHash: 's1' },
       grouping: 'day',
+      eri: null,
+      cumulative: false,
+      paper: null,
       job: 'j1',
       shareHash: 's1',
       window: { kind: 'days', days: '14' },
@@ -91,7 +94,8 @@ describe('the export route read back by the export page', () => {
   });
 
   it('refuses an unknown format or window', () => {
-    expect(parseExportRoute({ hash: 'h', format: 'pdf', days: '7' }, '')).toMatchObject({ ok: false });
+    expect(parseExportRoute({ hash: 'h', format: 'csv', days: '7' }, '')).toMatchObject({ ok: false });
+    expect(parseExportRoute({ hash: 'h', format: 'pdf', days: '7' }, '')).toMatchObject({ ok: true, kind: 'pdf' });
     expect(parseExportRoute({ hash: 'h', format: 'xls', days: 'soon' }, '')).toMatchObject({ ok: false });
     expect(parseExportRoute({ hash: 'h', format: 'xls', days: '0' }, '')).toMatchObject({ ok: false });
     expect(parseExportRoute({ hash: 'h', format: 'xls', days: 'all' }, '')).toMatchObject({ ok: true, query: { days: 'all' } });
@@ -102,5 +106,72 @@ describe('the export route read back by the export page', () => {
     expect(exportWindowLabel({ kind: 'days', days: '45' })).toBe('Past 45 days');
     expect(exportWindowLabel({ kind: 'days', days: 'all' })).toBe('All Time');
     expect(exportWindowLabel({ kind: 'custom', start: '2025-03-03', end: '2025-03-17' })).toBe('Mar 3 – Mar 17');
+  });
+});
+
+describe('the PDF report', () => {
+  it('a pdf address keeps its timeline options and paper, and reads them back', () => {
+    const url = exportRouteUrl({
+      hash: 'abc',
+      format: 'pdf',
+      filters: { platforms: 'twt', days: 7, tz: 'UTC' },
+      grouping: 'week',
+      pdf: { eri: 'Reach', cumulative: true, paper: 'letter' },
+    });
+    expect(split(url)).toEqual({
+      path: '/hashtag-tracking/export/abc/pdf/7',
+      q: { platforms: 'twt', tz: 'UTC', grouping: 'week', eri: 'Reach', cumulative: '1', paper: 'letter' },
+    });
+    const u = new URL(url, 'http://x');
+    const [, , , hash, format, days] = u.pathname.split('/');
+    expect(parseExportRoute({ hash, format, days }, u.search)).toMatchObject({
+      ok: true,
+      format: 'pdf',
+      kind: 'pdf',
+      query: { days: '7', platforms: 'twt', tz: 'UTC' },
+      grouping: 'week',
+      eri: 'Reach',
+      cumulative: true,
+      paper: 'letter',
+    });
+  });
+
+  it('an unknown metric or paper is left out', () => {
+    expect(parseExportRoute({ hash: 'h', format: 'pdf', days: '7' }, '?eri=Likes&paper=a3&cumulative=yes')).toMatchObject({
+      ok: true,
+      eri: null,
+      paper: null,
+      cumulative: false,
+    });
+  });
+
+  it('Letter for en-US and en-CA, A4 for every other language', () => {
+    expect(paperFor('en-US')).toBe('letter');
+    expect(paperFor('en-CA')).toBe('letter');
+    expect(paperFor('en-us')).toBe('letter');
+    for (const l of ['en-GB', 'en', 'fr-CA', 'de-DE', 'es-US', '', null, undefined]) expect(paperFor(l)).toBe('a4');
+  });
+
+  it('the request body: the Metric (none for Posts only), grouping, running totals and the paper of the browser', () => {
+    const lang = vi.spyOn(navigator, 'language', 'get');
+    lang.mockReturnValue('en-CA');
+    expect(pdfExportInput('dashboard', { grouping: 'day', eri: 'Impressions', cumulative: true })).toEqual({
+      kind: 'pdf',
+      source: 'dashboard',
+      grouping: 'day',
+      eri: 'Impressions',
+      cumulative: true,
+      paper: 'letter',
+    });
+    lang.mockReturnValue('nl-NL');
+    expect(pdfExportInput('posts', { grouping: null, eri: null, cumulative: false })).toEqual({ kind: 'pdf', source: 'posts', cumulative: false, paper: 'a4' });
+    // A paper the address names wins over the browser's.
+    expect(pdfExportInput('dashboard', { paper: 'letter' }).paper).toBe('letter');
+    lang.mockRestore();
+  });
+
+  it('the failure texts', () => {
+    expect(exportFailedText('xls')).toBe('We were unable to generate the XLS.');
+    expect(exportFailedText('pdf')).toBe('We were unable to generate the PDF. Please try again.');
   });
 });

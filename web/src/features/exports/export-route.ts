@@ -1,26 +1,72 @@
 // The export route (dashboard-and-shell spec, route table): /hashtag-tracking/export/{hash}/{format}/{days}
 // with an optional /tagFiltered or /allTags segment and the filter query. The dashboard builds it
-// (with the job it has just asked for) and opens it in a new window; the export page reads it
-// back, following that job or asking for one itself.
+// (with the XLS job it has just asked for) and opens it in a new window; the export page reads it
+// back, following that job or asking for one itself (a PDF address opened as it is asks for its
+// report with the timeline options of its query).
+//
+// Also the texts and constants every export shares (spec "Export", error catalogue, constants).
 import type { Query } from '../../api/client';
 import { formatRange, fromIsoDay, SHORTCUTS } from '../../state/date-range';
 import type { FilterQuery } from '../../state/filter-query';
-import { GROUPINGS } from '../../state/query-state';
+import { ERI_METRICS, GROUPINGS, type EriMetric } from '../../state/query-state';
 
-export const EXPORT_FORMATS = ['xls'] as const;
+export const EXPORT_FORMATS = ['xls', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The job kind the server makes for a format of the route. */
-export const EXPORT_KINDS: Record<ExportFormat, string> = { xls: 'xlsx' };
+export const EXPORT_KINDS: Record<ExportFormat, string> = { xls: 'xlsx', pdf: 'pdf' };
 /** How a format is named in the texts ('We were unable to generate the XLS.'). */
-export const EXPORT_LABELS: Record<ExportFormat, string> = { xls: 'XLS' };
+export const EXPORT_LABELS: Record<ExportFormat, string> = { xls: 'XLS', pdf: 'PDF' };
+
+/** The PDF's success notice and its action. */
+export const PDF_READY_TEXT = 'Your PDF is ready to be viewed';
+export const VIEW_PDF_LABEL = 'View PDF';
+/** The action of the PDF's failure notice: a new job. */
+export const TRY_AGAIN_LABEL = 'Try Again';
+
+export const PAPERS = ['a4', 'letter'] as const;
+export type Paper = (typeof PAPERS)[number];
+/** Browser languages whose readers print on Letter; everyone else gets A4. */
+const LETTER_LANGUAGES = ['en-us', 'en-ca'];
+
+/** The report's paper for a browser language (navigator.language): Letter for en-US and en-CA, else A4. */
+export function paperFor(language: string | null | undefined): Paper {
+  return LETTER_LANGUAGES.includes((language ?? '').trim().toLowerCase()) ? 'letter' : 'a4';
+}
+
+/** The paper of this browser's language. */
+export function browserPaper(): Paper {
+  return paperFor(typeof navigator === 'undefined' ? null : navigator.language);
+}
+
+/** The report's timeline as the dashboard shows it: grouping, the Metric select (none: 'Posts only'), running totals. */
+export interface PdfOptions {
+  grouping?: string | null;
+  eri?: EriMetric | null;
+  cumulative?: boolean;
+  paper?: Paper | null;
+}
+
+/** The body of POST /exports for a PDF report: options left out when they are the defaults. */
+export function pdfExportInput(source: 'dashboard' | 'posts', o: PdfOptions) {
+  return {
+    kind: 'pdf',
+    source,
+    ...(o.grouping ? { grouping: o.grouping } : {}),
+    ...(o.eri ? { eri: o.eri } : {}),
+    cumulative: !!o.cumulative,
+    paper: o.paper ?? browserPaper(),
+  };
+}
 
 /** The window opens this long after the click (the job is asked for first). */
 export const EXPORT_WINDOW_DELAY_MS = 150;
 /** How long the failure notice stays. */
 export const EXPORT_ERROR_NOTICE_MS = 10_000;
 
-export const exportFailedText = (format: ExportFormat) => `We were unable to generate the ${EXPORT_LABELS[format]}.`;
+/** 'We were unable to generate the XLS.'; the PDF's adds ' Please try again.' (it has a Try Again). */
+export const exportFailedText = (format: ExportFormat) =>
+  `We were unable to generate the ${EXPORT_LABELS[format]}.${format === 'pdf' ? ' Please try again.' : ''}`;
 
 const TAG_KEYS = ['postTags', 'postTagFilterMode', 'influencerTags', 'influencerTagFilterMode'] as const;
 /** Filter parameters the route carries in its query (days and tags are also in its path). */
@@ -35,6 +81,8 @@ export interface ExportRouteInput {
   job?: string | null;
   shareHash?: string | null;
   grouping?: string | null;
+  /** A PDF's timeline options (the route of an XLS leaves them out). */
+  pdf?: Omit<PdfOptions, 'grouping'>;
 }
 
 /** Whether the filters narrow the posts by post or influencer tags. */
@@ -43,7 +91,7 @@ export function hasTagFilters(filters: FilterQuery): boolean {
 }
 
 /** `/hashtag-tracking/export/{hash}/xls/{days|custom}[/tagFiltered]?job=…&…` */
-export function exportRouteUrl({ hash, format, filters, job, shareHash, grouping }: ExportRouteInput): string {
+export function exportRouteUrl({ hash, format, filters, job, shareHash, grouping, pdf }: ExportRouteInput): string {
   const days = filters.days !== undefined && filters.days !== '' ? String(filters.days) : 'custom';
   const tagged = hasTagFilters(filters);
   let path = `/hashtag-tracking/export/${encodeURIComponent(hash)}/${format}/${encodeURIComponent(days)}`;
@@ -57,6 +105,9 @@ export function exportRouteUrl({ hash, format, filters, job, shareHash, grouping
     q.set(k, String(v));
   }
   if (grouping) q.set('grouping', grouping);
+  if (pdf?.eri) q.set('eri', pdf.eri);
+  if (pdf?.cumulative) q.set('cumulative', '1');
+  if (pdf?.paper) q.set('paper', pdf.paper);
   if (shareHash) q.set('shareHash', shareHash);
   const s = q.toString();
   return s ? `${path}?${s}` : path;
@@ -71,6 +122,10 @@ export type ExportRequest =
       /** The query of the POST that asks for the job (shareHash included). */
       query: Query;
       grouping: string | null;
+      /** A PDF's timeline metric, running totals and paper (null: the browser's). */
+      eri: EriMetric | null;
+      cumulative: boolean;
+      paper: Paper | null;
       job: string | null;
       shareHash: string | null;
       /** The window asked for: a number of days, 'all', or a custom range of ISO days. */
@@ -128,6 +183,11 @@ export function parseExportRoute(params: { hash?: string; format?: string; days?
   if (shareHash) query.shareHash = shareHash;
   const g = p.get('grouping');
   const grouping = g && (GROUPINGS as readonly string[]).includes(g) ? g : null;
+  const e = p.get('eri');
+  const eri = e && (ERI_METRICS as readonly string[]).includes(e) ? (e as EriMetric) : null;
+  const c = p.get('cumulative');
+  const pp = p.get('paper');
+  const paper = pp && (PAPERS as readonly string[]).includes(pp) ? (pp as Paper) : null;
   return {
     ok: true,
     hash,
@@ -135,6 +195,9 @@ export function parseExportRoute(params: { hash?: string; format?: string; days?
     kind: EXPORT_KINDS[format],
     query,
     grouping,
+    eri,
+    cumulative: c === '1' || c === 'true',
+    paper,
     job: p.get('job') || null,
     shareHash,
     window,

@@ -16,13 +16,14 @@ import {
   type PostItem,
   type SentimentLevel,
 } from '../../api/queries/posts';
+import type { Query } from '../../api/client';
 import type { PlatformCode, Tag } from '../../api/types';
 import { Button } from '../../components/Button';
 import { EmptyState, PREVIEW_BODY, PREVIEW_TITLE } from '../../components/EmptyState';
 import { IconChevronDown, IconCode, IconGrid, IconList, IconPlus, IconRefresh } from '../../components/icons';
 import { controlClass, SubHeader } from '../../components/Panel';
 import { SearchInput } from '../../components/SearchInput';
-import { LoadingState } from '../../components/Spinner';
+import { LoadingState, Spinner } from '../../components/Spinner';
 import { errorMessage } from '../../lib/errors';
 import {
   removeTag,
@@ -59,6 +60,7 @@ import { AddPostsModal, BulkDeleteModal, Notice, type NoticeState } from './Post
 import { EmbedDialog } from '../shell/EmbedDialog';
 import { embedPageLabel } from '../shell/embed';
 import { DeleteTagModal, TagMenu, TagModal } from './TagControls';
+import { usePdfExport } from '../exports/use-pdf-export';
 
 const LOCATION_PLATFORMS: PlatformCode[] = ['twt', 'fb', 'news', 'blogs', 'forums'];
 
@@ -106,6 +108,8 @@ export default function PostsPage() {
     }),
     [filters, query.page, sort, query.search, query.sentiment, query.excludeRT, query.igStoryOnly, platforms],
   );
+  // The list as it is searched, filtered and sorted, without its paging: what CSV and PDF export.
+  const listView = useMemo(() => ({ ...apiQuery, page: undefined, perPage: undefined }), [apiQuery]);
   // The list refreshes in place every 60 s while new posts can arrive in the range.
   const live = tracker.status === 'running' && includesToday(range, now);
   const posts = usePosts(tracker.hash, apiQuery, !locked, live);
@@ -374,7 +378,7 @@ export default function PostsPage() {
                   Add Posts
                 </button>
               ) : null}
-              <ExportMenu href={exportUrl(tracker.hash, { ...apiQuery, page: undefined, perPage: undefined })} disabled={locked} />
+              <ExportMenu hash={tracker.hash} view={listView} shareHash={access.shared ? query.shareHash : null} disabled={locked} />
             </>
           ) : null}
           <div className="inline-flex overflow-hidden rounded-md border border-slate-300 shadow-sm" role="group" aria-label="Posts view">
@@ -526,27 +530,72 @@ export default function PostsPage() {
   );
 }
 
-function ExportMenu({ href, disabled }: { href: string; disabled: boolean }) {
+/**
+ * The posts page's Export menu: CSV (a download of the list as it is), PDF (a report of it, made as
+ * a job: its progress on the button, then 'View PDF'), Google Sheets (not on this server).
+ */
+function ExportMenu({ hash, view, shareHash, disabled }: { hash: string; view: Query; shareHash: string | null; disabled: boolean }) {
+  const [open, setOpen] = useState(false);
+  const pdf = usePdfExport({ hash, source: 'posts', query: view, shareHash });
+  const item = 'flex w-full items-center justify-between gap-3 rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-50';
   return (
-    <Popover.Root>
-      <Popover.Trigger className={controlClass} disabled={disabled}>
-        Export
-        <IconChevronDown size={14} />
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content align="end" sideOffset={6} className="z-50 w-48 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-          <a href={href} download className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" data-testid="export-csv">
-            CSV
-          </a>
-          <span className="block cursor-not-allowed px-3 py-2 text-sm text-slate-400" title="Not available on this server">
-            Google Sheets
-          </span>
-          <span className="block cursor-not-allowed px-3 py-2 text-sm text-slate-400" title="Not available on this server">
-            PDF
-          </span>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <>
+      <Popover.Root open={open} onOpenChange={setOpen}>
+        <Popover.Trigger
+          className={`${controlClass} aria-busy:cursor-progress aria-busy:border-brand-200 aria-busy:bg-brand-50 aria-busy:text-brand-700`}
+          disabled={disabled}
+          aria-busy={pdf.busy || undefined}
+          data-pdf-loading={pdf.busy || undefined}
+          data-testid="posts-export-menu"
+        >
+          {pdf.busy ? (
+            <>
+              <Spinner className="h-4 w-4" />
+              <span className="tabular-nums">PDF {pdf.percent}%</span>
+            </>
+          ) : (
+            <>
+              Export
+              <IconChevronDown size={14} />
+            </>
+          )}
+        </Popover.Trigger>
+        <Popover.Portal>
+          <Popover.Content align="end" sideOffset={6} className="z-50 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+            <a href={exportUrl(hash, view)} download className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" data-testid="export-csv">
+              CSV
+            </a>
+            <button
+              type="button"
+              className={`${item} disabled:cursor-progress disabled:hover:bg-transparent`}
+              disabled={pdf.busy}
+              onClick={() => {
+                setOpen(false);
+                pdf.choose();
+              }}
+              data-testid="export-pdf"
+            >
+              PDF
+              {pdf.busy ? (
+                <span className="inline-flex items-center gap-1.5 text-xs font-medium text-brand-700">
+                  <Spinner className="h-3 w-3" />
+                  <span className="tabular-nums">{pdf.percent}%</span>
+                </span>
+              ) : pdf.ready ? (
+                <span className="text-xs font-medium text-emerald-700">Ready to view</span>
+              ) : null}
+            </button>
+            <span className="block cursor-not-allowed px-3 py-2 text-sm text-slate-400" title="Not available on this server">
+              Google Sheets
+            </span>
+          </Popover.Content>
+        </Popover.Portal>
+      </Popover.Root>
+      <span role="status" className="sr-only">
+        {pdf.busy ? 'Preparing your PDF…' : ''}
+      </span>
+      <Notice key={`pdf-${pdf.notice?.id}`} notice={pdf.notice} onDone={pdf.clearNotice} />
+    </>
   );
 }
 

@@ -175,6 +175,8 @@ function HeaderExportMenu() {
       filters={filters}
       shareHash={access.shared ? query.shareHash : null}
       grouping={query.grouping}
+      eri={query.eridropdown}
+      cumulative={query.cumulative}
       signedIn={access.isLoggedIn}
       xls={!!me?.features?.xls}
       disabled={access.embed || tracker.isPreviewMode}

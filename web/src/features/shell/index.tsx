@@ -9,6 +9,7 @@ import { useMe } from '../../api/queries/me';
 import { useTotalPosts } from '../../api/queries/shell';
 import { useTracker } from '../../api/queries/trackers';
 import type { Me, Tracker } from '../../api/types';
+import { HeaderMark } from '../../components/Logo';
 import { SampleDataNotice } from '../../components/SampleDataNotice';
 import { TooltipProvider } from '../../components/Tooltip';
 import { computeAccess, pageAvailable, selectedPlatforms } from '../../state/access';
@@ -258,11 +259,8 @@ function ShellFrame({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <div className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4">
-          <Link to="/" className="flex items-center gap-2 rounded font-bold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
-            <span className="flex h-7 w-7 items-center justify-center rounded-md bg-brand-600 text-sm text-white" aria-hidden="true">
-              H
-            </span>
-            Hark
+          <Link to="/" className="rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+            <HeaderMark />
           </Link>
           <div data-slot="user-menu">
             {signedOut ? (

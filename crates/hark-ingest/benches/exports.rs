@@ -1,7 +1,8 @@
 //! Exports benchmark, through a running server as a browser would ask: the posts CSV of the last
 //! 30 days (about 330,000 of 1M posts), streamed, counted row by row, with the process's peak
 //! memory growth while it streams; and the XLS workbook of a 30-day dashboard holding about
-//! 50,000 posts, as a background job from the request to its finished file.
+//! 50,000 posts, and its PDF report (and the report of the 1M-post tracker's last 30 days), each as
+//! a background job from the request to its finished file.
 //!
 //! `cargo bench -p hark-ingest --bench exports` — `HARK_BENCH_POSTS` (default 1,000,000 for the
 //! CSV tracker), `HARK_BENCH_XLSX_POSTS` (default 150,000 over 90 days: 50,000 in the last 30),
@@ -119,12 +120,13 @@ async fn csv_once(base: &str, client: &reqwest::Client, hash: &str) -> (u64, f64
     (records.saturating_sub(1), secs, grew)
 }
 
-async fn xlsx_once(base: &str, client: &reqwest::Client, token: &str, hash: &str) -> (f64, u64, u64) {
+/// One export job of `kind` from the request to its finished file: seconds, bytes, rows.
+async fn job_once(base: &str, client: &reqwest::Client, token: &str, hash: &str, kind: &str) -> (f64, u64, u64) {
     let started = Instant::now();
     let created: serde_json::Value = client
         .post(format!("{base}/api/v1/trackers/{hash}/exports?{}", last_30_days()))
         .header("X-CSRF-Token", token)
-        .json(&serde_json::json!({"kind": "xlsx", "source": "dashboard"}))
+        .json(&serde_json::json!({"kind": kind, "source": "dashboard", "eri": "Engagements"}))
         .send()
         .await
         .expect("create")
@@ -140,7 +142,7 @@ async fn xlsx_once(base: &str, client: &reqwest::Client, token: &str, hash: &str
                 let secs = started.elapsed().as_secs_f64();
                 return (secs, v["size"].as_u64().unwrap_or(0), v["total"].as_u64().unwrap_or(0).saturating_sub(12));
             }
-            Some("failed") => panic!("the workbook failed: {v}"),
+            Some("failed") => panic!("the {kind} export failed: {v}"),
             _ => tokio::time::sleep(Duration::from_millis(20)).await,
         }
     }
@@ -178,11 +180,21 @@ async fn bench(backend: &'static str, url: &str, shape: &str, posts: usize, reps
     println!("  CSV median: {:.0} rows/s (target >= 100,000)", shapes::pct(&mut rates, 0.5));
     let mut secs = Vec::new();
     for i in 0..reps {
-        let (s, size, rows) = xlsx_once(&base, &client, &token, &small).await;
+        let (s, size, rows) = job_once(&base, &client, &token, &small, "xlsx").await;
         secs.push(s);
         println!("    XLSX run {}: {rows} posts, {:.1} MB in {s:.2} s", i + 1, size as f64 / 1e6);
     }
     println!("  XLSX median: {:.2} s (target <= 5 s)", shapes::pct(&mut secs, 0.5));
+    // The report of the same 30-day dashboard, and of the last 30 days of 1M posts.
+    for (label, hash) in [("50,000-post", &small), ("1M-post", &big)] {
+        let mut secs = Vec::new();
+        for i in 0..reps {
+            let (s, size, _) = job_once(&base, &client, &token, hash, "pdf").await;
+            secs.push(s);
+            println!("    PDF run {} ({label} tracker): {:.0} KB in {s:.2} s", i + 1, size as f64 / 1e3);
+        }
+        println!("  PDF median ({label} tracker): {:.2} s (target <= 3 s)", shapes::pct(&mut secs, 0.5));
+    }
     store.close().await;
 }
 

@@ -67,10 +67,10 @@ async fn serve(store: &Store) -> (String, reqwest::Client, String) {
         let _ = hark_api::serve(listener, state, std::future::pending()).await;
     });
     let client = reqwest::Client::builder().cookie_store(true).build().expect("client");
-    client.get(format!("{base}/api/v1/me")).send().await.expect("me");
     let csrf = |r: &reqwest::Response| r.cookies().find(|c| c.name() == "hark_csrf").map(|c| c.value().to_string());
+    // The first answer sets the CSRF cookie; its value goes back in the header.
     let me = client.get(format!("{base}/api/v1/me")).send().await.expect("me");
-    let token = csrf(&me).unwrap_or_default();
+    let token = csrf(&me).expect("the CSRF cookie");
     let password = hark_api::auth::hash_password("password123").expect("hash");
     store
         .create_user(&hark_api::routes::session::self_hosted_user("admin@example.org".into(), password, "Admin".into(), true), 0)

@@ -99,23 +99,23 @@ pub fn download_name(row: &TrackerRow, f: &PageFilter, kind: ExportKind) -> Stri
         (Some(s), None) => format!("from-{}", day(s)),
         _ => "all-time".to_string(),
     };
-    let ext = match kind {
-        ExportKind::Xlsx => "xlsx",
-        ExportKind::Pdf => "pdf",
-        ExportKind::Sheets => "txt",
-    };
+    let ext = extension(kind);
     let name: String = row.friendly.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
     format!("{}-{range}.{ext}", if name.is_empty() { "tracker" } else { name.as_str() })
 }
 
 /// The path a ready job's file is served at.
 pub fn file_path(job: &ExportJob) -> String {
-    let ext = match job.kind {
+    format!("/export/hashtag/{}.{}", job.token, extension(job.kind))
+}
+
+/// The file extension of a kind's file.
+fn extension(kind: ExportKind) -> &'static str {
+    match kind {
         ExportKind::Xlsx => "xlsx",
         ExportKind::Pdf => "pdf",
         ExportKind::Sheets => "txt",
-    };
-    format!("/export/hashtag/{}.{ext}", job.token)
+    }
 }
 
 /// Reports a job's progress and keeps its lease; an error when the lease was lost, which ends

@@ -94,6 +94,8 @@ pub struct TrackerPage {
     pub tz: TimeZone,
     /// Set when the caller reads through the tracker's share link: what the link allows.
     pub shared: Option<crate::dto::LinkSharing>,
+    /// The request carries an embed key (which opens one chart's or page's reads, nothing else).
+    pub embedded: bool,
 }
 
 impl FromRequestParts<AppState> for TrackerPage {
@@ -110,6 +112,6 @@ impl FromRequestParts<AppState> for TrackerPage {
         let keys = PublicKeys { share_hash: q.share_hash.as_deref(), embed_key: q.embed_key.as_deref(), route };
         let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), keys).await?;
         let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
-        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared })
+        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared, embedded: q.embed_key.is_some() })
     }
 }

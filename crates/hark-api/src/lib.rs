@@ -19,6 +19,7 @@ use utoipa_axum::routes;
 
 pub mod auth;
 pub mod csv_file;
+pub mod secrets;
 pub mod dto;
 pub mod error;
 pub mod exports;
@@ -43,11 +44,23 @@ pub struct ApiConfig {
     pub public_url: Option<String>,
     /// How long a finished export is kept; [`exports::DEFAULT_TTL`] when unset.
     pub export_ttl: Option<Duration>,
+    /// How long an export worker holds a job between progress reports; [`exports::LEASE`] when
+    /// unset.
+    pub export_lease: Option<Duration>,
+    /// A pause at each progress report of an export (to test an export interrupted midway).
+    pub export_step_delay: Option<Duration>,
+    /// Seals the secrets administrators upload; a random key for the process's life when unset
+    /// (what it sealed cannot be opened after a restart).
+    pub secret_key: Option<secrets::SecretKey>,
 }
 
 impl ApiConfig {
     pub fn export_ttl(&self) -> Duration {
         self.export_ttl.unwrap_or(exports::DEFAULT_TTL)
+    }
+
+    pub fn export_lease(&self) -> Duration {
+        self.export_lease.unwrap_or(exports::LEASE)
     }
 }
 
@@ -59,6 +72,7 @@ pub struct AppState {
     pub mailer: Option<Arc<mail::Mailer>>,
     /// Wakes the export worker when a job is asked for.
     pub exports_wake: Arc<tokio::sync::Notify>,
+    pub secret_key: Arc<secrets::SecretKey>,
 }
 
 impl AppState {
@@ -72,8 +86,10 @@ impl AppState {
                 None
             }
         });
+        let secret_key = Arc::new(config.secret_key.clone().unwrap_or_else(secrets::SecretKey::random));
         Self {
             store,
+            secret_key,
             config: Arc::new(config),
             login_limiter: Arc::new(auth::LoginLimiter::default()),
             mailer,
@@ -179,6 +195,9 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::admin::list_plans))
         .routes(routes!(routes::admin::list_accounts))
         .routes(routes!(routes::admin::edit_account))
+        .routes(routes!(routes::integrations::get_sheets, routes::integrations::save_sheets, routes::integrations::remove_sheets))
+        .routes(routes!(routes::integrations::check_sheets))
+        .routes(routes!(routes::integrations::export_capabilities))
         .routes(routes!(routes::collection::list_connectors))
         .routes(routes!(routes::collection::save_connector))
         .routes(routes!(routes::collection::check_connector))

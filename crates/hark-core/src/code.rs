@@ -27,6 +27,7 @@ pub enum Code {
     InvalidDate,
     InvalidEmail,
     InvalidJson,
+    InvalidKey,
     InvalidLanguage,
     InvalidMapping,
     InvalidMode,
@@ -54,6 +55,7 @@ pub enum Code {
     RateLimited,
     SearchTermTooLong,
     SearchTermsRequired,
+    SheetsNotConfigured,
     TagExists,
     TagNameRequired,
     TagNameTooLong,
@@ -78,7 +80,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of their names.
-    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::ExportNotReady, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::MailFailed, Self::MailNotConfigured, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
+    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::ExportNotReady, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidKey, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::MailFailed, Self::MailNotConfigured, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::SheetsNotConfigured, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -103,6 +105,7 @@ impl Code {
             Self::InvalidDate => "invalid_date",
             Self::InvalidEmail => "invalid_email",
             Self::InvalidJson => "invalid_json",
+            Self::InvalidKey => "invalid_key",
             Self::InvalidLanguage => "invalid_language",
             Self::InvalidMapping => "invalid_mapping",
             Self::InvalidMode => "invalid_mode",
@@ -130,6 +133,7 @@ impl Code {
             Self::RateLimited => "rate_limited",
             Self::SearchTermTooLong => "search_term_too_long",
             Self::SearchTermsRequired => "search_terms_required",
+            Self::SheetsNotConfigured => "sheets_not_configured",
             Self::TagExists => "tag_exists",
             Self::TagNameRequired => "tag_name_required",
             Self::TagNameTooLong => "tag_name_too_long",

@@ -30,6 +30,7 @@ mod exports;
 mod filter;
 mod influencers;
 mod ingest;
+mod integrations;
 mod maintenance;
 mod posts;
 mod reanalysis;
@@ -58,6 +59,7 @@ pub use filter::PageFilter;
 pub use influencers::{
     AccountPostSort, CountField, CountFilter, InfluencerPage, InfluencerQuery, InfluencerRow, InfluencerSort, Profile,
 };
+pub use integrations::IntegrationRow;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit};
 pub use reanalysis::{Reanalysis, StoredPost};

@@ -78,6 +78,18 @@ struct ServeArgs {
     /// Hours a finished export (XLS, PDF) is kept for download.
     #[arg(long, env = "HARK_EXPORT_TTL_HOURS", default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=8760))]
     export_ttl_hours: u64,
+    /// Seconds an export worker holds a job between two progress reports; another server takes
+    /// it over after that.
+    #[arg(long, env = "HARK_EXPORT_LEASE_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..=3600), hide = true)]
+    export_lease_secs: u64,
+    /// A pause at each progress step of an export, in milliseconds (to test interrupted exports).
+    #[arg(long, env = "HARK_EXPORT_STEP_DELAY_MS", value_parser = clap::value_parser!(u64).range(1..=60_000), hide = true)]
+    export_step_delay_ms: Option<u64>,
+    /// Key sealing the secrets administrators upload (the Google Sheets key): 64 hexadecimal
+    /// digits. By default `secret.key` in the data directory, written on the first start; every
+    /// server of a cluster needs the same key.
+    #[arg(long, env = "HARK_SECRET_KEY", hide_env_values = true)]
+    secret_key: Option<String>,
 }
 
 #[derive(Args)]
@@ -121,6 +133,17 @@ struct UserAddArgs {
     /// Create a 14-day trial account (trial limits apply).
     #[arg(long, default_value_t = false)]
     trial: bool,
+}
+
+/// The key sealing uploaded secrets: the configured one, else the data directory's.
+fn secret_key(args: &ServeArgs) -> anyhow::Result<hark_api::secrets::SecretKey> {
+    if let Some(hex) = &args.secret_key {
+        return hark_api::secrets::SecretKey::from_hex(hex).map_err(|e| anyhow::anyhow!("--secret-key: {e}"));
+    }
+    std::fs::create_dir_all(&args.db.data_dir)
+        .with_context(|| format!("cannot create data directory {}", args.db.data_dir.display()))?;
+    let path = args.db.data_dir.join("secret.key");
+    hark_api::secrets::SecretKey::load_or_create(&path).with_context(|| format!("secret key file {}", path.display()))
 }
 
 impl DbArgs {
@@ -173,6 +196,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         mail,
         public_url: args.public_url.clone(),
         export_ttl: Some(std::time::Duration::from_secs(args.export_ttl_hours * 3600)),
+        export_lease: Some(std::time::Duration::from_secs(args.export_lease_secs)),
+        export_step_delay: args.export_step_delay_ms.map(std::time::Duration::from_millis),
+        secret_key: Some(secret_key(&args)?),
     };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)

@@ -52,6 +52,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/integrations/google-sheets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_sheets"];
+        put: operations["save_sheets"];
+        post?: never;
+        delete: operations["remove_sheets"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/integrations/google-sheets/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["check_sheets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/plans": {
         parameters: {
             query?: never;
@@ -140,6 +172,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["demo_tracker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["export_capabilities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1650,6 +1698,10 @@ export interface components {
             fields?: Record<string, never>[] | null;
             message: string;
         };
+        ExportCapabilities: {
+            /** @description Google Sheets is set up on this server. */
+            sheets: boolean;
+        };
         ExportJobView: {
             createdAt: components["schemas"]["i64"];
             /**
@@ -1789,6 +1841,13 @@ export interface components {
         Influencers: {
             byEngagement: components["schemas"]["Influencer"][];
             byPosts: components["schemas"]["Influencer"][];
+        };
+        IntegrationCheck: {
+            /** Format: int64 */
+            checkedAt?: number | null;
+            message?: string | null;
+            /** @description `unchecked`, `ok` or `failed`. */
+            state: string;
         };
         Invitation: {
             /** Format: int64 */
@@ -1931,7 +1990,7 @@ export interface components {
             eri?: string | null;
             /** @description The timeline's grouping: none, hour, day, week or month. */
             grouping?: string | null;
-            /** @description `xlsx` (the workbook) or `pdf` (the report). */
+            /** @description `xlsx` (the workbook), `pdf` (the report) or `sheets` (a Google Sheets spreadsheet). */
             kind: string;
             /** @description The report's paper: `a4` (default) or `letter`. */
             paper?: string | null;
@@ -2209,6 +2268,24 @@ export interface components {
             shareExports: boolean;
             shareHash: string;
             unlockDate: boolean;
+        };
+        SheetsInput: {
+            /** @description Where the Sheets and Drive APIs are called (a proxy); empty or null for Google's own. */
+            apiBase?: string | null;
+            /** @description The text of the service account's JSON key file; the stored key is kept when absent. */
+            key?: string | null;
+        };
+        SheetsSettings: {
+            /** @description Where the Sheets and Drive APIs are called; Google's own when none. */
+            apiBase?: string | null;
+            check: components["schemas"]["IntegrationCheck"];
+            /** @description The service account's e-mail address. */
+            clientEmail?: string | null;
+            /** @description A key is set. */
+            configured: boolean;
+            projectId?: string | null;
+            /** Format: int64 */
+            updatedAt?: number | null;
         };
         SourceEstimate: {
             connector: string;
@@ -2672,6 +2749,133 @@ export interface operations {
             };
         };
     };
+    get_sheets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsSettings"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_sheets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SheetsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsSettings"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_sheets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    check_sheets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsSettings"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_plans: {
         parameters: {
             query?: never;
@@ -2868,6 +3072,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_capabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportCapabilities"];
                 };
             };
         };
@@ -4068,6 +4291,8 @@ export interface operations {
                 embedKey?: string;
                 /** @description none (chosen from the range length), minutes, hour, day, week or month. */
                 grouping?: string | null;
+                /** @description csv: the buckets as a CSV file (for those who may export). */
+                format?: string | null;
             };
             header?: never;
             path: {
@@ -4086,6 +4311,14 @@ export interface operations {
                 };
             };
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4520,6 +4753,14 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

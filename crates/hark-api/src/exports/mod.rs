@@ -3,7 +3,9 @@
 //! the database until the job expires. A job whose server stopped is made anew by the next
 //! worker whose lease request finds its lease run out (a restart, or another node).
 
+pub mod book;
 pub mod pdf;
+pub mod sheets;
 pub mod xlsx;
 
 use std::time::Duration;
@@ -15,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::filters::FilterQuery;
-use crate::routes::posts::PostsParams;
+use crate::routes::posts::{export_cells, item, post_query, Cell, PostsParams};
 use crate::AppState;
 
 /// How long a worker holds a job between two progress reports before another may take it over.
@@ -91,17 +93,21 @@ impl ExportParams {
     }
 }
 
-/// The file's name for the person downloading it: the tracker's name, the range and the kind.
-pub fn download_name(row: &TrackerRow, f: &PageFilter, kind: ExportKind) -> String {
+/// The name of a view's file without its extension: the tracker's name and the range.
+pub fn base_name(row: &TrackerRow, f: &PageFilter) -> String {
     let day = |ms: Millis| jiff::Timestamp::from_millisecond(ms).map(|t| t.strftime("%Y%m%d").to_string()).unwrap_or_default();
     let range = match (f.start, f.end) {
         (Some(s), Some(e)) => format!("{}-{}", day(s), day(e)),
         (Some(s), None) => format!("from-{}", day(s)),
         _ => "all-time".to_string(),
     };
-    let ext = extension(kind);
     let name: String = row.friendly.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
-    format!("{}-{range}.{ext}", if name.is_empty() { "tracker" } else { name.as_str() })
+    format!("{}-{range}", if name.is_empty() { "tracker" } else { name.as_str() })
+}
+
+/// The file's name for the person downloading it: the tracker's name, the range and the kind.
+pub fn download_name(row: &TrackerRow, f: &PageFilter, kind: ExportKind) -> String {
+    format!("{}.{}", base_name(row, f), extension(kind))
 }
 
 /// The path a ready job's file is served at.
@@ -114,7 +120,8 @@ fn extension(kind: ExportKind) -> &'static str {
     match kind {
         ExportKind::Xlsx => "xlsx",
         ExportKind::Pdf => "pdf",
-        ExportKind::Sheets => "txt",
+        // A spreadsheet is opened where it was made; its name has no extension.
+        ExportKind::Sheets => "",
     }
 }
 
@@ -130,6 +137,9 @@ pub struct Progress<'a> {
 
 impl Progress<'_> {
     pub async fn report(&mut self, done: i64, force: bool) -> ApiResult<()> {
+        if let Some(pause) = self.state.config.export_step_delay {
+            tokio::time::sleep(pause).await;
+        }
         if !force && self.last.elapsed() < Duration::from_millis(500) {
             return Ok(());
         }
@@ -138,7 +148,7 @@ impl Progress<'_> {
         let held = self
             .state
             .store
-            .export_progress(self.job.id, self.owner, done.min(self.total), self.total, now, now + LEASE.as_millis() as i64)
+            .export_progress(self.job.id, self.owner, done.min(self.total), self.total, now, now + self.state.config.export_lease().as_millis() as i64)
             .await?;
         if held {
             Ok(())
@@ -148,8 +158,14 @@ impl Progress<'_> {
     }
 }
 
+/// What a job made: a file kept here, or the address of one made elsewhere.
+enum Made {
+    File { filename: String, content_type: &'static str, body: Vec<u8> },
+    Link { title: String, url: String },
+}
+
 /// Makes one leased job's file.
-async fn make(state: &AppState, job: &ExportJob, owner: &str) -> ApiResult<(String, &'static str, Vec<u8>)> {
+async fn make(state: &AppState, job: &ExportJob, owner: &str) -> ApiResult<Made> {
     let params: ExportParams =
         serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("export parameters: {e}")))?;
     let row = state.store.tracker_by_id(job.tracker_id).await?.ok_or_else(ApiError::tracker_not_found)?;
@@ -158,30 +174,38 @@ async fn make(state: &AppState, job: &ExportJob, owner: &str) -> ApiResult<(Stri
     match job.kind {
         ExportKind::Xlsx => {
             let body = xlsx::workbook(state, &row, &params, &view, &mut progress).await?;
-            Ok((download_name(&row, &view.filter, job.kind), xlsx::CONTENT_TYPE, body))
+            Ok(Made::File { filename: download_name(&row, &view.filter, job.kind), content_type: xlsx::CONTENT_TYPE, body })
         }
         ExportKind::Pdf => {
             let body = pdf::report(state, &row, &params, &view, &mut progress).await?;
-            Ok((download_name(&row, &view.filter, job.kind), pdf::CONTENT_TYPE, body))
+            Ok(Made::File { filename: download_name(&row, &view.filter, job.kind), content_type: pdf::CONTENT_TYPE, body })
         }
-        other => Err(ApiError::Internal(format!("{} exports are not made by this server", other.as_str()))),
+        ExportKind::Sheets => {
+            let url = sheets::spreadsheet(state, &row, &params, &view, job.user_id, &mut progress).await?;
+            Ok(Made::Link { title: base_name(&row, &view.filter), url })
+        }
     }
 }
 
 /// Leases and makes the next waiting job; false when there was none.
 pub async fn run_next(state: &AppState, owner: &str) -> ApiResult<bool> {
     let now = now_millis();
-    let Some(job) = state.store.lease_export(owner, now, now + LEASE.as_millis() as i64).await? else {
+    let Some(job) = state.store.lease_export(owner, now, now + state.config.export_lease().as_millis() as i64).await? else {
         return Ok(false);
     };
     let started = std::time::Instant::now();
     match make(state, &job, owner).await {
-        Ok((filename, content_type, body)) => {
+        Ok(made) => {
             let now = now_millis();
             let expires_at = now + state.config.export_ttl().as_millis() as i64;
-            let r = ExportResult { filename: &filename, content_type, body: &body, url: None, expires_at };
+            let r = match &made {
+                Made::File { filename, content_type, body } => ExportResult { filename, content_type, body, url: None, expires_at },
+                Made::Link { title, url } => {
+                    ExportResult { filename: title, content_type: "text/uri-list", body: &[], url: Some(url), expires_at }
+                }
+            };
             state.store.finish_export(job.id, owner, &r, now).await?;
-            tracing::info!(job = job.id, kind = %job.kind, bytes = body.len(), ms = started.elapsed().as_millis() as u64, "export ready");
+            tracing::info!(job = job.id, kind = %job.kind, bytes = r.body.len(), ms = started.elapsed().as_millis() as u64, "export ready");
         }
         Err(e) => {
             tracing::warn!(job = job.id, kind = %job.kind, error = %e, "export failed");
@@ -217,6 +241,47 @@ pub async fn run_worker(state: AppState) {
             _ = state.exports_wake.notified() => {}
             _ = tokio::time::sleep(IDLE) => {}
         }
+    }
+}
+
+/// The posts of a job's view as export rows, read in batches as the store streams them: the
+/// posts page's list as searched and sorted, or from the dashboard every post of its view,
+/// newest first.
+pub(crate) struct PostCells {
+    /// Rows to expect (the view's posts, at most the export's limit).
+    pub expected: i64,
+    rx: tokio::sync::mpsc::Receiver<Vec<hark_store::PostRow>>,
+    reader: tokio::task::JoinHandle<Result<(), hark_store::StoreError>>,
+    tags: std::collections::HashMap<i64, String>,
+    anonymize: bool,
+}
+
+impl PostCells {
+    pub(crate) async fn open(state: &AppState, row: &TrackerRow, params: &ExportParams, view: &ExportView, max: i64) -> ApiResult<Self> {
+        let q = match params.source {
+            ExportSource::Posts => post_query(view.filter.clone(), &view.posts)?,
+            ExportSource::Dashboard => post_query(view.filter.clone(), &Default::default())?,
+        };
+        let total = state.store.query_posts(row.id, &hark_store::PostQuery { page: 1, per_page: 1, ..q.clone() }).await?.1;
+        let tags = state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
+        let (tx, rx) = tokio::sync::mpsc::channel(2);
+        let store = state.store.clone();
+        let tracker_id = row.id;
+        let reader = tokio::spawn(async move { store.stream_posts(tracker_id, &q, max, 1000, tx).await });
+        Ok(Self { expected: total.total.min(max), rx, reader, tags, anonymize: crate::dto::anonymizes_facebook(&row.custom_config) })
+    }
+
+    /// The next batch of rows; none at the end.
+    pub(crate) async fn next(&mut self) -> Option<Vec<[Cell; 19]>> {
+        let rows = self.rx.recv().await?;
+        Some(rows.into_iter().map(|r| export_cells(&item(r, None, true, self.anonymize), &self.tags)).collect())
+    }
+
+    /// Waits for the reader: the store's error, if it stopped on one.
+    pub(crate) async fn finish(self) -> ApiResult<()> {
+        drop(self.rx);
+        self.reader.await.map_err(|e| ApiError::Internal(e.to_string()))??;
+        Ok(())
     }
 }
 

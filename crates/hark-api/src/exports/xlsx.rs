@@ -11,10 +11,11 @@ use hark_store::{DashboardPost, PageFilter, TrackerRow};
 use jiff::tz::TimeZone;
 use rust_xlsxwriter::{Chart, ChartType, ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 
+use super::book::{self, text, Block, Sheet};
 use super::{ExportParams, ExportSource, ExportView, Progress};
 use crate::error::{ApiError, ApiResult};
 use crate::routes::dashboard as dash;
-use crate::routes::posts::{export_cells, item, post_query, Cell, EXPORT_COLUMNS};
+use crate::routes::posts::{Cell, EXPORT_COLUMNS};
 use crate::AppState;
 
 pub const CONTENT_TYPE: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -90,24 +91,24 @@ fn put(sheet: &mut Worksheet, f: &Formats, tz: &TimeZone, row: u32, col: u16, ce
     Ok(())
 }
 
-/// A sheet holding one table: a bold, frozen header row, then the rows; column widths fit the
-/// header and the first rows.
-fn table(wb: &mut Workbook, f: &Formats, tz: &TimeZone, name: &str, header: &[&str], rows: &[Vec<Cell>]) -> Result<(), XlsxError> {
-    let sheet = wb.add_worksheet();
-    sheet.set_name(name)?;
-    write_table(sheet, f, tz, 0, header, rows)?;
-    sheet.set_freeze_panes(1, 0)?;
-    Ok(())
-}
-
-fn write_table(sheet: &mut Worksheet, f: &Formats, tz: &TimeZone, top: u32, header: &[&str], rows: &[Vec<Cell>]) -> Result<(), XlsxError> {
+/// Writes a bold header row at (`top`, `left`) and the rows below it; the widths its columns
+/// want (the header and the first rows).
+fn write_table(
+    sheet: &mut Worksheet,
+    f: &Formats,
+    tz: &TimeZone,
+    top: u32,
+    left: u16,
+    header: &[&str],
+    rows: &[Vec<Cell>],
+) -> Result<Vec<usize>, XlsxError> {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count() + 2).collect();
     for (c, h) in header.iter().enumerate() {
-        sheet.write_string_with_format(top, c as u16, *h, &f.header)?;
+        sheet.write_string_with_format(top, left + c as u16, *h, &f.header)?;
     }
     for (r, cells) in rows.iter().enumerate() {
         for (c, cell) in cells.iter().enumerate() {
-            put(sheet, f, tz, top + 1 + r as u32, c as u16, cell)?;
+            put(sheet, f, tz, top + 1 + r as u32, left + c as u16, cell)?;
             if r < 200 {
                 let w = match cell {
                     Cell::Text(s) => s.chars().count().min(60),
@@ -122,19 +123,7 @@ fn write_table(sheet: &mut Worksheet, f: &Formats, tz: &TimeZone, top: u32, head
             }
         }
     }
-    for (c, w) in widths.iter().enumerate() {
-        sheet.set_column_width(c as u16, (*w).min(62) as f64)?;
-    }
-    Ok(())
-}
-
-fn text(s: impl Into<String>) -> Cell {
-    Cell::Text(s.into())
-}
-
-/// Rows of (term, count).
-fn counts<'a>(items: impl IntoIterator<Item = &'a dash::TermCount>) -> Vec<Vec<Cell>> {
-    items.into_iter().map(|t| vec![text(t.term.clone()), Cell::Int(t.count)]).collect()
+    Ok(widths)
 }
 
 /// The dashboard's answers for the view, read as its panels read them.
@@ -174,197 +163,64 @@ pub(crate) async fn panels(state: &AppState, row: &TrackerRow, p: &ExportParams,
     Ok(Panels { stats, timeline, top_posts, influencers, topics, sentiments, viewer, locations, genders, devices, post_types, pages })
 }
 
-fn summary(wb: &mut Workbook, f: &Formats, title: &str, filter: &PageFilter, tz: &TimeZone, panels: &Panels) -> Result<(), XlsxError> {
-    let sheet = wb.add_worksheet();
-    sheet.set_name("Key statistics")?;
-    sheet.write_string_with_format(0, 0, clip(title), &f.title)?;
-    let range = match (filter.start, filter.end) {
-        (Some(s), Some(e)) => format!("{} to {}", stamp(s, tz), stamp(e, tz)),
-        (Some(s), None) => format!("from {}", stamp(s, tz)),
-        _ => "All Time".to_string(),
-    };
-    let platforms: Vec<&str> = filter.platforms.iter().map(|p| p.label()).collect();
-    let mut r = 2;
-    for (k, val) in [
-        ("Date range", range),
-        ("Time zone", tz.iana_name().unwrap_or("UTC").to_string()),
-        ("Platforms", platforms.join(", ")),
-    ] {
-        sheet.write_string_with_format(r, 0, k, &f.header)?;
-        sheet.write_string(r, 1, val)?;
-        r += 1;
-    }
-    r += 1;
-    let s = &panels.stats;
-    sheet.write_string_with_format(r, 0, "Statistic", &f.header)?;
-    sheet.write_string_with_format(r, 1, "Value", &f.header)?;
-    r += 1;
-    for (k, val) in [("Posts", s.posts), ("Users", s.users), ("Engagement", s.engagement), ("Reach", s.reach), ("Impressions", s.impressions)] {
-        sheet.write_string(r, 0, k)?;
-        sheet.write_number(r, 1, val as f64)?;
-        r += 1;
-    }
-    sheet.write_string(r, 0, "Engagement rate (%)")?;
-    if let Some(rate) = s.engagement_rate {
-        sheet.write_number_with_format(r, 1, rate, &f.percent)?;
-    }
-    sheet.set_column_width(0, 22)?;
-    sheet.set_column_width(1, 44)?;
-    Ok(())
-}
-
-fn stamp(ms: Millis, tz: &TimeZone) -> String {
-    jiff::Timestamp::from_millisecond(ms).map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%d %H:%M").to_string()).unwrap_or_default()
-}
-
-fn timeline(wb: &mut Workbook, f: &Formats, tz: &TimeZone, t: &dash::Timeline) -> Result<(), XlsxError> {
-    let rows: Vec<Vec<Cell>> = t
-        .buckets
-        .iter()
-        .map(|b| vec![Cell::Time(b.t), Cell::Int(b.posts), Cell::Int(b.engagement), Cell::Int(b.reach), Cell::Int(b.impressions)])
-        .collect();
-    table(wb, f, tz, "Timeline", &["Start", "Posts", "Engagement", "Reach", "Impressions"], &rows)?;
-    if !rows.is_empty() {
-        let last = rows.len() as u32;
-        let mut chart = Chart::new(ChartType::Line);
-        chart.title().set_name(&format!("Posts by {}", t.grouping));
-        chart
-            .add_series()
-            .set_name("Posts")
-            .set_categories(("Timeline", 1, 0, last, 0))
-            .set_values(("Timeline", 1, 1, last, 1));
-        chart.legend().set_hidden();
-        chart.set_width(720).set_height(360);
-        let sheet = wb.worksheet_from_name("Timeline")?;
-        sheet.insert_chart(1, 6, &chart)?;
-    }
-    Ok(())
-}
-
-fn panel_sheets(wb: &mut Workbook, f: &Formats, tz: &TimeZone, p: &Panels) -> Result<(), XlsxError> {
-    timeline(wb, f, tz, &p.timeline)?;
-    let top: Vec<Vec<Cell>> = p
-        .top_posts
-        .iter()
-        .map(|d| {
-            vec![
-                Cell::Time(d.created_at),
-                text(hark_core::Platform::parse(&d.platform).map(|p| p.label()).unwrap_or(d.platform.as_str())),
-                text(d.author_name.clone()),
-                text(d.author_username.clone()),
-                text(d.text.clone()),
-                text(d.url.clone().unwrap_or_default()),
-                Cell::Int(d.engagement),
-                Cell::Int(d.likes),
-                Cell::Int(d.shares),
-                Cell::Int(d.comments),
-                text(d.sentiment.clone().unwrap_or_default()),
-            ]
-        })
-        .collect();
-    table(
-        wb,
-        f,
-        tz,
-        "Top posts",
-        &["Date", "Platform", "Name", "Username", "Text", "Link", "Engagement", "Likes", "Shares", "Comments", "Sentiment"],
-        &top,
-    )?;
-    let accounts = |v: &[dash::Influencer]| -> Vec<Vec<Cell>> {
-        v.iter()
-            .enumerate()
-            .map(|(i, a)| {
-                vec![
-                    Cell::Int(i as i64 + 1),
-                    text(hark_core::Platform::parse(&a.platform).map(|p| p.label()).unwrap_or(a.platform.as_str())),
-                    text(a.name.clone()),
-                    text(a.username.clone()),
-                    Cell::Int(a.posts),
-                    Cell::Int(a.engagement),
-                    Cell::Int(a.followers),
-                ]
-            })
-            .collect()
-    };
-    let head = ["Rank", "Platform", "Name", "Username", "Posts", "Engagement", "Followers"];
-    {
-        let by_engagement = accounts(&p.influencers.by_engagement);
-        let by_posts = accounts(&p.influencers.by_posts);
-        let sheet = wb.add_worksheet();
-        sheet.set_name("Influencers")?;
-        sheet.write_string_with_format(0, 0, "Most engagement", &f.title)?;
-        write_table(sheet, f, tz, 1, &head, &by_engagement)?;
-        let below = 3 + by_engagement.len() as u32;
-        sheet.write_string_with_format(below, 0, "Most posts", &f.title)?;
-        write_table(sheet, f, tz, below + 1, &head, &by_posts)?;
-    }
-    {
-        let sheet = wb.add_worksheet();
-        sheet.set_name("Topics")?;
-        write_table(sheet, f, tz, 0, &["Hashtag", "Posts"], &counts(&p.topics.hashtags))?;
-        let keywords = counts(&p.topics.keywords);
-        for (c, h) in ["Keyword", "Posts"].iter().enumerate() {
-            sheet.write_string_with_format(0, 3 + c as u16, *h, &f.header)?;
+/// Writes one sheet of the book; the timeline's gets its chart.
+fn render(wb: &mut Workbook, f: &Formats, tz: &TimeZone, sheet: &Sheet) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name(sheet.name)?;
+    let mut widths: HashMap<u16, usize> = HashMap::new();
+    for b in &sheet.blocks {
+        let mut top = b.row;
+        if let Some(t) = &b.title {
+            ws.write_string_with_format(top, b.col, clip(t), &f.title)?;
+            top += 1;
         }
-        for (r, cells) in keywords.iter().enumerate() {
-            for (c, cell) in cells.iter().enumerate() {
-                put(sheet, f, tz, 1 + r as u32, 3 + c as u16, cell)?;
+        if b.labels {
+            for (r, cells) in b.rows.iter().enumerate() {
+                for (c, cell) in cells.iter().enumerate() {
+                    match (c, cell) {
+                        (0, Cell::Text(s)) => {
+                            ws.write_string_with_format(top + r as u32, b.col, clip(s), &f.header)?;
+                        }
+                        _ => put(ws, f, tz, top + r as u32, b.col + c as u16, cell)?,
+                    }
+                }
+            }
+            widths.insert(b.col, 22);
+            widths.insert(b.col + 1, 44);
+        } else if !b.header.is_empty() {
+            let header: Vec<&str> = b.header.iter().map(String::as_str).collect();
+            for (c, w) in write_table(ws, f, tz, top, b.col, &header, &b.rows)?.into_iter().enumerate() {
+                let e = widths.entry(b.col + c as u16).or_default();
+                *e = (*e).max(w);
             }
         }
-        sheet.set_column_width(3, 24)?;
-        sheet.set_freeze_panes(1, 0)?;
     }
-    let s = &p.sentiments;
-    let total = (s.positive + s.neutral + s.negative).max(1) as f64;
-    let share = |n: i64| Cell::Float((n as f64 * 1000.0 / total).round() / 10.0);
-    table(
-        wb,
-        f,
-        tz,
-        "Sentiment",
-        &["Sentiment", "Posts", "Share (%)"],
-        &[
-            vec![text("Positive"), Cell::Int(s.positive), share(s.positive)],
-            vec![text("Neutral"), Cell::Int(s.neutral), share(s.neutral)],
-            vec![text("Negative"), Cell::Int(s.negative), share(s.negative)],
-            vec![text("Viewer likes"), Cell::Int(p.viewer.likes), Cell::Empty],
-            vec![text("Viewer dislikes"), Cell::Int(p.viewer.dislikes), Cell::Empty],
-        ],
-    )?;
-    {
-        let countries: Vec<Vec<Cell>> =
-            p.locations.countries.iter().map(|c| vec![text(c.name.clone()), text(c.country.clone()), Cell::Int(c.count)]).collect();
-        let states: Vec<Vec<Cell>> =
-            p.locations.states.iter().map(|s| vec![text(s.name.clone()), text(s.state.clone()), Cell::Int(s.count)]).collect();
-        let sheet = wb.add_worksheet();
-        sheet.set_name("Locations")?;
-        write_table(sheet, f, tz, 0, &["Country", "Code", "Posts"], &countries)?;
-        let head = ["State or province", "Code", "Posts"];
-        for (c, h) in head.iter().enumerate() {
-            sheet.write_string_with_format(0, 4 + c as u16, *h, &f.header)?;
-        }
-        for (r, cells) in states.iter().enumerate() {
-            for (c, cell) in cells.iter().enumerate() {
-                put(sheet, f, tz, 1 + r as u32, 4 + c as u16, cell)?;
-            }
-        }
-        sheet.set_column_width(4, 24)?;
-        sheet.set_freeze_panes(1, 0)?;
+    for (c, w) in widths {
+        ws.set_column_width(c, w.min(62) as f64)?;
     }
-    table(wb, f, tz, "Gender", &["Gender", "Posts"], &counts(&p.genders.items))?;
-    table(wb, f, tz, "Devices", &["Device", "Posts"], &counts(&p.devices.items))?;
-    {
-        let mut rows = Vec::new();
-        for (kind, list) in
-            [("Website", &p.pages.top_websites), ("Linked domain", &p.pages.top_domains), ("Link", &p.pages.top_links)]
-        {
-            rows.extend(list.iter().map(|t| vec![text(kind), text(t.term.clone()), Cell::Int(t.count)]));
-        }
-        table(wb, f, tz, "Links", &["Kind", "Site or link", "Posts"], &rows)?;
+    if sheet.frozen_rows > 0 {
+        ws.set_freeze_panes(sheet.frozen_rows, 0)?;
     }
-    table(wb, f, tz, "Post types", &["Post type", "Posts"], &counts(&p.post_types.items))?;
-    table(wb, f, tz, "Share of voice", &["Subtracker", "Posts"], &counts(&p.sentiments.share_of_voice))?;
+    if let (Some(title), Some(b)) = (&sheet.chart, sheet.blocks.first()) {
+        if !b.rows.is_empty() {
+            let (first, last) = (b.row + 1, b.row + b.rows.len() as u32);
+            let mut chart = Chart::new(ChartType::Line);
+            chart.title().set_name(title);
+            chart
+                .add_series()
+                .set_name(b.header.get(1).map(String::as_str).unwrap_or(""))
+                .set_categories((sheet.name, first, b.col, last, b.col))
+                .set_values((sheet.name, first, b.col + 1, last, b.col + 1));
+            chart.legend().set_hidden();
+            chart.set_width(720).set_height(360);
+            ws.insert_chart(1, b.col + b.width() + 1, &chart)?;
+        }
+    }
     Ok(())
+}
+
+fn render_book(wb: &mut Workbook, f: &Formats, tz: &TimeZone, sheets: &[Sheet]) -> Result<(), XlsxError> {
+    sheets.iter().try_for_each(|s| render(wb, f, tz, s))
 }
 
 /// Makes the workbook of a job's view.
@@ -377,31 +233,19 @@ pub async fn workbook(
 ) -> ApiResult<Vec<u8>> {
     let f = Formats::new();
     let tz = &view.tz;
-    // The posts page's list as searched and sorted; from the dashboard every post of its view,
-    // newest first.
-    let q = match params.source {
-        ExportSource::Posts => post_query(view.filter.clone(), &view.posts)?,
-        ExportSource::Dashboard => post_query(view.filter.clone(), &Default::default())?,
-    };
-    let total = state.store.query_posts(row.id, &hark_store::PostQuery { page: 1, per_page: 1, ..q.clone() }).await?.1;
-    let expected = total.total.min(POSTS_MAX);
+    let mut posts = super::PostCells::open(state, row, params, view, POSTS_MAX).await?;
+    let expected = posts.expected;
     progress.total = expected + 12;
     progress.report(0, true).await?;
     let mut wb = Workbook::new();
     if params.source == ExportSource::Dashboard {
         let p = panels(state, row, params, view).await?;
-        summary(&mut wb, &f, &row.title, &view.filter, tz, &p).map_err(xl)?;
-        panel_sheets(&mut wb, &f, tz, &p).map_err(xl)?;
+        render_book(&mut wb, &f, tz, &book::panel_sheets(&row.title, &view.filter, tz, &p)).map_err(xl)?;
     }
     progress.report(12, true).await?;
-    let tags: HashMap<i64, String> = state.store.tags(row.id).await?.into_iter().map(|t| (t.id, t.name)).collect();
-    let anonymize = crate::dto::anonymizes_facebook(&row.custom_config);
     let sheet = wb.add_worksheet();
     sheet.set_name("Posts").map_err(xl)?;
-    let zone = tz.iana_name().unwrap_or("UTC").to_string();
-    let header: Vec<String> =
-        EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { format!("Date ({zone})") } else { c.to_string() }).collect();
-    for (c, h) in header.iter().enumerate() {
+    for (c, h) in book::posts_header(tz).iter().enumerate() {
         sheet.write_string_with_format(0, c as u16, h, &f.header).map_err(xl)?;
     }
     sheet.set_freeze_panes(1, 0).map_err(xl)?;
@@ -409,21 +253,16 @@ pub async fn workbook(
         sheet.set_column_width(c as u16, *w as f64).map_err(xl)?;
     }
     let mut written = 0i64;
-    let (tx, mut rx) = tokio::sync::mpsc::channel(2);
-    let store = state.store.clone();
-    let (tracker_id, stream_q) = (row.id, q.clone());
-    let reader = tokio::spawn(async move { store.stream_posts(tracker_id, &stream_q, POSTS_MAX, 1000, tx).await });
-    while let Some(rows) = rx.recv().await {
-        for r in rows {
+    while let Some(rows) = posts.next().await {
+        for cells in rows {
             written += 1;
-            let it = item(r, None, true, anonymize);
-            for (c, cell) in export_cells(&it, &tags).iter().enumerate() {
+            for (c, cell) in cells.iter().enumerate() {
                 put(sheet, &f, tz, written as u32, c as u16, cell).map_err(xl)?;
             }
         }
         progress.report(12 + written, false).await?;
     }
-    reader.await.map_err(|e| ApiError::Internal(e.to_string()))??;
+    posts.finish().await?;
     if written > 0 {
         sheet.autofilter(0, 0, written as u32, EXPORT_COLUMNS.len() as u16 - 1).map_err(xl)?;
     }
@@ -440,8 +279,7 @@ pub fn sample() -> ApiResult<Vec<u8>> {
     let f = Formats::new();
     let tz = TimeZone::UTC;
     let mut wb = Workbook::new();
-    summary(&mut wb, &f, "Sample report: #coffee", &filter, &tz, &panels).map_err(xl)?;
-    panel_sheets(&mut wb, &f, &tz, &panels).map_err(xl)?;
+    let mut sheets = book::panel_sheets("Sample report: #coffee", &filter, &tz, &panels);
     let rows: Vec<Vec<Cell>> = panels
         .top_posts
         .iter()
@@ -469,8 +307,9 @@ pub fn sample() -> ApiResult<Vec<u8>> {
             ]
         })
         .collect();
-    let header: Vec<&str> = EXPORT_COLUMNS.iter().map(|c| if *c == "Date" { "Date (UTC)" } else { c }).collect();
-    table(&mut wb, &f, &tz, "Posts", &header, &rows).map_err(xl)?;
+    let header = book::posts_header(&tz);
+    sheets.push(Sheet { name: "Posts", blocks: vec![Block { row: 0, col: 0, title: None, header, rows, labels: false }], frozen_rows: 1, chart: None });
+    render_book(&mut wb, &f, &tz, &sheets).map_err(xl)?;
     wb.save_to_buffer().map_err(xl)
 }
 

@@ -78,6 +78,8 @@ pub async fn top_stats(
 pub struct TimelineQuery {
     /// none (chosen from the range length), minutes, hour, day, week or month.
     grouping: Option<String>,
+    /// csv: the buckets as a CSV file (for those who may export).
+    format: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -223,13 +225,39 @@ fn whole_hour_offsets(tz: &TimeZone, start: i64, end: i64) -> bool {
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/timeline", tag = "dashboard",
     params(("hash" = String, Path), FilterQuery, TimelineQuery),
-    responses((status = 200, body = Timeline), (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = Timeline), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn timeline(
     State(state): State<AppState>,
     c: TrackerPage,
     Query(t): Query<TimelineQuery>,
-) -> ApiResult<axum::Json<Timeline>> {
-    Ok(axum::Json(timeline_of(&state, c.row.id, &c.filter, &c.tz, t.grouping.as_deref()).await?))
+) -> ApiResult<Response> {
+    let csv = match t.format.as_deref() {
+        None | Some("") | Some("json") => false,
+        Some("csv") => true,
+        Some(_) => return Err(ApiError::new(Code::InvalidChoice, "format must be json or csv.")),
+    };
+    if csv && (c.embedded || !crate::routes::posts::can_export(&c.row, c.user.as_ref(), c.perm, c.shared.as_ref())) {
+        return Err(if c.embedded || (c.user.is_none() && c.shared.is_none()) {
+            ApiError::unauthorized()
+        } else {
+            ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
+        });
+    }
+    let timeline = timeline_of(&state, c.row.id, &c.filter, &c.tz, t.grouping.as_deref()).await?;
+    if !csv {
+        return Ok(axum::Json(timeline).into_response());
+    }
+    // Bucket starts in the viewer's time zone, as the chart shows them (with the offset, so a
+    // spreadsheet can read them back as moments).
+    let mut w = CsvFile::new(["Start", "Posts", "Engagement", "Reach", "Impressions"])?;
+    for b in &timeline.buckets {
+        let start = Timestamp::from_millisecond(b.t)
+            .map(|ts| ts.to_zoned(c.tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
+            .unwrap_or_default();
+        w.row([start, b.posts.to_string(), b.engagement.to_string(), b.reach.to_string(), b.impressions.to_string()])?;
+    }
+    let name = format!("{}-timeline-{}.csv", crate::exports::base_name(&c.row, &c.filter), timeline.grouping);
+    w.into_response(&name)
 }
 
 /// The timeline of the filter's range, grouped by `grouping` (none: chosen from the range).

@@ -27,7 +27,7 @@ pub const MAX_UNFINISHED: i64 = 5;
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewExportInput {
-    /// `xlsx` (the workbook) or `pdf` (the report).
+    /// `xlsx` (the workbook), `pdf` (the report) or `sheets` (a Google Sheets spreadsheet).
     pub kind: String,
     /// The page asked from: `dashboard` (every panel and the posts) or `posts` (the list as
     /// searched, filtered and sorted).
@@ -121,7 +121,7 @@ fn refuse_export(user: Option<&UserRow>, shared: bool) -> ApiError {
     params(("hash" = String, Path), FilterQuery, PostsParams),
     request_body = NewExportInput,
     responses((status = 202, body = ExportJobView), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn create_export(
     State(state): State<AppState>,
     page: TrackerPage,
@@ -136,11 +136,16 @@ pub async fn create_export(
     let kind = match input.kind.as_str() {
         "xlsx" | "xls" => ExportKind::Xlsx,
         "pdf" => ExportKind::Pdf,
-        _ => return Err(ApiError::new(Code::InvalidChoice, "kind must be xlsx or pdf.")),
+        "sheets" | "google-sheets" => ExportKind::Sheets,
+        _ => return Err(ApiError::new(Code::InvalidChoice, "kind must be xlsx, pdf or sheets.")),
     };
-    // The PDF report is on every plan; the workbook is not.
-    if kind == ExportKind::Xlsx && !xls_allowed(&state, &row, user.as_ref()).await? {
-        return Err(ApiError::new(Code::UpgradeRequired, "Upgrade your account to export XLS reports."));
+    // The PDF report is on every plan; the workbook and the spreadsheet are not.
+    if kind != ExportKind::Pdf && !xls_allowed(&state, &row, user.as_ref()).await? {
+        let what = if kind == ExportKind::Xlsx { "XLS reports" } else { "to Google Sheets" };
+        return Err(ApiError::new(Code::UpgradeRequired, format!("Upgrade your account to export {what}.")));
+    }
+    if kind == ExportKind::Sheets && !state.store.integration(exports::sheets::INTEGRATION).await?.is_some_and(|r| r.sealed.is_some()) {
+        return Err(ApiError::new(Code::SheetsNotConfigured, "Google Sheets is not set up on this server."));
     }
     exports::pdf::paper(input.paper.as_deref())?;
     if let Some(e) = input.eri.as_deref().filter(|e| !e.is_empty()) {

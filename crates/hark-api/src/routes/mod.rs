@@ -4,6 +4,7 @@ pub mod dashboard;
 pub mod embed;
 pub mod exports;
 pub mod import;
+pub mod integrations;
 pub mod influencers;
 pub mod posts;
 pub mod preview;

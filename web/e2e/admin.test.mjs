@@ -184,7 +184,7 @@ describe('plans and trials', () => {
     const later = await vic.newPage();
     later.on('pageerror', (e) => vicErrors.push(e.message));
     await later.goto(`${server.url}/mytracks/hashtag`);
-    const notice = later.getByRole('dialog', { name: 'Your trial has ended' });
+    const notice = later.getByRole('dialog', { name: 'Your 14-Day Trial has expired' });
     await notice.waitFor();
     assert.equal(await notice.getByRole('link', { name: 'See plans' }).getAttribute('href'), '/pricing');
     assert.equal(await notice.getByRole('link', { name: 'Contact us' }).getAttribute('href'), '/contact-us');

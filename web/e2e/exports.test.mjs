@@ -136,12 +136,17 @@ describe('XLS exports', () => {
     await settled(page);
     await page.locator('[data-testid="chart-timeline"] [data-chart-ready="true"]').waitFor();
 
-    // The menu, from the keyboard: XLS, then PDF.
+    // The menu, from the keyboard: Google Sheets (not set up on this server), PDF, then XLS.
     await page.getByTestId('export-menu').focus();
     await page.keyboard.press('Enter');
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    assert.deepEqual(await menu.getByRole('menuitem').allTextContents(), ['XLSEvery panel and post, as a workbook', 'PDFA report to view, print or share']);
+    await menu.getByText('Not set up on this server').waitFor();
+    assert.deepEqual(await menu.getByRole('menuitem').allTextContents(), [
+      'Google SheetsNot set up on this server',
+      'PDFA report to view, print or share',
+      'XLSEvery panel and post, as a workbook',
+    ]);
     await page.waitForTimeout(300); // the menu's entry animation
     await shot(page, 'exports-01-dashboard-menu', { fullPage: false });
     await page.keyboard.press('Escape');

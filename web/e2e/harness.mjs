@@ -49,16 +49,23 @@ async function waitForHealth(url, child, timeoutMs) {
 }
 
 /**
- * Starts the server; returns { url, stop, logs, bin, dataDir, databaseUrl }. `demo: true` keeps the demo tracker (the server
+ * Starts the server; returns { url, port, stop, logs, bin, dataDir, databaseUrl }. `demo: true` keeps the demo tracker (the server
  * creates it and backfills sample posts in the background); by default it runs with --no-demo.
  * `env` adds variables for this server alone (e.g. HARK_SMTP_URL from e2e/smtp.mjs).
+ *
+ * `reuse`: a server stopped with `stop({ keep: true })` — the new one starts on its data directory
+ * (SQLite) or database (PostgreSQL), and on its port unless `port` says otherwise, as the same
+ * server started again would; its own `stop()` then removes them.
  */
-export async function startServer({ demo = false, env: extraEnv = {} } = {}) {
+export async function startServer({ demo = false, env: extraEnv = {}, reuse = null, port: wantedPort = null } = {}) {
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`web app not built: run "npm run build" in ${webDir}`);
   }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'hark-e2e-'));
+  if (reuse && !reuse.kept) throw new Error('startServer({ reuse }) takes a server stopped with stop({ keep: true })');
+  const port = wantedPort ?? reuse?.port ?? (await freePort());
+  const dataDir = reuse?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'hark-e2e-'));
+  // The data is the new server's now: its stop removes it, the old one's no longer does.
+  if (reuse) reuse.handedOver = true;
   const mock = process.env.HARK_E2E_MOCK === '1';
   const bin = process.env.HARK_BIN ? path.resolve(webDir, process.env.HARK_BIN) : path.resolve(webDir, '../target/debug/hark');
   const [cmd, args] = mock
@@ -70,12 +77,12 @@ export async function startServer({ demo = false, env: extraEnv = {} } = {}) {
   if (!env.RUST_LOG) env.RUST_LOG = 'warn';
   // Each server starts on an empty database, as a fresh data directory gives SQLite.
   const pgAdmin = mock ? null : process.env.HARK_E2E_POSTGRES_URL;
-  let pgDb = null;
-  if (pgAdmin) {
+  let pgDb = reuse?.pgDb ?? null;
+  if (pgAdmin && !pgDb) {
     pgDb = `hark_e2e_${process.pid}_${port}`;
     execFileSync('psql', [pgAdmin, '-qc', `CREATE DATABASE ${pgDb}`]);
-    env.HARK_DATABASE_URL = `${pgAdmin.split('?')[0].replace(/\/[^/]*$/, '')}/${pgDb}`;
   }
+  if (pgAdmin) env.HARK_DATABASE_URL = `${pgAdmin.split('?')[0].replace(/\/[^/]*$/, '')}/${pgDb}`;
   const dropDb = () => {
     if (pgDb) {
       try {
@@ -98,20 +105,30 @@ export async function startServer({ demo = false, env: extraEnv = {} } = {}) {
     throw new Error(`${e.message}\n--- server output ---\n${logs.join('')}`);
   }
 
-  const stop = async () => {
-    if (child.exitCode === null) {
+  const handle = { url, port, logs, bin: mock ? null : bin, dataDir, pgDb, kept: false, handedOver: false };
+  /**
+   * Stops the server and removes its data. `keep: true` leaves the data directory and database
+   * for `startServer({ reuse })`; `signal: 'SIGKILL'` stops it as a crash would (no shutdown).
+   */
+  handle.stop = async ({ keep = false, signal = 'SIGTERM' } = {}) => {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
+      child.kill(signal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     }
+    if (keep) {
+      handle.kept = true;
+      return;
+    }
+    if (handle.handedOver) return; // the server started on it removes it
     rmSync(dataDir, { recursive: true, force: true });
     dropDb();
   };
   // Where the server keeps its data, for tests that set up what no endpoint offers.
-  const databaseUrl = env.HARK_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'hark.db')}`;
-  return { url, stop, logs, bin: mock ? null : bin, dataDir, databaseUrl };
+  handle.databaseUrl = env.HARK_DATABASE_URL ?? `sqlite://${path.join(dataDir, 'hark.db')}`;
+  return handle;
 }
 
 export async function launchBrowser() {

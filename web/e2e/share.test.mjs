@@ -1,7 +1,8 @@
 // End to end: sharing a tracker against a real server — the owner opens Share, sets a custom URL
 // and the link-sharing switches; a signed-out browser opens the copied link, reads the dashboard
 // and the posts page through it with only what the link allows (date range, exports,
-// predictions); the owner revokes the link and the old one stops working.
+// predictions); Escape in the revoke confirm step cancels it and the link still works; the owner
+// revokes the link and the old one stops working.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api as apiAt, launchBrowser, shot, startServer, waitUntil, dashboardSettled as settled, ownerWithTracker } from './harness.mjs';
@@ -195,6 +196,24 @@ describe('sharing a tracker', () => {
       assert.equal(await visitor.getByText('This shared link is no longer valid.').count(), 0, name);
     }
     assert.deepEqual(failed, [], 'the visitor asked for nothing it may not read');
+
+    // Escape in the revoke confirm step cancels the step only: the dialog stays, the focus goes
+    // back to Revoke link, and the link (its share hash) is unchanged and still opens.
+    const revokeButton = dialog.getByRole('button', { name: 'Revoke link' });
+    await revokeButton.click();
+    const revokeStep = dialog.getByRole('group', { name: 'Revoke the link' });
+    await revokeStep.getByText('Revoke? The current link stops working.').waitFor();
+    await waitUntil(() => revokeStep.getByRole('button', { name: 'Cancel' }).evaluate((e) => e === document.activeElement), { what: 'focus on Cancel' });
+    await page.keyboard.press('Escape');
+    await revokeStep.waitFor({ state: 'detached' });
+    assert.ok(await dialog.isVisible(), 'the dialog stays open');
+    await waitUntil(() => revokeButton.evaluate((e) => e === document.activeElement), { what: 'focus back on Revoke link' });
+    assert.equal(await linkInput.inputValue(), link);
+    assert.equal((await api(owner, 'GET', `/trackers/${hash}/share`)).body.shareHash, firstHash);
+    await visitor.goto(link);
+    await settled(visitor);
+    assert.equal(await visitor.$eval('[data-stat="Posts"]', (e) => e.textContent), '24');
+    assert.equal(await visitor.getByText('This shared link is no longer valid.').count(), 0);
 
     // Revoke: a confirm step, then a new link; the old one stops working.
     await dialog.getByRole('button', { name: 'Revoke link' }).click();

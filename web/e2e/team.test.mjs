@@ -1,8 +1,9 @@
 // End to end: a tracker's team against a real server — the owner opens Team and invites an
 // address without an account, copies its sign-up link; a signed-out browser opens the link,
 // makes the account and lands signed in on the tracker as a viewer without edit controls; the
-// owner raises them to editor (EDIT TRACKER appears, Share and Team do not) and removes them
-// (the tracker is no longer found for them); invited again with an account they join at once,
+// owner raises them to editor (EDIT TRACKER appears, Share and Team do not), thinks better of
+// removing them (Escape in the confirm step keeps them), then removes them (the tracker is no
+// longer found for them); invited again with an account they join at once,
 // and the owner hands them the tracker.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -176,9 +177,29 @@ describe('a tracker team', () => {
     await vera.getByRole('button', { name: 'Save' }).waitFor();
     assert.equal(await vera.getByRole('button', { name: 'Delete' }).count(), 0);
 
-    // The owner removes Vera after a confirm step; her tracker page no longer finds it.
-    await dialog.getByRole('button', { name: 'Remove Vera Viewer' }).click();
+    // From the keyboard, Escape in the confirm step cancels it: the Team dialog stays open, the
+    // focus is back on Remove and Vera is still on the team.
+    const removeVera = dialog.getByRole('button', { name: 'Remove Vera Viewer' });
     const confirm = dialog.getByRole('group', { name: 'Remove Vera Viewer' });
+    const focused = (locator) => locator.evaluate((el) => el === document.activeElement);
+    await removeVera.focus();
+    await page.keyboard.press('Enter');
+    await confirm.getByText('Remove Vera Viewer? They lose access to this tracker.').waitFor();
+    await waitUntil(() => focused(confirm.getByRole('button', { name: 'Cancel' })), { what: 'the focus on Cancel' });
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    await waitUntil(() => focused(removeVera), { what: 'the focus back on Remove' });
+    assert.ok(await dialog.isVisible(), 'the Team dialog stays open');
+    assert.equal(await dialog.getByLabel('Rank of Vera Viewer').inputValue(), '2');
+    await page.waitForTimeout(300);
+    const kept = await api(owner, 'GET', `/trackers/${hash}/members`);
+    assert.ok(kept.body.members.some((m) => m.email === 'vera@example.com'), 'Vera was not removed');
+    await vera.goto(dashboard);
+    await settled(vera);
+    assert.equal(await vera.$eval('[data-stat="Posts"]', (e) => e.textContent), '12');
+
+    // The owner removes Vera after a confirm step; her tracker page no longer finds it.
+    await removeVera.click();
     await confirm.getByText('Remove Vera Viewer? They lose access to this tracker.').waitFor();
     await shot(page, 'team-06-remove-confirm', { fullPage: false });
     await confirm.getByRole('button', { name: 'Confirm' }).click();

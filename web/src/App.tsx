@@ -3,7 +3,7 @@ import { SetupPage, LoginPage, HomeRedirect, JoinPage } from './features/auth';
 import { TrackerListPage, NewTrackerPage, EditTrackerPage } from './features/trackers';
 import { TrackerShell } from './features/shell';
 import { StaticInfoPage } from './features/misc';
-import { ConnectorsPage } from './features/settings';
+import { ConnectorsPage, IntegrationsPage } from './features/settings';
 import { AccountsPage } from './features/admin';
 import { TrialExpiredModal } from './features/plans';
 import { ExportPage } from './features/exports';
@@ -26,6 +26,7 @@ export function App() {
         <Route path="/hashtag-tracking/:page/:hash/:friendly?" element={<TrackerShell />} />
         <Route path="/hashtag-tracking/*" element={<TrackerShell />} />
         <Route path="/settings/connectors" element={<ConnectorsPage />} />
+        <Route path="/settings/integrations" element={<IntegrationsPage />} />
         <Route path="/admin/accounts" element={<AccountsPage />} />
         <Route path="/pricing" element={<StaticInfoPage kind="pricing" />} />
         <Route path="/pricing-plans" element={<StaticInfoPage kind="pricing" />} />

@@ -125,6 +125,23 @@ impl CsvStream {
         self.w.write_record(cells.into_iter().map(|c| neutralise(c.as_ref()).into_owned())).map_err(internal)
     }
 
+    /// One record of typed cells, each written into a reused buffer and [neutralised](neutralise)
+    /// without a string of its own (the posts export writes a million of them).
+    pub fn cells(&mut self, cells: &[crate::routes::posts::Cell], scratch: &mut String) -> ApiResult<()> {
+        for c in cells {
+            scratch.clear();
+            let text: &str = match c {
+                crate::routes::posts::Cell::Text(s) => s,
+                other => {
+                    other.write_csv(scratch);
+                    scratch
+                }
+            };
+            self.w.write_field(neutralise(text).as_bytes()).map_err(internal)?;
+        }
+        self.w.write_record(None::<&[u8]>).map_err(internal)
+    }
+
     /// Sends what was written once it is a chunk's worth (or `force`); false when the client left.
     pub async fn send(&mut self, force: bool) -> ApiResult<bool> {
         self.w.flush().map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -409,7 +409,8 @@ async fn the_dashboard_spreadsheet_holds_every_panel_and_every_post_and_is_share
         let f = fake.lock().unwrap();
         assert_eq!(f.grants.len(), 1);
         let book = &f.books["sheet1"];
-        assert!(book.title.starts_with("coffee-"), "{}", book.title);
+        let tracker_title = app.get(&format!("/api/v1/trackers/{hash}")).await.body["title"].as_str().unwrap().to_string();
+        assert!(book.title.starts_with(&format!("{tracker_title} (")), "named after the tracker and its range: {}", book.title);
         assert_eq!(book.time_zone, "America/New_York");
         let mut titles: Vec<(u64, &str)> = book.sheets.iter().map(|(id, g)| (*id, g.title.as_str())).collect();
         titles.sort();
@@ -497,12 +498,16 @@ async fn the_posts_page_spreadsheet_is_the_list_as_searched_and_google_refusals_
         assert_eq!(done["state"], "failed");
         assert!(done["error"].as_str().unwrap().contains("The caller does not have permission"), "{done:?}");
 
-        // On plan 15 the spreadsheet is an upgrade, as the XLS is.
+        // On plan 15 the XLS is an upgrade; the spreadsheet, like the PDF, is not.
+        fake.lock().unwrap().refuse_writes = None;
         let admin = app.store.user_by_email("admin@example.org").await.unwrap().unwrap();
         let plan = hark_store::AccountPlan { plan: 15, trial: false, trial_expires: None, max_searches: 5, max_ignored: 5, is_admin: false };
         app.store.set_account_plan(admin.id, &plan).await.unwrap();
-        let r = app.post(&format!("/api/v1/trackers/{hash}/exports?days=all"), json!({"kind": "sheets", "source": "posts"})).await;
+        let r = app.post(&format!("/api/v1/trackers/{hash}/exports?days=all"), json!({"kind": "xlsx", "source": "posts"})).await;
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (403, Some("upgrade_required")), "{:?}", r.body);
+        let r = app.post(&format!("/api/v1/trackers/{hash}/exports?days=all"), json!({"kind": "sheets", "source": "posts"})).await;
+        assert_eq!(r.status, 202, "{:?}", r.body);
+        assert_eq!(finished(&app, r.body["token"].as_str().unwrap()).await["state"], "ready");
     })
     .await;
 }

@@ -1,4 +1,5 @@
-// Centered modal on a Radix dialog: Escape, overlay click and the close button hide it.
+// Centered modal on a Radix dialog: Escape, overlay click and the close button hide it. A dialog
+// holding a step of its own (an inline confirm) may take Escape for that step first.
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode, RefObject } from 'react';
 import { IconX } from './icons';
@@ -12,6 +13,7 @@ export function Modal({
   name,
   wide = false,
   initialFocus,
+  onEscapeKeyDown,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -24,6 +26,8 @@ export function Modal({
   wide?: boolean;
   /** What takes the focus on opening, instead of the first control (the close button). */
   initialFocus?: RefObject<HTMLElement | null>;
+  /** Sees Escape before the dialog does: `preventDefault()` keeps the dialog open. */
+  onEscapeKeyDown?: (event: KeyboardEvent) => void;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -38,6 +42,7 @@ export function Modal({
               initialFocus.current.focus();
             }
           }}
+          onEscapeKeyDown={onEscapeKeyDown}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="mb-4 flex items-start justify-between gap-4">

@@ -12,8 +12,11 @@ export interface NoticeState {
   undo?: () => void;
   /** A button after the text (e.g. 'View PDF', 'Try Again'); the notice closes when it is used, unless it answers false. */
   action?: { label: string; onClick: () => void | boolean };
-  /** A link after the text (e.g. Download); `download` makes it download rather than open. */
-  link?: { label: string; href: string; download?: boolean };
+  /**
+   * A link after the text (e.g. Download); `download` makes it download rather than open, `newTab`
+   * opens it in a new tab (with no handle on this page) and closes the notice.
+   */
+  link?: { label: string; href: string; download?: boolean; newTab?: boolean };
   /** How long it shows; null: until it is acted on or dismissed (it then has a close button). */
   ms: number | null;
 }
@@ -72,9 +75,16 @@ export function Notice({ notice, onDone }: { notice: NoticeState | null; onDone:
         </button>
       ) : null}
       {notice.link ? (
-        <a href={notice.link.href} download={notice.link.download ? '' : undefined} className={control}>
-          {notice.link.label}
-        </a>
+        notice.link.newTab ? (
+          <a href={notice.link.href} target="_blank" rel="noopener noreferrer" className={control} onClick={() => setTimeout(onDone, 0)}>
+            {notice.link.label}
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        ) : (
+          <a href={notice.link.href} download={notice.link.download ? '' : undefined} className={control}>
+            {notice.link.label}
+          </a>
+        )
       ) : null}
       {notice.ms === null ? (
         <button

@@ -6,10 +6,23 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
   return <RT.Provider delayDuration={200}>{children}</RT.Provider>;
 }
 
-export function Tooltip({ content, children, side = 'top' }: { content: ReactNode; children: ReactNode; side?: 'top' | 'bottom' | 'left' | 'right' }) {
+export function Tooltip({
+  content,
+  children,
+  side = 'top',
+  open,
+  onOpenChange,
+}: {
+  content: ReactNode;
+  children: ReactNode;
+  side?: 'top' | 'bottom' | 'left' | 'right';
+  /** Held by the caller instead of by the tooltip (e.g. kept shut while a popover of the same trigger is open). */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}) {
   if (!content) return <>{children}</>;
   return (
-    <RT.Root>
+    <RT.Root open={open} onOpenChange={onOpenChange}>
       <RT.Trigger asChild>{children}</RT.Trigger>
       <RT.Portal>
         <RT.Content

@@ -28,10 +28,20 @@ it('offers an instance administrator the Accounts page', async () => {
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/accounts'));
 });
 
+it('offers an instance administrator the Integrations page', async () => {
+  mockApi({ 'GET /me': () => ({ body: meFixture({ isAdmin: true }) }) });
+  renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+  fireEvent.keyDown(await screen.findByRole('button', { name: 'Account menu for Ada' }), { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Integrations' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/settings/integrations'));
+});
+
 it('shows no Accounts item to other accounts', async () => {
   mockApi({ 'GET /me': () => ({ body: meFixture({ isAdmin: false }) }) });
   renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
   fireEvent.keyDown(await screen.findByRole('button', { name: 'Account menu for Ada' }), { key: 'Enter' });
   await screen.findByRole('menuitem', { name: 'Sign out' });
   expect(screen.queryByRole('menuitem', { name: 'Accounts' })).toBeNull();
+  expect(screen.queryByRole('menuitem', { name: 'Integrations' })).toBeNull();
+  expect(screen.queryByRole('menuitem', { name: 'Connectors' })).toBeNull();
 });

@@ -56,6 +56,14 @@ export function UserMenu() {
           )}
           {me.data.isAdmin && (
             <DropdownMenu.Item
+              onSelect={() => navigate('/settings/integrations')}
+              className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"
+            >
+              Integrations
+            </DropdownMenu.Item>
+          )}
+          {me.data.isAdmin && (
+            <DropdownMenu.Item
               onSelect={() => navigate('/admin/accounts')}
               className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"
             >

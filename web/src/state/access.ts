@@ -6,6 +6,11 @@ import { PLATFORM_CODES, type TrackerPage } from './query-state';
 export const WEB_PLATFORMS: PlatformCode[] = ['news', 'blogs', 'forums'];
 export const TRIAL_LOCKED: PlatformCode[] = ['tt', 'fb', 'yt'];
 
+/** Why a trial-locked platform is locked ('listening for specified ... accounts is not available on trial'). */
+export function trialLockText(platformLabel: string): string {
+  return `listening for specified ${platformLabel} accounts is not available on trial`;
+}
+
 /** Platforms each page supports; the other pages support them all. */
 export const PAGE_PLATFORMS: Partial<Record<TrackerPage, PlatformCode[]>> = {
   'trending-topics': ['twt', 'ig', 'fb', 'yt', 'tt', 'bsky', 'mastodon'],

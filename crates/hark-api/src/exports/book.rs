@@ -78,14 +78,19 @@ fn platform_label(code: &str) -> String {
     hark_core::Platform::parse(code).map(|p| p.label()).unwrap_or(code).to_string()
 }
 
-/// The key statistics sheet: the tracker's title, the range, the time zone and the platforms,
-/// then the statistics.
-fn summary(title: &str, filter: &PageFilter, tz: &TimeZone, p: &Panels) -> Sheet {
-    let range = match (filter.start, filter.end) {
+/// The view's range as a reader says it: `2026-01-01 00:00 to 2026-01-14 23:59`, or All Time.
+pub fn range_label(filter: &PageFilter, tz: &TimeZone) -> String {
+    match (filter.start, filter.end) {
         (Some(s), Some(e)) => format!("{} to {}", stamp(s, tz), stamp(e, tz)),
         (Some(s), None) => format!("from {}", stamp(s, tz)),
         _ => "All Time".to_string(),
-    };
+    }
+}
+
+/// The key statistics sheet: the tracker's title, the range, the time zone and the platforms,
+/// then the statistics.
+fn summary(title: &str, filter: &PageFilter, tz: &TimeZone, p: &Panels) -> Sheet {
+    let range = range_label(filter, tz);
     let platforms: Vec<&str> = filter.platforms.iter().map(|p| p.label()).collect();
     let about = vec![
         vec![text("Date range"), text(range)],

@@ -407,8 +407,7 @@ pub async fn spreadsheet(
         .collect();
     let header = book::posts_header(tz);
     sheets.push(sheet_properties(posts_id, "Posts", 1, header.len() as u16, 1));
-    let name = super::download_name(row, &view.filter, hark_core::ExportKind::Sheets);
-    let title = name.trim_end_matches(".txt");
+    let title = format!("{} ({})", row.title, book::range_label(&view.filter, tz));
     let (id, url) = google
         .create(&json!({
             "properties": { "title": title, "timeZone": tz.iana_name().unwrap_or("UTC") },

@@ -212,6 +212,8 @@ fn render(wb: &mut Workbook, f: &Formats, tz: &TimeZone, sheet: &Sheet) -> Resul
                 .set_categories((sheet.name, first, b.col, last, b.col))
                 .set_values((sheet.name, first, b.col + 1, last, b.col + 1));
             chart.legend().set_hidden();
+            // The categories are moments: the axis reads them as dates.
+            chart.x_axis().set_date_axis(true).set_num_format("yyyy-mm-dd");
             chart.set_width(720).set_height(360);
             ws.insert_chart(1, b.col + b.width() + 1, &chart)?;
         }

@@ -99,7 +99,7 @@ pub struct ExportList {
     pub exports: Vec<ExportJobView>,
 }
 
-/// The plan check: XLS (and the spreadsheet service) are not on every plan. A signed-in caller's
+/// The plan check: XLS is not on every plan. A signed-in caller's
 /// own plan decides; a share-link visitor's, the tracker owner's.
 async fn xls_allowed(state: &AppState, row: &TrackerRow, user: Option<&UserRow>) -> ApiResult<bool> {
     let of = |u: &UserRow| hark_core::plans::features(u.plan, u.trial, u.is_admin).xls;
@@ -139,10 +139,10 @@ pub async fn create_export(
         "sheets" | "google-sheets" => ExportKind::Sheets,
         _ => return Err(ApiError::new(Code::InvalidChoice, "kind must be xlsx, pdf or sheets.")),
     };
-    // The PDF report is on every plan; the workbook and the spreadsheet are not.
-    if kind != ExportKind::Pdf && !xls_allowed(&state, &row, user.as_ref()).await? {
-        let what = if kind == ExportKind::Xlsx { "XLS reports" } else { "to Google Sheets" };
-        return Err(ApiError::new(Code::UpgradeRequired, format!("Upgrade your account to export {what}.")));
+    // The workbook is not on every plan (15 and 25 lack it). The PDF report and the spreadsheet
+    // are: the spec's allowed-XLS flag, which the spreadsheet also needs, is every account's here.
+    if kind == ExportKind::Xlsx && !xls_allowed(&state, &row, user.as_ref()).await? {
+        return Err(ApiError::new(Code::UpgradeRequired, "Upgrade your account to export XLS reports."));
     }
     if kind == ExportKind::Sheets && !state.store.integration(exports::sheets::INTEGRATION).await?.is_some_and(|r| r.sealed.is_some()) {
         return Err(ApiError::new(Code::SheetsNotConfigured, "Google Sheets is not set up on this server."));

@@ -239,8 +239,13 @@ pub async fn list_posts(
     }))
 }
 
-fn csv_field_time(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms).map(|t| t.strftime("%Y-%m-%d %H:%M:%S").to_string()).unwrap_or_default()
+/// A moment as CSV text: `YYYY-MM-DD HH:MM:SS` in UTC (nothing for a moment out of range).
+fn write_csv_time(ms: i64, out: &mut String) {
+    use std::fmt::Write;
+    if let Ok(t) = jiff::Timestamp::from_millisecond(ms) {
+        let d = t.to_zoned(jiff::tz::TimeZone::UTC).datetime();
+        let _ = write!(out, "{:04}-{:02}-{:02} {:02}:{:02}:{:02}", d.year(), d.month(), d.day(), d.hour(), d.minute(), d.second());
+    }
 }
 
 /// The columns of every posts export (CSV and the workbook's posts sheet).
@@ -261,14 +266,19 @@ pub enum Cell {
 }
 
 impl Cell {
-    /// The cell as CSV text (a moment in UTC, a rate with one decimal).
-    pub fn csv_text(&self) -> String {
+    /// Appends the cell's CSV text to `out` (a moment in UTC, a rate with one decimal).
+    pub fn write_csv(&self, out: &mut String) {
+        use std::fmt::Write;
         match self {
-            Cell::Text(s) => s.clone(),
-            Cell::Int(n) => n.to_string(),
-            Cell::Float(x) => format!("{x:.1}"),
-            Cell::Time(ms) => csv_field_time(*ms),
-            Cell::Empty => String::new(),
+            Cell::Text(s) => out.push_str(s),
+            Cell::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Cell::Float(x) => {
+                let _ = write!(out, "{x:.1}");
+            }
+            Cell::Time(ms) => write_csv_time(*ms, out),
+            Cell::Empty => {}
         }
     }
 }
@@ -327,10 +337,11 @@ pub async fn export_posts(
         let (tx, mut rx) = tokio::sync::mpsc::channel(2);
         let store = state.store.clone();
         let reader = tokio::spawn(async move { store.stream_posts(row.id, &q, EXPORT_MAX, 1000, tx).await });
+        let mut scratch = String::with_capacity(64);
         while let Some(rows) = rx.recv().await {
             for r in rows {
                 let it = item(r, None, true, anonymize);
-                out.row(export_cells(&it, &tags).iter().map(|c| c.csv_text()))?;
+                out.cells(&export_cells(&it, &tags), &mut scratch)?;
             }
             if !out.send(false).await? {
                 return Ok(());

@@ -86,6 +86,15 @@ export function useDashboardGroup<G extends DashboardGroup>(
   });
 }
 
+/**
+ * The timeline as a CSV file (Start, Posts, Engagement, Reach, Impressions; a share-link
+ * visitor's address carries the link like every read): the dashboard's filters and the
+ * timeline's grouping.
+ */
+export function timelineCsvUrl(hash: string, q: Query): string {
+  return apiHref(`/trackers/${encodeURIComponent(hash)}/dashboard/timeline`, { ...q, format: 'csv' });
+}
+
 export type PostPage = Schema<'PostPage'>;
 
 /** The posts side views: a page of 25 posts of a precise range, or mentioning a term. */

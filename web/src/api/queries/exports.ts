@@ -1,6 +1,7 @@
 // Exports as background jobs: asking for one (POST, with the page's filter query), following it
 // (GET by token, about once a second until it is ready or failed), and the caller's own jobs of a
-// tracker (to show one still running after a reload).
+// tracker (to show one still running after a reload). Also what this server offers (a Google
+// Sheets key set up or not).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, ApiError, get, type Query } from '../client';
 import type { Loose, Narrowed, Schema } from '../types';
@@ -19,7 +20,14 @@ export const SAMPLE_XLSX_URL = '/api/v1/exports/sample.xlsx';
 export const exportKeys = {
   job: (token: string) => ['exports', 'job', token] as const,
   list: (hash: string) => ['exports', 'list', hash] as const,
+  capabilities: ['exports', 'capabilities'] as const,
 };
+
+/** Job kinds: the workbook, the report, and a spreadsheet made on Google Sheets. */
+export const EXPORT_KIND = { xlsx: 'xlsx', pdf: 'pdf', sheets: 'sheets' } as const;
+
+/** GET /exports/capabilities: `sheets` once an administrator has saved a Google Sheets key. */
+export type ExportCapabilities = Schema<'ExportCapabilities'>;
 
 export function isFinished(job: Pick<ExportJob, 'state'> | undefined | null): boolean {
   return job?.state === 'ready' || job?.state === 'failed';
@@ -75,4 +83,52 @@ export function useTrackerExports(hash: string, enabled: boolean) {
     retry: false,
     staleTime: 0,
   });
+}
+
+/**
+ * GET /exports/capabilities (no sign-in needed). While it is not known, or could not be read, the
+ * spreadsheet export stays on offer and the server says whether it can make one.
+ */
+export function useExportCapabilities(enabled = true) {
+  return useQuery({
+    queryKey: exportKeys.capabilities,
+    queryFn: () => get<ExportCapabilities>('/exports/capabilities'),
+    enabled,
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+/** A job still being made (pending or running). */
+export function isUnderWay(job: { state: string }): boolean {
+  return job.state === 'pending' || job.state === 'running';
+}
+
+/**
+ * The page a job was asked from (`dashboard` or `posts`), kept in this browser: the job list
+ * does not say it, and after a reload each page takes up only its own jobs. A job made elsewhere
+ * (another browser) has no record and is taken up by either page.
+ */
+const ORIGIN_KEY = 'hark.exportOrigin.';
+
+export function rememberExportOrigin(token: string, source: string): void {
+  try {
+    window.localStorage.setItem(ORIGIN_KEY + token, source);
+  } catch {
+    // No storage: the job is still followed by this page while it stays open.
+  }
+}
+
+export function exportOrigin(token: string): string | null {
+  try {
+    return window.localStorage.getItem(ORIGIN_KEY + token);
+  } catch {
+    return null;
+  }
+}
+
+/** The caller's newest job of `kind` still being made that belongs to `source` (see exportOrigin). */
+export function resumableJob<J extends { token: string; kind: string; state: string }>(jobs: readonly J[] | undefined, kind: string, source: string): J | null {
+  if (!jobs) return null;
+  return jobs.find((j) => j.kind === kind && isUnderWay(j) && (exportOrigin(j.token) ?? source) === source) ?? null;
 }

@@ -194,7 +194,7 @@ function EditorForm({
           Instance administrator
         </label>
         <p id={`${ids.admin}-hint`} className="ml-6 mt-1 text-xs text-slate-500">
-          {self ? SELF_ADMIN_NOTE : 'Manages accounts and connectors, and has every feature.'}
+          {self ? SELF_ADMIN_NOTE : 'Manages accounts, connectors and integrations, and has every feature.'}
         </p>
       </div>
 

@@ -130,3 +130,50 @@ describe('dashboard', () => {
     expect(preview).toHaveTextContent('Wait for the magic to happen!');
   });
 });
+
+describe('the timeline’s Download CSV', () => {
+  function openAt(search: string, tracker = trackerFixture(), me = meFixture()) {
+    const routes: Record<string, (c: ApiCall) => { body: unknown }> = {
+      'GET /me': () => ({ body: me }),
+      [`GET /trackers/${tracker.hash}`]: () => ({ body: tracker }),
+      [`GET /trackers/${tracker.hash}/total-posts`]: () => ({ body: { count: { posts: 12 } } }),
+    };
+    for (const [k, v] of Object.entries(empty)) routes[`GET /trackers/${tracker.hash}/dashboard/${k}`] = () => ({ body: v });
+    mockApi(routes);
+    // The page's own address: reads (and download links) of a share-link visitor carry its link.
+    const url = `/hashtag-tracking/dashboard/${tracker.hash}/${tracker.friendly}${search}`;
+    window.history.replaceState(null, '', url);
+    renderRoute(<TrackerShell />, { path: '/hashtag-tracking/:page/:hash/:friendly?', url });
+  }
+
+  afterEach(() => window.history.replaceState(null, '', '/'));
+
+  it('downloads the timeline of the dashboard’s filters and grouping', async () => {
+    openAt('?days=30&grouping=week&platforms=twt');
+    const timeline = await screen.findByRole('region', { name: 'Timeline' });
+    const link = await within(timeline).findByRole('link', { name: 'Download CSV' });
+    expect(link).toHaveAttribute('download');
+    const url = new URL(link.getAttribute('href')!, 'http://localhost');
+    expect(url.pathname).toBe('/api/v1/trackers/abc123/dashboard/timeline');
+    expect(url.searchParams.get('format')).toBe('csv');
+    expect(url.searchParams.get('grouping')).toBe('week');
+    expect(url.searchParams.get('days')).toBe('30');
+    expect(url.searchParams.get('platforms')).toBe('twt');
+    expect(url.searchParams.get('tz')).toBeTruthy();
+  });
+
+  it('a share-link visitor with Export reports downloads through the link; without it there is none', async () => {
+    const visitor = meFixture({ isLoggedIn: false, id: null, email: null, name: null, isAdmin: false, permission: 0 });
+    const link = (exportReports: boolean) =>
+      trackerFixture({ permission: 1, isOwner: false, shared: true, linkSharing: { editDateRange: false, exportReports, viewPredictions: false } });
+    openAt('?shareHash=s1', link(true), visitor);
+    const timeline = await screen.findByRole('region', { name: 'Timeline' });
+    const a = await within(timeline).findByRole('link', { name: 'Download CSV' });
+    expect(new URL(a.getAttribute('href')!, 'http://localhost').searchParams.get('shareHash')).toBe('s1');
+    cleanup();
+    openAt('?shareHash=s1', link(false), visitor);
+    const other = await screen.findByRole('region', { name: 'Timeline' });
+    await waitFor(() => expect(screen.getByTestId('dashboard-grid')).toHaveAttribute('data-loading', ''), { timeout: 5000 });
+    expect(within(other).queryByRole('link', { name: 'Download CSV' })).toBeNull();
+  });
+});

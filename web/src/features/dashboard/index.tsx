@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Query } from '../../api/client';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  timelineCsvUrl,
   useDashboardGroup,
   usePrediction,
   type DashboardAnswers,
@@ -27,7 +28,7 @@ import { TimelineChart, TimelineControls } from './Timeline';
 import { DataTable, loadCharts } from './charts/Chart';
 import { EmbedDialog } from '../shell/EmbedDialog';
 import { CARD_CHARTS, isEmbedChart, parseCard, type EmbedCard } from '../shell/embed';
-import { IconCode } from '../../components/icons';
+import { IconCode, IconDownload } from '../../components/icons';
 
 const SPAN: Record<4 | 6 | 12, string> = {
   4: 'col-span-12 lg:col-span-4',
@@ -242,6 +243,10 @@ function Dashboard() {
                 prediction={prediction}
                 onPrediction={access.canViewPredictions && !access.embed ? togglePrediction : undefined}
               />
+              {/* Who may export downloads the timeline as it is grouped (not inside a frame). */}
+              {access.canExport && !access.embed ? (
+                <TimelineCsvButton href={timelineCsvUrl(h, timelineQ)} disabled={!!tracker.isPreviewMode} />
+              ) : null}
               {embedAction('timeline', 'Timeline')}
             </div>
           }
@@ -361,11 +366,32 @@ function EmbedPanelButton({ title, onClick }: { title: string; onClick: () => vo
       aria-label={`Embed ${title}`}
       aria-haspopup="dialog"
       title={`Embed ${title}`}
-      className="inline-flex h-7 shrink-0 items-center gap-1 rounded-md px-2 text-xs font-medium text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+      className={panelAction}
     >
       <IconCode size={14} />
       Embed
     </button>
+  );
+}
+
+const panelAction =
+  'inline-flex h-7 shrink-0 items-center gap-1 rounded-md px-2 text-xs font-medium text-slate-500 hover:bg-slate-100 hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-brand-600';
+
+/** The timeline's CSV: a plain download link (disabled while the tracker is a preview). */
+function TimelineCsvButton({ href, disabled }: { href: string; disabled: boolean }) {
+  if (disabled) {
+    return (
+      <button type="button" disabled title="Exports open once the preview has ended." className={`${panelAction} disabled:cursor-not-allowed disabled:opacity-50`}>
+        <IconDownload size={14} />
+        Download CSV
+      </button>
+    );
+  }
+  return (
+    <a href={href} download className={panelAction} title="Download the timeline as a CSV file" data-testid="timeline-csv">
+      <IconDownload size={14} />
+      Download CSV
+    </a>
   );
 }
 

@@ -1,8 +1,11 @@
-// The dashboard's Export menu: who sees it, the plan gate (sample modal), the flow of an XLS job
+// The dashboard's Export menu (Google Sheets, PDF, XLS): who sees it, the plan gate (sample modal), the flow of an XLS job
 // (loading, the export window 150 ms after the click, progress, back to idle), the download here
 // when the window was blocked, the failure notice (10000 ms) and a job found again after a reload;
 // the PDF report (loading with its progress, the ready notice and 'View PDF', the next click
-// opening it, the failure notice with 'Try Again', the timeline options and paper it asks with).
+// opening it, the failure notice with 'Try Again', the timeline options and paper it asks with,
+// a report found again after a reload); the spreadsheet (its progress, the ready notice 2000 ms
+// after the job is done with 'Open spreadsheet' in a new tab, the silent reset of a failure, a
+// refusal's message, disabled when not set up, on every plan, a job found again after a reload).
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../api/queries/exports';
@@ -85,16 +88,16 @@ async function chooseXls() {
 }
 
 describe('the Export menu', () => {
-  it('opens from the keyboard with XLS, then PDF', async () => {
+  it('opens from the keyboard with Google Sheets, PDF, then XLS', async () => {
     renderMenu();
     expect(trigger()).toHaveAccessibleName('Export');
     fireEvent.keyDown(trigger(), { key: 'Enter' });
     const menu = await screen.findByRole('menu');
     expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
-      'XLSEvery panel and post, as a workbook',
+      'Google SheetsA spreadsheet to share online',
       'PDFA report to view, print or share',
+      'XLSEvery panel and post, as a workbook',
     ]);
-    expect(within(menu).queryByText(/Spreadsheet/)).toBeNull();
   });
 
   it('asks for the job, opens the export window no sooner than 150 ms after the click, shows the progress and goes back to idle', async () => {
@@ -371,7 +374,7 @@ describe('the PDF report', () => {
     await chooseXls();
     await waitFor(() => expect(trigger()).toHaveAccessibleName('XLS 45%'));
     await choosePdf();
-    await waitFor(() => expect(trigger()).toHaveAccessibleName('XLS 45% · PDF 40%'));
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('PDF 40% · XLS 45%'));
     expect(trigger()).toHaveAttribute('data-pdf-loading', 'true');
     fireEvent.keyDown(trigger(), { key: 'Enter' });
     expect(await screen.findByRole('menuitem', { name: /^XLS/ })).toHaveAttribute('aria-disabled', 'true');
@@ -395,6 +398,192 @@ describe('the PDF report', () => {
     await choosePdf();
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+const SHEET_TOKEN = 'f'.repeat(32);
+const SHEET_URL = 'https://docs.example.com/spreadsheets/d/sheet-1/edit';
+const sheetJob = (p: Partial<ExportJob> = {}) => job({ token: SHEET_TOKEN, kind: 'sheets', ...p });
+const sheetReady = () => sheetJob({ state: 'ready', done: 30, total: 30, fileUrl: SHEET_URL, filename: null, size: null });
+
+/** The menu with spreadsheet jobs: the POST of one gets SHEET_TOKEN, which answers `answers` one after another. */
+function renderSheetsMenu(props: Partial<ExportMenuProps> = {}, answers: ExportJob[] = [sheetJob({ state: 'running', done: 9, total: 20 }), sheetReady()], routes: Routes = {}) {
+  let n = 0;
+  return renderMenu(props, {
+    'POST /trackers/abc123/exports': () => ({ status: 202, body: sheetJob() }),
+    [`GET /exports/${SHEET_TOKEN}`]: () => ({ body: answers[Math.min(n++, answers.length - 1)] }),
+    ...routes,
+  });
+}
+
+async function chooseSheets() {
+  fireEvent.keyDown(trigger(), { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: /^Google Sheets/ }));
+}
+
+describe('the spreadsheet', () => {
+  it('asks for a sheets job of the dashboard as it is, shows its progress, and 2000 ms after it is made says so with Open spreadsheet', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const open = vi.spyOn(window, 'open');
+    const calls = renderSheetsMenu({ grouping: 'week' });
+    await chooseSheets();
+    await waitFor(() => expect(trigger()).toHaveAttribute('aria-busy', 'true'));
+    expect(trigger()).toHaveAttribute('data-sheets-loading', 'true');
+
+    const create = calls.find((c) => c.method === 'POST')!;
+    expect(create.path).toBe('/trackers/abc123/exports');
+    expect(Object.fromEntries(create.query)).toEqual({ platforms: 'twt', days: '14', tz: 'UTC' });
+    expect(create.body).toEqual({ kind: 'sheets', source: 'dashboard', grouping: 'week' });
+
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Google Sheets 45%'));
+    // Made: the button holds at 100% while the notice waits its 2000 ms.
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Google Sheets 100%'), { timeout: 3000 });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1_800);
+    });
+    expect(screen.queryByTestId('notice')).toBeNull();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(300);
+    });
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent(/^Your spreadsheet is ready/);
+    expect(trigger()).toHaveAccessibleName('Export');
+    expect(trigger()).not.toHaveAttribute('aria-busy');
+    const link = within(notice).getByRole('link', { name: /^Open spreadsheet/ });
+    expect(link).toHaveAttribute('href', SHEET_URL);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+    // Nothing opens by itself; the notice stays until it is used or dismissed.
+    expect(open).not.toHaveBeenCalled();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(30_000);
+    });
+    expect(screen.getByTestId('notice')).toBeInTheDocument();
+    fireEvent.click(link);
+    await waitFor(() => expect(screen.queryByTestId('notice')).toBeNull());
+  });
+
+  it('a failed spreadsheet resets silently', async () => {
+    renderSheetsMenu({}, [sheetJob({ state: 'running', done: 1, total: 4 }), sheetJob({ state: 'failed', error: 'Google said no' })]);
+    await chooseSheets();
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Google Sheets 25%'));
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Export'), { timeout: 3000 });
+    expect(screen.queryByTestId('notice')).toBeNull();
+  });
+
+  it('a refusal at the start says why (not set up here); a server error resets silently', async () => {
+    renderSheetsMenu({}, undefined, {
+      'POST /trackers/abc123/exports': () => ({ status: 409, body: { error: { code: 'sheets_not_configured', message: 'Google Sheets is not set up on this server.' } } }),
+    });
+    await chooseSheets();
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent('Google Sheets is not set up on this server.');
+    expect(trigger()).toHaveAccessibleName('Export');
+    cleanup();
+    renderSheetsMenu({}, undefined, { 'POST /trackers/abc123/exports': () => ({ status: 500, body: { error: { code: 'internal', message: 'Internal error' } } }) });
+    await chooseSheets();
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Export'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('notice')).toBeNull();
+  });
+
+  it('is disabled, saying why, while no administrator has set it up', async () => {
+    const calls = renderSheetsMenu({}, undefined, { 'GET /exports/capabilities': () => ({ body: { sheets: false } }) });
+    await waitFor(() => expect(calls.some((c) => c.path === '/exports/capabilities')).toBe(true));
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    const item = await screen.findByRole('menuitem', { name: /^Google Sheets/ });
+    await waitFor(() => expect(item).toHaveAttribute('aria-disabled', 'true'));
+    expect(item).toHaveAttribute('title', 'An administrator has not set up Google Sheets yet.');
+    expect(item).toHaveTextContent('Not set up on this server');
+    fireEvent.click(item);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    // Set up: on offer.
+    cleanup();
+    renderSheetsMenu({}, undefined, { 'GET /exports/capabilities': () => ({ body: { sheets: true } }) });
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    expect(await screen.findByRole('menuitem', { name: /^Google Sheets/ })).not.toHaveAttribute('aria-disabled');
+  });
+
+  it('is on every plan: a plan without XLS sees it unlocked and starting it makes a job', async () => {
+    const calls = renderSheetsMenu({ xls: false });
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    const item = await screen.findByRole('menuitem', { name: /^Google Sheets/ });
+    expect(item).toHaveTextContent('Google SheetsA spreadsheet to share online');
+    expect(item).not.toHaveTextContent('Upgrade your account to unlock');
+    expect(item).not.toHaveAttribute('aria-disabled');
+    expect(item.querySelector('svg.text-amber-600')).toBeNull();
+    // XLS keeps its lock.
+    expect(screen.getByRole('menuitem', { name: /^XLS/ })).toHaveTextContent('Upgrade your account to unlock');
+    fireEvent.click(item);
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ kind: 'sheets', source: 'dashboard' });
+    await waitFor(() => expect(trigger()).toHaveAttribute('data-sheets-loading', 'true'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a server still refusing it with upgrade_required says so in a notice, not the sample modal', async () => {
+    renderSheetsMenu({ xls: false }, undefined, {
+      'POST /trackers/abc123/exports': () => ({ status: 403, body: { error: { code: 'upgrade_required', message: 'Upgrade your account to export XLS reports.' } } }),
+    });
+    await chooseSheets();
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent('Upgrade your account to export XLS reports.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(trigger()).toHaveAccessibleName('Export');
+  });
+
+  it('a share-link visitor asks and follows through the link', async () => {
+    const calls = renderSheetsMenu({ shareHash: 's1', signedIn: false, xls: false }, [sheetReady()]);
+    await chooseSheets();
+    await waitFor(() => expect(calls.some((c) => c.path === `/exports/${SHEET_TOKEN}`)).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.query.get('shareHash')).toBe('s1');
+    expect(calls.find((c) => c.path === `/exports/${SHEET_TOKEN}`)!.query.get('shareHash')).toBe('s1');
+  });
+
+  it('shows a spreadsheet still being made after a reload, then its notice', async () => {
+    renderSheetsMenu({}, [sheetJob({ state: 'running', done: 3, total: 10 }), sheetReady()], {
+      'GET /trackers/abc123/exports': () => ({ body: { exports: [sheetJob({ state: 'running', done: 3, total: 10 })] } }),
+    });
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('Google Sheets 30%'));
+    const notice = await screen.findByTestId('notice', undefined, { timeout: 5000 });
+    expect(notice).toHaveTextContent('Your spreadsheet is ready');
+  });
+});
+
+describe('after a reload', () => {
+  beforeEach(() => {
+    window.localStorage.clear();
+  });
+
+  it('a report still being made shows its progress again, then its notice', async () => {
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+    renderPdfMenu({}, { [PDF_TOKEN]: [pdfJob({ state: 'running', done: 3, total: 10 }), pdfReady()] }, {
+      'GET /trackers/abc123/exports': () => ({ body: { exports: [pdfJob({ state: 'running', done: 3, total: 10 })] } }),
+    });
+    await waitFor(() => expect(trigger()).toHaveAccessibleName('PDF 30%'));
+    expect(trigger()).toHaveAttribute('data-pdf-loading', 'true');
+    const notice = await screen.findByTestId('notice', undefined, { timeout: 3000 });
+    expect(notice).toHaveTextContent('Your PDF is ready to be viewed');
+    // Taken up, not asked for: the PDF item makes a report of the view as it is now.
+    fireEvent.keyDown(trigger(), { key: 'Enter' });
+    expect(await screen.findByRole('menuitem', { name: /^PDF/ })).toHaveTextContent('A report to view, print or share');
+  });
+
+  it('a job this browser asked for from the posts page is left to that page', async () => {
+    window.localStorage.setItem(`hark.exportOrigin.${PDF_TOKEN}`, 'posts');
+    const calls = renderPdfMenu({}, {}, {
+      'GET /trackers/abc123/exports': () => ({ body: { exports: [pdfJob({ state: 'running', done: 3, total: 10 })] } }),
+    });
+    await waitFor(() => expect(calls.some((c) => c.path === '/trackers/abc123/exports')).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(trigger()).toHaveAccessibleName('Export');
+    expect(calls.some((c) => c.path === `/exports/${PDF_TOKEN}`)).toBe(false);
+  });
+
+  it('a visitor through a share link has no jobs of their own to find again', async () => {
+    const calls = renderMenu({ shareHash: 's1', signedIn: false, xls: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.some((c) => c.path === '/trackers/abc123/exports' && c.method === 'GET')).toBe(false);
   });
 });
 
@@ -434,7 +623,7 @@ describe('plan gating', () => {
 });
 
 /** The dashboard of `tracker` as `me` sees it. */
-function openDashboard(tracker: Tracker, me: Me, search = '') {
+function openDashboard(tracker: Tracker, me: Me, search = '', extra: Routes = {}) {
   const url = `/hashtag-tracking/dashboard/${tracker.hash}/${tracker.friendly}${search}`;
   window.history.replaceState(null, '', url);
   const routes: Routes = {
@@ -445,8 +634,9 @@ function openDashboard(tracker: Tracker, me: Me, search = '') {
     [`GET /trackers/${tracker.hash}/exports`]: () => ({ body: { exports: [] } }),
   };
   for (const [k, v] of Object.entries(DASHBOARD_ANSWERS)) routes[`GET /trackers/${tracker.hash}/dashboard/${k}`] = () => ({ body: v });
-  mockApi(routes);
+  const calls = mockApi({ ...routes, ...extra });
   renderRoute(<TrackerShell />, { path: '/hashtag-tracking/:page/:hash/:friendly?', url });
+  return calls;
 }
 
 const signedOut = makeMe({ isLoggedIn: false, id: null, email: null, name: null, isTrackerOwner: false, permission: 0 });
@@ -493,5 +683,26 @@ describe('who sees the Export menu on the dashboard', () => {
     openDashboard(tracker, signedOut, '?embed=1&embedKey=k1');
     await screen.findByRole('heading', { level: 1 });
     expect(await screen.findByTestId('export-menu')).toBeDisabled();
+  });
+});
+
+describe('plan 15 on the dashboard', () => {
+  it('sees Google Sheets unlocked (XLS locked), and choosing it makes a spreadsheet job', async () => {
+    const plan15 = makeMe({ plan: 15, isPaidUser: true, features: { xls: false, linkSharing: true, mediaWall: true } });
+    const calls = openDashboard(makeTracker(), plan15, '', {
+      'POST /trackers/abc123/exports': () => ({ status: 202, body: sheetJob() }),
+      [`GET /exports/${SHEET_TOKEN}`]: () => ({ body: sheetJob({ state: 'running', done: 1, total: 4 }) }),
+    });
+    const button = await exportButton();
+    expect(button).toBeEnabled();
+    fireEvent.keyDown(button!, { key: 'Enter' });
+    const sheets = await screen.findByRole('menuitem', { name: /^Google Sheets/ });
+    expect(sheets).toHaveTextContent('A spreadsheet to share online');
+    expect(sheets).not.toHaveTextContent('Upgrade your account to unlock');
+    expect(screen.getByRole('menuitem', { name: /^XLS/ })).toHaveTextContent('Upgrade your account to unlock');
+    fireEvent.click(sheets);
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/trackers/abc123/exports')).toBe(true));
+    expect((calls.find((c) => c.method === 'POST')!.body as { kind: string }).kind).toBe('sheets');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

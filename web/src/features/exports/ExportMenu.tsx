@@ -1,17 +1,22 @@
-// The dashboard header's Export menu: XLS and PDF. While a job is made the button shows its
-// progress ("XLS 45%", "PDF 40%", both when both are made at once) and the item being made is
-// disabled; a plan without XLS gets the sample modal. The PDF is on every plan: the first click
-// asks for it, its notice or the next click opens it in a new window.
+// The dashboard header's Export menu (spec: "spreadsheet, PDF, XLS"): Google Sheets, PDF and XLS.
+// While a job is made the button shows its progress ("Google Sheets 40%", "XLS 45%", "PDF 40%",
+// each made at once joined) and the item being made is disabled; a plan without XLS gets the
+// sample modal for XLS. The PDF and Google Sheets are on every plan: the PDF's first click asks
+// for it, its notice or the next click opens it in a new window. Google Sheets is disabled while
+// no administrator has set it up.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMemo, useState } from 'react';
-import { IconChevronDown, IconDownload, IconFileSheet, IconFileText, IconLock } from '../../components/icons';
+import { useExportCapabilities } from '../../api/queries/exports';
+import { IconChevronDown, IconDownload, IconFileSheet, IconFileText, IconLock, IconTable } from '../../components/icons';
 import { Notice } from '../../components/Notice';
 import { Spinner } from '../../components/Spinner';
 import type { FilterQuery } from '../../state/filter-query';
 import type { EriMetric } from '../../state/query-state';
+import { SHEETS_LABEL, SHEETS_NOT_SET_UP_TEXT } from './export-route';
 import { SampleXlsModal, UPGRADE_TEXT } from './SampleXlsModal';
 import { useDashboardExport } from './use-dashboard-export';
 import { usePdfExport } from './use-pdf-export';
+import { useSheetsExport } from './use-sheets-export';
 
 export interface ExportMenuProps {
   hash: string;
@@ -37,15 +42,22 @@ const item =
 
 export function ExportMenu({ hash, filters, shareHash, grouping, eri = null, cumulative = false, signedIn, xls, disabled, disabledReason }: ExportMenuProps) {
   const [open, setOpen] = useState(false);
-  const exp = useDashboardExport({ hash, filters, shareHash, grouping, planLacksXls: signedIn && !xls, resume: signedIn && !shareHash && !disabled });
-  const pdf = usePdfExport({ hash, source: 'dashboard', query: filters, shareHash, grouping, eri, cumulative });
+  const resume = signedIn && !shareHash && !disabled;
   const locked = signedIn && !xls;
-  const busy = exp.busy || pdf.busy;
+  const exp = useDashboardExport({ hash, filters, shareHash, grouping, planLacksXls: locked, resume });
+  const pdf = usePdfExport({ hash, source: 'dashboard', query: filters, shareHash, grouping, eri, cumulative, resume });
+  const sheets = useSheetsExport({ hash, source: 'dashboard', query: filters, grouping, shareHash, resume });
+  const capabilities = useExportCapabilities(!disabled);
+  const sheetsOff = capabilities.data?.sheets === false;
+  const busy = exp.busy || pdf.busy || sheets.busy;
   const progress = useMemo(
-    () => [exp.busy ? `XLS ${exp.percent}%` : null, pdf.busy ? `PDF ${pdf.percent}%` : null].filter(Boolean).join(' · '),
-    [exp.busy, exp.percent, pdf.busy, pdf.percent],
+    () =>
+      [sheets.busy ? `${SHEETS_LABEL} ${sheets.percent}%` : null, pdf.busy ? `PDF ${pdf.percent}%` : null, exp.busy ? `XLS ${exp.percent}%` : null]
+        .filter(Boolean)
+        .join(' · '),
+    [exp.busy, exp.percent, pdf.busy, pdf.percent, sheets.busy, sheets.percent],
   );
-  const making = [exp.busy ? 'XLS' : null, pdf.busy ? 'PDF' : null].filter(Boolean).join(' and ');
+  const making = [sheets.busy ? 'spreadsheet' : null, pdf.busy ? 'PDF' : null, exp.busy ? 'XLS' : null].filter(Boolean).join(' and ');
   return (
     <>
       <DropdownMenu.Root open={open} onOpenChange={setOpen}>
@@ -55,6 +67,7 @@ export function ExportMenu({ hash, filters, shareHash, grouping, eri = null, cum
           title={disabled ? disabledReason : undefined}
           aria-busy={busy || undefined}
           data-pdf-loading={pdf.busy || undefined}
+          data-sheets-loading={sheets.busy || undefined}
           data-testid="export-menu"
         >
           {busy ? (
@@ -73,19 +86,24 @@ export function ExportMenu({ hash, filters, shareHash, grouping, eri = null, cum
         <DropdownMenu.Portal>
           <DropdownMenu.Content align="end" sideOffset={6} className="z-50 w-72 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg">
             <DropdownMenu.Label className="px-3 pb-1 pt-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Export this dashboard</DropdownMenu.Label>
-            <DropdownMenu.Item onSelect={() => void exp.start()} disabled={exp.busy} className={item} data-testid="export-xls">
-              <IconFileSheet size={18} className="mt-0.5 shrink-0 text-emerald-600" />
+            <DropdownMenu.Item
+              onSelect={() => void sheets.start()}
+              disabled={sheets.busy || sheetsOff}
+              title={sheetsOff ? SHEETS_NOT_SET_UP_TEXT : undefined}
+              className={`${item} data-[disabled]:text-slate-400`}
+              data-testid="export-sheets"
+            >
+              <IconTable size={18} className={`mt-0.5 shrink-0 ${sheetsOff ? 'text-slate-300' : 'text-green-700'}`} />
               <span className="min-w-0 flex-1">
-                <span className="flex items-center gap-2 font-medium text-slate-900">
-                  XLS
-                  {locked ? <IconLock size={13} className="text-amber-600" /> : null}
+                <span className={`flex items-center gap-2 font-medium ${sheetsOff ? 'text-slate-500' : 'text-slate-900'}`}>
+                  {SHEETS_LABEL}
                 </span>
-                {exp.busy ? (
-                  <Making percent={exp.percent} />
+                {sheets.busy ? (
+                  <Making percent={sheets.percent} />
+                ) : sheetsOff ? (
+                  <span className="block text-xs text-slate-500">Not set up on this server</span>
                 ) : (
-                  <span className={`block text-xs ${locked ? 'font-medium text-amber-700' : 'text-slate-500'}`}>
-                    {locked ? UPGRADE_TEXT : 'Every panel and post, as a workbook'}
-                  </span>
+                  <span className="block text-xs text-slate-500">A spreadsheet to share online</span>
                 )}
               </span>
             </DropdownMenu.Item>
@@ -102,6 +120,22 @@ export function ExportMenu({ hash, filters, shareHash, grouping, eri = null, cum
                 )}
               </span>
             </DropdownMenu.Item>
+            <DropdownMenu.Item onSelect={() => void exp.start()} disabled={exp.busy} className={item} data-testid="export-xls">
+              <IconFileSheet size={18} className="mt-0.5 shrink-0 text-emerald-600" />
+              <span className="min-w-0 flex-1">
+                <span className="flex items-center gap-2 font-medium text-slate-900">
+                  XLS
+                  {locked ? <IconLock size={13} className="text-amber-600" /> : null}
+                </span>
+                {exp.busy ? (
+                  <Making percent={exp.percent} />
+                ) : (
+                  <span className={`block text-xs ${locked ? 'font-medium text-amber-700' : 'text-slate-500'}`}>
+                    {locked ? UPGRADE_TEXT : 'Every panel and post, as a workbook'}
+                  </span>
+                )}
+              </span>
+            </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
@@ -109,7 +143,12 @@ export function ExportMenu({ hash, filters, shareHash, grouping, eri = null, cum
       <span role="status" className="sr-only">
         {making ? `Preparing your ${making}…` : ''}
       </span>
-      <SampleXlsModal open={exp.sampleOpen} onOpenChange={exp.setSampleOpen} signedIn={signedIn} />
+      <SampleXlsModal
+        open={exp.sampleOpen}
+        onOpenChange={exp.setSampleOpen}
+        signedIn={signedIn}
+      />
+      <Notice key={`sheets-${sheets.notice?.id}`} notice={sheets.notice} onDone={sheets.clearNotice} />
       <Notice key={exp.notice?.id} notice={exp.notice} onDone={exp.clearNotice} />
       <Notice key={`pdf-${pdf.notice?.id}`} notice={pdf.notice} onDone={pdf.clearNotice} />
     </>

@@ -59,6 +59,15 @@ export function pdfExportInput(source: 'dashboard' | 'posts', o: PdfOptions) {
   };
 }
 
+/** The spreadsheet export: its name in menus and on the button, and its notices. */
+export const SHEETS_LABEL = 'Google Sheets';
+export const SHEETS_READY_TEXT = 'Your spreadsheet is ready';
+export const OPEN_SHEET_LABEL = 'Open spreadsheet';
+/** The spreadsheet item's tooltip while no administrator has saved a key. */
+export const SHEETS_NOT_SET_UP_TEXT = 'An administrator has not set up Google Sheets yet.';
+/** A finished spreadsheet is announced this long after the job says it is ready (spec constant). */
+export const SHEETS_READY_WAIT_MS = 2000;
+
 /** The window opens this long after the click (the job is asked for first). */
 export const EXPORT_WINDOW_DELAY_MS = 150;
 /** How long the failure notice stays. */

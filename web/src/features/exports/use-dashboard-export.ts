@@ -7,8 +7,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import {
   createExport,
+  EXPORT_KIND,
   exportFileHref,
   exportPercent,
+  rememberExportOrigin,
+  resumableJob,
   useExportJob,
   useTrackerExports,
   type ExportJob,
@@ -59,7 +62,7 @@ export function useDashboardExport({ hash, filters, shareHash, grouping, planLac
   useEffect(() => {
     if (resumeChecked.current || !list.data) return;
     resumeChecked.current = true;
-    const running = list.data.exports.find((j) => j.kind === 'xlsx' && (j.state === 'pending' || j.state === 'running'));
+    const running = resumableJob(list.data.exports, EXPORT_KIND.xlsx, 'dashboard');
     if (running) setPhase((p) => (p.kind === 'idle' ? { kind: 'following', token: running.token, first: running as ExportJob, download: false, resumed: true } : p));
   }, [list.data]);
 
@@ -97,7 +100,8 @@ export function useDashboardExport({ hash, filters, shareHash, grouping, planLac
     let created: ExportJob;
     try {
       const query = shareHash ? { ...filters, shareHash } : filters;
-      created = await createExport(hash, query, { kind: 'xlsx', source: 'dashboard', ...(grouping ? { grouping } : {}) });
+      created = await createExport(hash, query, { kind: EXPORT_KIND.xlsx, source: 'dashboard', ...(grouping ? { grouping } : {}) });
+      rememberExportOrigin(created.token, 'dashboard');
     } catch (e) {
       setPhase({ kind: 'idle' });
       if (e instanceof ApiError && e.code === 'upgrade_required') setSampleOpen(true);

@@ -4,10 +4,21 @@
 // job is held with its url (ready) and says so: 'Your PDF is ready to be viewed' with 'View PDF';
 // that action, or the next click on PDF, opens the report in a new window and drops the job
 // (reset). A failure says 'We were unable to generate the PDF. Please try again.' for 10000 ms
-// with 'Try Again', which asks for a new job.
+// with 'Try Again', which asks for a new job. A report of the page still being made when the page
+// is loaded again shows its progress again (and its notice once done).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, type Query } from '../../api/client';
-import { createExport, exportFileHref, exportPercent, useExportJob, type ExportJob } from '../../api/queries/exports';
+import {
+  createExport,
+  EXPORT_KIND,
+  exportFileHref,
+  exportPercent,
+  rememberExportOrigin,
+  resumableJob,
+  useExportJob,
+  useTrackerExports,
+  type ExportJob,
+} from '../../api/queries/exports';
 import type { NoticeState } from '../../components/Notice';
 import { openInNewWindow } from '../../lib/download';
 import {
@@ -37,11 +48,16 @@ export interface PdfExportOptions extends PdfOptions {
   query: Query;
   /** A share-link visitor's link: the job is asked for, followed and opened through it. */
   shareHash: string | null;
+  /** Look for a report of the caller's still being made (after a reload). */
+  resume?: boolean;
 }
+
+/** The view of a report taken up after a reload: not known, so never the page's current one. */
+const RESUMED_VIEW = 'resumed';
 
 let noticeSeq = 0;
 
-export function usePdfExport({ hash, source, query, shareHash, grouping, eri, cumulative, paper }: PdfExportOptions) {
+export function usePdfExport({ hash, source, query, shareHash, grouping, eri, cumulative, paper, resume = false }: PdfExportOptions) {
   const [phase, setPhase] = useState<PdfPhase>({ kind: 'idle' });
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const token = phase.kind === 'following' ? phase.token : null;
@@ -55,6 +71,18 @@ export function usePdfExport({ hash, source, query, shareHash, grouping, eri, cu
   const viewKey = JSON.stringify([hash, source, query, shareHash, grouping ?? null, eri ?? null, !!cumulative, paper ?? null]);
 
   const show = useCallback((n: Omit<NoticeState, 'id'>) => setNotice({ ...n, id: ++noticeSeq }), []);
+
+  // After a reload: a report of this page still being made shows its progress again.
+  const list = useTrackerExports(hash, resume);
+  const resumeChecked = useRef(false);
+  useEffect(() => {
+    if (resumeChecked.current || !list.data) return;
+    resumeChecked.current = true;
+    const running = resumableJob(list.data.exports, EXPORT_KIND.pdf, source);
+    if (running) {
+      setPhase((p) => (p.kind === 'idle' ? { kind: 'following', token: running.token, first: running as ExportJob, view: RESUMED_VIEW } : p));
+    }
+  }, [list.data, source]);
 
   /** Opens a finished report in a new window and drops the job; false when the window was blocked. */
   const openReport = useCallback((href: string) => {
@@ -86,6 +114,7 @@ export function usePdfExport({ hash, source, query, shareHash, grouping, eri, cu
     try {
       const q = shareHash ? { ...query, shareHash } : query;
       const created = await createExport(hash, q, pdfExportInput(source, { grouping, eri, cumulative, paper }));
+      rememberExportOrigin(created.token, source);
       setPhase({ kind: 'following', token: created.token, first: created, view: viewKey });
     } catch (e) {
       setPhase({ kind: 'idle' });

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderRoute } from '../../lib/test-utils';
 import { meFixture } from '../trackers/fixtures';
-import { TRIAL_EXPIRED_TITLE, TrialExpiredModal } from '.';
+import { TRIAL_EXPIRED_TEXT, TRIAL_EXPIRED_TITLE, TrialExpiredModal } from '.';
 
 afterEach(() => {
   cleanup();
@@ -26,7 +26,10 @@ function show(over: Parameters<typeof meFixture>[0], url = '/mytracks/hashtag') 
 describe('trial-expired notice', () => {
   it('opens once a session when the trial has ended, with the pricing and contact links, and closes with Escape', async () => {
     show({ trialExpired: true });
-    const dialog = await screen.findByRole('dialog', { name: TRIAL_EXPIRED_TITLE });
+    const dialog = await screen.findByRole('dialog', { name: 'Your 14-Day Trial has expired' });
+    expect(TRIAL_EXPIRED_TITLE).toBe('Your 14-Day Trial has expired');
+    expect(dialog).toHaveTextContent(TRIAL_EXPIRED_TEXT);
+    expect(TRIAL_EXPIRED_TEXT).toBe('Upgrade now to access your trackers.');
     expect(screen.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/pricing');
     await waitFor(() => expect(screen.getByRole('link', { name: 'See plans' })).toHaveFocus());
     expect(screen.getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', '/contact-us');

@@ -4,8 +4,11 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useMe } from '../../api/queries/me';
 import { Modal } from '../../components/Modal';
+import { TRIAL_DAYS } from './plan-text';
 
-export const TRIAL_EXPIRED_TITLE = 'Your trial has ended';
+// The notice's words are the specification's (tracker-lifecycle.md, trialExpired).
+export const TRIAL_EXPIRED_TITLE = `Your ${TRIAL_DAYS}-Day Trial has expired`;
+export const TRIAL_EXPIRED_TEXT = 'Upgrade now to access your trackers.';
 const NOTICE_KEY = 'hark.trialExpiredNotice';
 /** The pages the notice points to do not open it themselves. */
 const INFO_PAGES = ['/pricing', '/pricing-plans', '/contact-us'];
@@ -47,9 +50,9 @@ export function TrialExpiredModal() {
     'inline-flex h-9 items-center rounded-md px-4 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2';
   return (
     <Modal open={open} onOpenChange={setOpen} title={TRIAL_EXPIRED_TITLE} name="trialExpired" initialFocus={seePlans}>
-      <p className="text-sm leading-6 text-slate-600">
-        Your account's trial period is over. To upgrade, ask for a plan: on this server the administrator sets each
-        account's plan and what it includes.
+      <p className="text-sm font-medium leading-6 text-slate-800">{TRIAL_EXPIRED_TEXT}</p>
+      <p className="mt-1 text-sm leading-6 text-slate-600">
+        On this server the administrator sets each account's plan and what it includes: ask them for one.
       </p>
       <div className="mt-6 flex flex-wrap justify-end gap-3">
         <Link to="/contact-us" onClick={() => setOpen(false)} className={`${linkClass} border border-slate-300 bg-white text-slate-700 hover:bg-slate-50`}>

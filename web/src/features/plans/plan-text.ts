@@ -10,6 +10,9 @@ export function shortDate(ms: number, now = Date.now()): string {
   return (d.getFullYear() === new Date(now).getFullYear() ? dayMonth : dayMonthYear).format(d);
 }
 
+/** Days a trial lasts unless the administrator chooses another length (tracker-lifecycle.md section 9). */
+export const TRIAL_DAYS = 14;
+
 export interface TrialFields {
   trial: boolean;
   trialExpires: number | null;

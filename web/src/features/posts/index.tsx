@@ -61,6 +61,9 @@ import { EmbedDialog } from '../shell/EmbedDialog';
 import { embedPageLabel } from '../shell/embed';
 import { DeleteTagModal, TagMenu, TagModal } from './TagControls';
 import { usePdfExport } from '../exports/use-pdf-export';
+import { useSheetsExport } from '../exports/use-sheets-export';
+import { SHEETS_LABEL, SHEETS_NOT_SET_UP_TEXT } from '../exports/export-route';
+import { useExportCapabilities } from '../../api/queries/exports';
 
 const LOCATION_PLATFORMS: PlatformCode[] = ['twt', 'fb', 'news', 'blogs', 'forums'];
 
@@ -531,12 +534,22 @@ export default function PostsPage() {
 }
 
 /**
- * The posts page's Export menu: CSV (a download of the list as it is), PDF (a report of it, made as
- * a job: its progress on the button, then 'View PDF'), Google Sheets (not on this server).
+ * The posts page's Export menu (posts spec: "Google Sheets, CSV, PDF"): Google Sheets (a new
+ * spreadsheet of the list as it is, made as a job: its progress on the button, then the notice
+ * with 'Open spreadsheet'; disabled while no administrator has set it up), CSV (a download of the
+ * list as it is) and PDF (a report of it, made as a job: its progress, then 'View PDF').
  */
 function ExportMenu({ hash, view, shareHash, disabled }: { hash: string; view: Query; shareHash: string | null; disabled: boolean }) {
+  const { access } = useShell();
   const [open, setOpen] = useState(false);
-  const pdf = usePdfExport({ hash, source: 'posts', query: view, shareHash });
+  const resume = access.isLoggedIn && !shareHash && !disabled;
+  const pdf = usePdfExport({ hash, source: 'posts', query: view, shareHash, resume });
+  const sheets = useSheetsExport({ hash, source: 'posts', query: view, shareHash, resume });
+  const capabilities = useExportCapabilities(!disabled);
+  const sheetsOff = capabilities.data?.sheets === false;
+  const busy = pdf.busy || sheets.busy;
+  const progress = [sheets.busy ? `${SHEETS_LABEL} ${sheets.percent}%` : null, pdf.busy ? `PDF ${pdf.percent}%` : null].filter(Boolean).join(' · ');
+  const making = [sheets.busy ? 'spreadsheet' : null, pdf.busy ? 'PDF' : null].filter(Boolean).join(' and ');
   const item = 'flex w-full items-center justify-between gap-3 rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-50';
   return (
     <>
@@ -544,14 +557,15 @@ function ExportMenu({ hash, view, shareHash, disabled }: { hash: string; view: Q
         <Popover.Trigger
           className={`${controlClass} aria-busy:cursor-progress aria-busy:border-brand-200 aria-busy:bg-brand-50 aria-busy:text-brand-700`}
           disabled={disabled}
-          aria-busy={pdf.busy || undefined}
+          aria-busy={busy || undefined}
           data-pdf-loading={pdf.busy || undefined}
+          data-sheets-loading={sheets.busy || undefined}
           data-testid="posts-export-menu"
         >
-          {pdf.busy ? (
+          {busy ? (
             <>
               <Spinner className="h-4 w-4" />
-              <span className="tabular-nums">PDF {pdf.percent}%</span>
+              <span className="tabular-nums">{progress}</span>
             </>
           ) : (
             <>
@@ -561,7 +575,28 @@ function ExportMenu({ hash, view, shareHash, disabled }: { hash: string; view: Q
           )}
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="end" sideOffset={6} className="z-50 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+          <Popover.Content align="end" sideOffset={6} className="z-50 w-60 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+            <button
+              type="button"
+              className={`${item} disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent`}
+              disabled={sheets.busy || sheetsOff}
+              title={sheetsOff ? SHEETS_NOT_SET_UP_TEXT : undefined}
+              onClick={() => {
+                setOpen(false);
+                void sheets.start();
+              }}
+              data-testid="export-sheets"
+            >
+              <span className="inline-flex items-center gap-2">{SHEETS_LABEL}</span>
+              {sheets.busy ? (
+                <span className="inline-flex items-center gap-1.5 text-xs font-medium text-brand-700">
+                  <Spinner className="h-3 w-3" />
+                  <span className="tabular-nums">{sheets.percent}%</span>
+                </span>
+              ) : sheetsOff ? (
+                <span className="text-xs text-slate-400">Not set up</span>
+              ) : null}
+            </button>
             <a href={exportUrl(hash, view)} download className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50" data-testid="export-csv">
               CSV
             </a>
@@ -585,15 +620,13 @@ function ExportMenu({ hash, view, shareHash, disabled }: { hash: string; view: Q
                 <span className="text-xs font-medium text-emerald-700">Ready to view</span>
               ) : null}
             </button>
-            <span className="block cursor-not-allowed px-3 py-2 text-sm text-slate-400" title="Not available on this server">
-              Google Sheets
-            </span>
           </Popover.Content>
         </Popover.Portal>
       </Popover.Root>
       <span role="status" className="sr-only">
-        {pdf.busy ? 'Preparing your PDF…' : ''}
+        {making ? `Preparing your ${making}…` : ''}
       </span>
+      <Notice key={`sheets-${sheets.notice?.id}`} notice={sheets.notice} onDone={sheets.clearNotice} />
       <Notice key={`pdf-${pdf.notice?.id}`} notice={pdf.notice} onDone={pdf.clearNotice} />
     </>
   );

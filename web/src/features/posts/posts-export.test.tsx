@@ -1,5 +1,6 @@
-// The posts page's Export menu: CSV as before, and the PDF report of the list as it is searched,
-// filtered and sorted (source "posts"), with the same states and notices as the dashboard's.
+// The posts page's Export menu (Google Sheets, CSV, PDF): CSV as before, the PDF report and the
+// spreadsheet of the list as it is searched, filtered and sorted (source "posts"), with the same
+// states and notices as the dashboard's.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExportJob } from '../../api/queries/exports';
@@ -37,7 +38,11 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-function openPosts(search: string, jobAnswers: Answer[], opts: { tracker?: Tracker; me?: Me; create?: (c: ApiCall) => Answer } = {}) {
+function openPosts(
+  search: string,
+  jobAnswers: Answer[],
+  opts: { tracker?: Tracker; me?: Me; create?: (c: ApiCall) => Answer; routes?: Record<string, (c: ApiCall) => Answer> } = {},
+) {
   const tracker = opts.tracker ?? makeTracker();
   const url = `/hashtag-tracking/posts/${tracker.hash}/${tracker.friendly}${search}`;
   window.history.replaceState(null, '', url);
@@ -52,6 +57,7 @@ function openPosts(search: string, jobAnswers: Answer[], opts: { tracker?: Track
     }),
     [`POST /trackers/${tracker.hash}/exports`]: opts.create ?? (() => ({ status: 202, body: job() })),
     [`GET /exports/${TOKEN}`]: () => jobAnswers[Math.min(n++, jobAnswers.length - 1)],
+    ...opts.routes,
   });
   renderRoute(<TrackerShell />, { path: '/hashtag-tracking/:page/:hash/:friendly?', url });
   return calls;
@@ -65,7 +71,7 @@ async function choosePdf() {
 }
 
 describe('the posts page Export menu', () => {
-  it('has CSV, PDF and Google Sheets (not on this server)', async () => {
+  it('has Google Sheets, CSV and PDF, in that order', async () => {
     openPosts('?search=bread', []);
     fireEvent.click(await trigger());
     const csv = await screen.findByTestId('export-csv');
@@ -73,7 +79,69 @@ describe('the posts page Export menu', () => {
     expect(csv.getAttribute('href')).toContain('/api/v1/trackers/abc123/posts/export.csv?');
     expect(csv.getAttribute('href')).toContain('search=bread');
     expect(screen.getByTestId('export-pdf')).toHaveTextContent(/^PDF$/);
-    expect(screen.getByText('Google Sheets')).toHaveAttribute('title', 'Not available on this server');
+    const sheets = screen.getByTestId('export-sheets');
+    expect(sheets).toHaveTextContent(/^Google Sheets$/);
+    expect(sheets).toBeEnabled();
+    const items = [sheets, csv, screen.getByTestId('export-pdf')];
+    for (let i = 1; i < items.length; i++) expect(items[i - 1].compareDocumentPosition(items[i]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('Google Sheets is disabled, saying why, while no administrator has set it up', async () => {
+    openPosts('', [], { routes: { 'GET /exports/capabilities': () => ({ body: { sheets: false } }) } });
+    fireEvent.click(await trigger());
+    const sheets = await screen.findByTestId('export-sheets');
+    await waitFor(() => expect(sheets).toBeDisabled());
+    expect(sheets).toHaveAttribute('title', 'An administrator has not set up Google Sheets yet.');
+  });
+
+  it('makes a spreadsheet of the list as it is: its progress, then the notice with Open spreadsheet', async () => {
+    const url = 'https://docs.example.com/spreadsheets/d/abc/edit';
+    const calls = openPosts('?days=7&search=bread&sort=engagement;desc', [
+      { body: job({ kind: 'sheets', state: 'running', done: 2, total: 5 }) },
+      { body: job({ kind: 'sheets', state: 'ready', done: 5, total: 5, fileUrl: url }) },
+    ], { create: () => ({ status: 202, body: job({ kind: 'sheets' }) }) });
+    fireEvent.click(await trigger());
+    fireEvent.click(await screen.findByTestId('export-sheets'));
+    const button = await trigger();
+    await waitFor(() => expect(button).toHaveAccessibleName('Google Sheets 40%'));
+    const create = calls.find((c) => c.method === 'POST')!;
+    expect(create.body).toEqual({ kind: 'sheets', source: 'posts' });
+    const q = Object.fromEntries(create.query);
+    expect(q).toMatchObject({ days: '7', search: 'bread', sort: 'engagement;desc' });
+    expect(q.page).toBeUndefined();
+    const notice = await screen.findByTestId('notice', undefined, { timeout: 5000 });
+    expect(notice).toHaveTextContent('Your spreadsheet is ready');
+    expect(within(notice).getByRole('link', { name: /^Open spreadsheet/ })).toHaveAttribute('href', url);
+    expect(button).toHaveAccessibleName('Export');
+  });
+
+  it('a plan-15 account (no XLS) sees Google Sheets unlocked, and starting it makes a job', async () => {
+    const calls = openPosts('', [{ body: job({ kind: 'sheets', state: 'running', done: 1, total: 4 }) }], {
+      me: makeMe({ plan: 15, features: { xls: false, linkSharing: true, mediaWall: true } }),
+      create: () => ({ status: 202, body: job({ kind: 'sheets' }) }),
+    });
+    fireEvent.click(await trigger());
+    const sheets = await screen.findByTestId('export-sheets');
+    expect(sheets).toHaveTextContent(/^Google Sheets$/);
+    expect(sheets).not.toHaveAttribute('title');
+    expect(sheets).toBeEnabled();
+    fireEvent.click(sheets);
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ kind: 'sheets', source: 'posts' });
+    await waitFor(async () => expect(await trigger()).toHaveAttribute('data-sheets-loading', 'true'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a server still refusing Google Sheets with upgrade_required says so in a notice, not the sample modal', async () => {
+    openPosts('', [], {
+      me: makeMe({ plan: 15, features: { xls: false, linkSharing: true, mediaWall: true } }),
+      create: () => ({ status: 403, body: { error: { code: 'upgrade_required', message: 'Upgrade your account to export XLS reports.' } } }),
+    });
+    fireEvent.click(await trigger());
+    fireEvent.click(await screen.findByTestId('export-sheets'));
+    const notice = await screen.findByTestId('notice');
+    expect(notice).toHaveTextContent('Upgrade your account to export XLS reports.');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('asks for the PDF of the list as it is, shows PDF loading with its progress, then the ready notice and View PDF', async () => {

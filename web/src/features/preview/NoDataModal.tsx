@@ -1,17 +1,35 @@
 // No-data-found modal (tracker-lifecycle.md sections 4 and 8): shown when a new tracker's preview
 // found nothing. Searching again deletes this tracker and starts a preview of the new term.
 import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import type { PlatformCode, PlatformFlags } from '../../api/types';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
+import { IconLock } from '../../components/icons';
 import { Modal } from '../../components/Modal';
 import { PLATFORMS } from '../../lib/platforms';
-import { platformLock, type TrialAccess } from '../trackers/search-builder';
+import { trialLockText } from '../../state/access';
+import { platformLock, type PlatformLock, type TrialAccess } from '../trackers/search-builder';
 import { PREVIEW_FAILED } from './preview-flow';
 
 export const NO_DATA_TITLE = 'Ruh roh, no data found. Try again?';
 export const NO_DATA_TRIAL = "We didn't find any posts mentioning this search term within the last 24 hours...";
 export const NO_DATA_PAID = 'New trackers contain a sample of post from the last 2 weeks, but this search term returned no results.';
+
+/** "YouTube", "YouTube and TikTok", "YouTube, Facebook and TikTok". */
+function listOf(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** Why the locked platforms cannot be chosen, as the header and the tracker form say it. */
+export function lockNote(locks: { label: string; lock: PlatformLock }[]): string {
+  const trial = locks.filter((l) => l.lock === 'trial').map((l) => l.label);
+  const other = locks.filter((l) => l.lock === 'not_allowed').map((l) => l.label);
+  const parts: string[] = [];
+  if (trial.length) parts.push(`${trialLockText(listOf(trial))}.`);
+  if (other.length) parts.push(`${listOf(other)} ${other.length > 1 ? 'are' : 'is'} not enabled for your account.`);
+  return parts.join(' ');
+}
 
 export interface NoDataModalProps {
   open: boolean;
@@ -26,7 +44,7 @@ export interface NoDataModalProps {
 }
 
 export function NoDataModal({ open, onOpenChange, access, platforms, onSearch, onHistorical }: NoDataModalProps) {
-  const ids = { term: useId(), msg: useId() };
+  const ids = { term: useId(), msg: useId(), locks: useId() };
   const [term, setTerm] = useState('');
   const [chosen, setChosen] = useState<PlatformFlags>(() => ({ ...platforms }));
   const [searching, setSearching] = useState(false);
@@ -48,6 +66,8 @@ export function NoDataModal({ open, onOpenChange, access, platforms, onSearch, o
     }
   };
   const toggle = (code: PlatformCode, on: boolean) => setChosen((c) => ({ ...c, [code]: on ? 1 : 0 }));
+  const locks = PLATFORMS.map((p) => ({ label: p.label, code: p.code, lock: platformLock(p.code, chosen[p.code] === 1, access) })).filter((l) => l.lock !== null);
+  const note = lockNote(locks);
 
   return (
     <Modal open={open} onOpenChange={(o) => !searching && onOpenChange(o)} name="noDataFound" title={NO_DATA_TITLE}>
@@ -84,15 +104,34 @@ export function NoDataModal({ open, onOpenChange, access, platforms, onSearch, o
             <div className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 sm:grid-cols-4">
               {PLATFORMS.map((p) => {
                 const on = chosen[p.code] === 1;
-                const locked = platformLock(p.code, on, access) !== null;
+                const locked = locks.some((l) => l.code === p.code);
                 return (
                   <label key={p.code} className={`flex items-center gap-2 ${locked ? 'text-slate-400' : 'text-slate-700'}`}>
-                    <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={on} disabled={locked} onChange={(e) => toggle(p.code, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      className="h-4 w-4 accent-brand-600"
+                      checked={on}
+                      disabled={locked}
+                      aria-describedby={locked ? ids.locks : undefined}
+                      onChange={(e) => toggle(p.code, e.target.checked)}
+                    />
                     {p.label}
+                    {locked ? <IconLock size={12} className="shrink-0 text-slate-400" /> : null}
                   </label>
                 );
               })}
             </div>
+            {note ? (
+              <p className="mt-2 flex items-start gap-1.5 text-xs text-slate-500" data-testid="platform-lock-note">
+                <IconLock size={12} className="mt-0.5 shrink-0 text-slate-400" />
+                <span>
+                  <span id={ids.locks}>{note}</span>{' '}
+                  <Link to="/contact-us" className="font-medium text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+                    Contact us
+                  </Link>
+                </span>
+              </p>
+            ) : null}
           </fieldset>
           {failed ? (
             <Alert className="mt-2">

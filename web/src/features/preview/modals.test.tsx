@@ -1,8 +1,9 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlatformFlags } from '../../api/types';
 import { HIGH_VOLUME_TEXT, HighVolumeModal } from './HighVolumeModal';
-import { NO_DATA_PAID, NO_DATA_TITLE, NO_DATA_TRIAL, NoDataModal } from './NoDataModal';
+import { lockNote, NO_DATA_PAID, NO_DATA_TITLE, NO_DATA_TRIAL, NoDataModal } from './NoDataModal';
 
 afterEach(cleanup);
 
@@ -46,11 +47,21 @@ describe('NoDataModal', () => {
     const onHistorical = vi.fn();
     const onOpenChange = vi.fn();
     render(
-      <NoDataModal open onOpenChange={onOpenChange} access={{ ...paid, trial: true }} platforms={flags} onSearch={vi.fn()} onHistorical={onHistorical} />,
+      <MemoryRouter>
+        <NoDataModal open onOpenChange={onOpenChange} access={{ ...paid, trial: true }} platforms={flags} onSearch={vi.fn()} onHistorical={onHistorical} />
+      </MemoryRouter>,
     );
     expect(screen.getByText(NO_DATA_TRIAL)).toBeInTheDocument();
     expect(screen.queryByText(NO_DATA_PAID)).not.toBeInTheDocument();
-    expect(screen.getByRole('checkbox', { name: 'TikTok' })).toBeDisabled();
+    // The locked platforms say why, as the header and the tracker form do, with the way to ask.
+    const why = 'listening for specified YouTube, Facebook and TikTok accounts is not available on trial.';
+    for (const name of ['YouTube', 'Facebook', 'TikTok']) {
+      expect(screen.getByRole('checkbox', { name })).toBeDisabled();
+      expect(screen.getByRole('checkbox', { name })).toHaveAccessibleDescription(why);
+    }
+    expect(screen.getByRole('checkbox', { name: 'Instagram' })).not.toHaveAccessibleDescription();
+    expect(screen.getByTestId('platform-lock-note')).toHaveTextContent(`${why} Contact us`);
+    expect(screen.getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', '/contact-us');
     fireEvent.click(screen.getByRole('button', { name: 'Get historical data' }));
     expect(onHistorical).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole('button', { name: 'Keep collecting' }));
@@ -58,6 +69,21 @@ describe('NoDataModal', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Search term' }), { target: { value: 'x' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Twitter' }));
     expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
+  });
+});
+
+describe('lockNote', () => {
+  it('names the trial-locked platforms together, and those the account lacks apart', () => {
+    expect(lockNote([])).toBe('');
+    expect(lockNote([{ label: 'TikTok', lock: 'trial' }])).toBe('listening for specified TikTok accounts is not available on trial.');
+    expect(
+      lockNote([
+        { label: 'YouTube', lock: 'not_allowed' },
+        { label: 'Facebook', lock: 'trial' },
+        { label: 'TikTok', lock: 'trial' },
+      ]),
+    ).toBe('listening for specified Facebook and TikTok accounts is not available on trial. YouTube is not enabled for your account.');
+    expect(lockNote([{ label: 'YouTube', lock: 'not_allowed' }, { label: 'TikTok', lock: 'not_allowed' }])).toBe('YouTube and TikTok are not enabled for your account.');
   });
 });
 

@@ -1,1 +1,2 @@
 export { ConnectorsPage } from './ConnectorsPage';
+export { IntegrationsPage } from './IntegrationsPage';

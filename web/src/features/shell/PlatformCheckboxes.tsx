@@ -1,14 +1,16 @@
 // Platform checkboxes of the header: the tracker's platforms enabled, the others disabled
-// (trial-locked ones with a lock and tooltip); the last checked platform stays checked.
+// (trial-locked ones with a lock: its tooltip on hover or focus, and on click or Enter a small
+// popover with the same text whose Contact us link takes the focus); the last checked platform
+// stays checked.
+import * as Popover from '@radix-ui/react-popover';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { PlatformCode, PlatformFlags } from '../../api/types';
 import { IconLock } from '../../components/icons';
 import { Tooltip } from '../../components/Tooltip';
 import { PLATFORMS } from '../../lib/platforms';
-import { availablePlatforms, pagePlatforms, togglePlatform, TRIAL_LOCKED } from '../../state/access';
+import { availablePlatforms, pagePlatforms, togglePlatform, trialLockText, TRIAL_LOCKED } from '../../state/access';
 import type { TrackerPage } from '../../state/query-state';
-
-export const TRIAL_LOCK_TEXT = 'listening for specified ... accounts is not available on trial';
 
 export function PlatformCheckboxes({
   page,
@@ -55,25 +57,91 @@ export function PlatformCheckboxes({
             <label htmlFor={id} className={has && !disabled ? 'cursor-pointer select-none' : 'select-none'}>
               {p.label}
             </label>
-            {locked ? (
-              <Tooltip
-                content={
-                  <span>
-                    {TRIAL_LOCK_TEXT}.{' '}
-                    <Link to="/contact-us" className="font-semibold text-sky-300 underline">
-                      Contact us
-                    </Link>
-                  </span>
-                }
-              >
-                <button type="button" className="rounded text-slate-400 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-brand-600" aria-label={`${p.label} is locked on trial`}>
-                  <IconLock size={14} />
-                </button>
-              </Tooltip>
-            ) : null}
+            {locked ? <TrialLock label={p.label} /> : null}
           </span>
         );
       })}
     </fieldset>
+  );
+}
+
+/**
+ * The lock of a platform the trial does not include. Hovering or focusing it shows the reason in
+ * a tooltip; a click or Enter opens the same text in a popover that takes the focus (its Contact
+ * us link first), so the link is in reach of the keyboard. Escape closes the popover and gives the
+ * focus back to the lock, without the tooltip coming back until the lock is left.
+ */
+function TrialLock({ label }: { label: string }) {
+  const textId = useId();
+  const [open, setOpen] = useState(false);
+  const [tip, setTip] = useState(false);
+  // Set when the popover closes: the focus coming back to the lock does not bring the tooltip.
+  const quiet = useRef(false);
+  const contact = useRef<HTMLAnchorElement>(null);
+  const text = trialLockText(label);
+  return (
+    <Popover.Root
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (o) setTip(false);
+        else quiet.current = true;
+      }}
+    >
+      <Tooltip
+        open={tip && !open}
+        onOpenChange={(o) => setTip(o && !open && !quiet.current)}
+        content={
+          <span>
+            {text}.{' '}
+            <Link to="/contact-us" className="font-semibold text-sky-300 underline">
+              Contact us
+            </Link>
+          </span>
+        }
+      >
+        <Popover.Trigger asChild>
+          <button
+            type="button"
+            className="rounded text-slate-400 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-brand-600"
+            aria-label={`${label} is locked on trial`}
+            onPointerMove={() => {
+              quiet.current = false;
+            }}
+            onBlur={() => {
+              quiet.current = false;
+            }}
+          >
+            <IconLock size={14} />
+          </button>
+        </Popover.Trigger>
+      </Tooltip>
+      <Popover.Portal>
+        <Popover.Content
+          side="bottom"
+          align="start"
+          sideOffset={6}
+          aria-labelledby={textId}
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            contact.current?.focus();
+          }}
+          className="z-50 max-w-xs rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm leading-snug text-slate-700 shadow-lg focus:outline-none"
+          data-testid="trial-lock-popover"
+        >
+          <p>
+            <span id={textId}>{text}</span>.{' '}
+            <Link
+              ref={contact}
+              to="/contact-us"
+              className="font-semibold text-brand-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600"
+            >
+              Contact us
+            </Link>
+          </p>
+          <Popover.Arrow className="fill-white" />
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
   );
 }

@@ -42,13 +42,15 @@ function server(start: ShareView = view()) {
   };
 }
 
-function setup(opts: { get?: () => Answer; put?: (c: ApiCall) => Answer | Promise<Answer>; revoke?: () => Answer } = {}) {
+function setup(
+  opts: { get?: () => Answer; put?: (c: ApiCall) => Answer | Promise<Answer>; revoke?: () => Answer | Promise<Answer>; onOpenChange?: (open: boolean) => void } = {},
+) {
   const calls = mockApi({
     [`GET /trackers/${HASH}/share`]: opts.get ?? (() => ({ body: view() })),
     [`PUT /trackers/${HASH}/share`]: opts.put ?? server(),
     [`POST /trackers/${HASH}/share/revoke`]: opts.revoke ?? (() => ({ body: view({ shareHash: 'second-hash' }) })),
   });
-  renderRoute(<ShareModal open onOpenChange={() => undefined} hash={HASH} search="?days=7" friendly="rust-lang" />, { path: '/', url: '/' });
+  renderRoute(<ShareModal open onOpenChange={opts.onOpenChange ?? (() => undefined)} hash={HASH} search="?days=7" friendly="rust-lang" />, { path: '/', url: '/' });
   return calls;
 }
 
@@ -146,6 +148,7 @@ describe('Share modal', () => {
     const exportSwitch = await d.findByRole('switch', { name: 'Export reports' });
     expect(exportSwitch).toBeDisabled();
     expect(exportSwitch).toHaveAccessibleDescription('Upgrade to export reports');
+    expect(within(d.getByTestId('export-lock')).getByRole('link', { name: 'Upgrade to export reports' })).toHaveAttribute('href', '/pricing');
     fireEvent.click(exportSwitch);
     expect(puts(calls)).toHaveLength(0);
   });
@@ -193,5 +196,46 @@ describe('Share modal', () => {
     await waitFor(() => expect(link).toHaveValue(`${window.location.origin}/hashtag-tracking/dashboard/${HASH}/rust-lang?days=7&shareHash=second-hash`));
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/trackers/${HASH}/share/revoke`]);
     expect(d.getByText('Link revoked: the link above is the new one.')).toBeInTheDocument();
+  });
+
+  it('Escape cancels the revoke confirm step only: focus back on Revoke link, the dialog and the link stay; the next Escape closes', async () => {
+    const onOpenChange = vi.fn();
+    const calls = setup({ onOpenChange });
+    const d = await dialog();
+    const link = await d.findByLabelText('Dashboard link');
+    const before = (link as HTMLInputElement).value;
+    const escape = () => fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape', code: 'Escape' });
+
+    fireEvent.click(d.getByRole('button', { name: 'Revoke link' }));
+    const step = d.getByRole('group', { name: 'Revoke the link' });
+    await waitFor(() => expect(within(step).getByRole('button', { name: 'Cancel' })).toHaveFocus());
+    escape();
+    expect(d.queryByRole('group', { name: 'Revoke the link' })).toBeNull();
+    await waitFor(() => expect(d.getByRole('button', { name: 'Revoke link' })).toHaveFocus());
+    expect(onOpenChange).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Share this dashboard' })).toBeInTheDocument();
+    expect(link).toHaveValue(before);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    // No step open: Escape closes the dialog.
+    escape();
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it('keeps the dialog and the step open on Escape while the revoke is on its way', async () => {
+    const onOpenChange = vi.fn();
+    let answer: (a: Answer) => void = () => undefined;
+    setup({ onOpenChange, revoke: () => new Promise<Answer>((r) => (answer = r)) });
+    const d = await dialog();
+    fireEvent.click(await d.findByRole('button', { name: 'Revoke link' }));
+    const step = d.getByRole('group', { name: 'Revoke the link' });
+    fireEvent.click(within(step).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(within(step).getByRole('button', { name: 'Confirm' })).toHaveAttribute('aria-busy', 'true'));
+    fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
+    expect(d.getByRole('group', { name: 'Revoke the link' })).toBeInTheDocument();
+    expect(onOpenChange).not.toHaveBeenCalled();
+    answer({ body: view({ shareHash: 'second-hash' }) });
+    await waitFor(() => expect(d.getByText('Link revoked: the link above is the new one.')).toBeInTheDocument());
+    expect(onOpenChange).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,8 @@
 // dashboardShare: the shared dashboard link with a copy button (active state for 2 s), its custom
 // URL (saved 1 s after typing stops), sending the link by e-mail, what visitors of the link may
-// do, the tracker's own share-exports and unlock-date switches, and revoking the link.
-import { useEffect, useId, useRef, useState } from 'react';
+// do, the tracker's own share-exports and unlock-date switches, and revoking the link (a confirm
+// step that Escape cancels, leaving the dialog open).
+import { createContext, useContext, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useEditShare, useRevokeShare, useShare, type LinkSharing, type ShareView } from '../../api/queries/share';
@@ -32,7 +33,17 @@ export interface ShareModalProps {
   friendly: string;
 }
 
+/** How Escape cancels the open confirm step (null: none is open). */
+const ConfirmEscape = createContext<RefObject<(() => void) | null> | null>(null);
+
 export function ShareModal({ open, onOpenChange, hash, search, friendly }: ShareModalProps) {
+  const cancelStep = useRef<(() => void) | null>(null);
+  // Escape goes to the revoke confirm step before the dialog: it cancels the step only.
+  const onEscape = (e: KeyboardEvent) => {
+    if (!cancelStep.current) return;
+    e.preventDefault();
+    cancelStep.current();
+  };
   return (
     <Modal
       open={open}
@@ -40,8 +51,11 @@ export function ShareModal({ open, onOpenChange, hash, search, friendly }: Share
       title="Share this dashboard"
       description="Anyone with this link can view the dashboard without signing in."
       name="dashboardShare"
+      onEscapeKeyDown={onEscape}
     >
-      <ShareBody hash={hash} search={search} friendly={friendly} />
+      <ConfirmEscape.Provider value={cancelStep}>
+        <ShareBody hash={hash} search={search} friendly={friendly} />
+      </ConfirmEscape.Provider>
     </Modal>
   );
 }
@@ -95,8 +109,11 @@ function ShareSettings({ hash, view, search, friendly }: { hash: string; view: S
             label="Export reports"
             description={
               view.exportsLocked && !view.linkSharing.exportReports ? (
-                <span className="font-medium text-amber-700" data-testid="export-lock">
-                  {EXPORT_LOCK_TEXT}
+                <span className="inline-flex items-center gap-1 font-medium text-amber-700" data-testid="export-lock">
+                  <IconLock size={12} className="shrink-0 text-amber-600" />
+                  <Link to="/pricing" className="underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600">
+                    {EXPORT_LOCK_TEXT}
+                  </Link>
                 </span>
               ) : (
                 'Download the posts and influencers as CSV.'
@@ -248,6 +265,21 @@ function RevokeLink({ hash }: { hash: string }) {
     if (wasConfirming.current && !confirming) revokeButton.current?.focus();
     wasConfirming.current = confirming;
   }, [confirming]);
+  // While the step is open, Escape cancels it, except while the revoke is on its way (the dialog
+  // stays open then too).
+  const escape = useContext(ConfirmEscape);
+  const pending = useRef(revoke.isPending);
+  pending.current = revoke.isPending;
+  useEffect(() => {
+    if (!escape || !confirming) return;
+    const cancel = () => {
+      if (!pending.current) setConfirming(false);
+    };
+    escape.current = cancel;
+    return () => {
+      if (escape.current === cancel) escape.current = null;
+    };
+  }, [escape, confirming]);
 
   return (
     <div className="border-t border-slate-100 pt-4">

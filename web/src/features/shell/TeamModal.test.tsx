@@ -181,6 +181,76 @@ describe('Team dialog', () => {
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`${base}/members/2`]);
   });
 
+  it('Escape cancels a confirm step and puts the focus back on its button; the dialog stays open until the next Escape', async () => {
+    const onOpenChange = vi.fn();
+    const calls = mockApi({ [`GET ${base}/members`]: () => ({ body: team() }) });
+    renderRoute(<TeamModal open onOpenChange={onOpenChange} hash={HASH} meId={1} />, { path: '/', url: '/' });
+    const d = await dialog();
+    const escape = () => fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape', code: 'Escape' });
+
+    // Remove: the step takes the focus, says what it will do, and Escape cancels it.
+    const remove = await d.findByRole('button', { name: 'Remove Bob' });
+    fireEvent.click(remove);
+    const confirm = d.getByRole('group', { name: 'Remove Bob' });
+    expect(confirm).toHaveAccessibleDescription('Remove Bob? They lose access to this tracker.');
+    await waitFor(() => expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus());
+    escape();
+    expect(d.queryByRole('group', { name: 'Remove Bob' })).toBeNull();
+    await waitFor(() => expect(remove).toHaveFocus());
+    expect(onOpenChange).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Team' })).toBeInTheDocument();
+    expect(d.getByLabelText('Rank of Bob')).toBeInTheDocument();
+
+    // Make owner: the same, from the keyboard alone (Enter on the focused button opens the step).
+    const makeOwner = d.getByRole('button', { name: 'Make owner: Bob' });
+    makeOwner.focus();
+    fireEvent.click(makeOwner);
+    const handOver = d.getByRole('group', { name: 'Make Bob the owner' });
+    await waitFor(() => expect(within(handOver).getByRole('button', { name: 'Cancel' })).toHaveFocus());
+    escape();
+    expect(d.queryByRole('group', { name: 'Make Bob the owner' })).toBeNull();
+    await waitFor(() => expect(makeOwner).toHaveFocus());
+    expect(onOpenChange).not.toHaveBeenCalled();
+
+    // Two steps open: Escape cancels the one holding the focus first.
+    fireEvent.click(d.getByRole('button', { name: 'Remove Bob' }));
+    fireEvent.click(d.getByRole('button', { name: 'Remove cy@example.com' }));
+    const cyStep = d.getByRole('group', { name: 'Remove cy@example.com' });
+    await waitFor(() => expect(within(cyStep).getByRole('button', { name: 'Cancel' })).toHaveFocus());
+    within(d.getByRole('group', { name: 'Remove Bob' })).getByRole('button', { name: 'Cancel' }).focus();
+    escape();
+    expect(d.queryByRole('group', { name: 'Remove Bob' })).toBeNull();
+    expect(d.getByRole('group', { name: 'Remove cy@example.com' })).toBeInTheDocument();
+    escape();
+    expect(d.queryByRole('group', { name: 'Remove cy@example.com' })).toBeNull();
+    expect(onOpenChange).not.toHaveBeenCalled();
+
+    // Nothing was asked of the server; with no step open, Escape closes the dialog.
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+    escape();
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it('keeps the dialog and the step open on Escape while the removal is on its way', async () => {
+    const onOpenChange = vi.fn();
+    let answer: (a: Answer) => void = () => undefined;
+    mockApi({
+      [`GET ${base}/members`]: () => ({ body: team() }),
+      [`DELETE ${base}/members/2`]: () => new Promise<Answer>((r) => (answer = r)),
+    });
+    renderRoute(<TeamModal open onOpenChange={onOpenChange} hash={HASH} meId={1} />, { path: '/', url: '/' });
+    const d = await dialog();
+    fireEvent.click(await d.findByRole('button', { name: 'Remove Bob' }));
+    const confirm = d.getByRole('group', { name: 'Remove Bob' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(within(confirm).getByRole('button', { name: 'Confirm' })).toHaveAttribute('aria-busy', 'true'));
+    fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
+    expect(onOpenChange).not.toHaveBeenCalled();
+    expect(d.getByRole('group', { name: 'Remove Bob' })).toBeInTheDocument();
+    answer({ status: 204 });
+    await waitFor(() => expect(d.queryByLabelText('Rank of Bob')).toBeNull());
+  });
+
   it('withdraws an invitation', async () => {
     const calls = setup({ [`DELETE ${base}/invitations/7`]: () => ({ status: 204 }) });
     const d = await dialog();

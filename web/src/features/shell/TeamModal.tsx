@@ -1,8 +1,10 @@
 // The Team dialog: who may open the tracker and at what rank. Owners and administrators invite
 // an address (an account joins at once; another address gets a sign-up link shown once), change a
 // member's rank (saved at once, put back when refused), remove members, withdraw invitations; the
-// owner alone hands the tracker to a member.
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+// owner alone hands the tracker to a member. Removing and handing over ask first, in a step under
+// the member's row: Escape cancels that step (focus back on the button that opened it) and leaves
+// the dialog open.
+import { createContext, useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { ApiError } from '../../api/client';
 import {
   useInvite,
@@ -36,7 +38,26 @@ export interface TeamModalProps {
   meId: number | null;
 }
 
+/** A confirm step open in the dialog: its box, and how Escape cancels it. */
+interface OpenStep {
+  box: RefObject<HTMLDivElement | null>;
+  cancel: () => void;
+}
+
+/** The dialog's open confirm steps, oldest first. */
+const OpenSteps = createContext<RefObject<OpenStep[]> | null>(null);
+
 export function TeamModal({ open, onOpenChange, hash, meId }: TeamModalProps) {
+  const steps = useRef<OpenStep[]>([]);
+  // Escape goes to a confirm step before the dialog: the one holding the focus, else the newest.
+  const onEscape = (e: KeyboardEvent) => {
+    const open = steps.current;
+    if (!open.length) return;
+    e.preventDefault();
+    const target = e.target instanceof Node ? e.target : null;
+    const step = [...open].reverse().find((s) => s.box.current?.contains(target)) ?? open[open.length - 1];
+    step.cancel();
+  };
   return (
     <Modal
       open={open}
@@ -45,8 +66,11 @@ export function TeamModal({ open, onOpenChange, hash, meId }: TeamModalProps) {
       description="People who can open this tracker, and what each of them may do."
       name="team"
       wide
+      onEscapeKeyDown={onEscape}
     >
-      <TeamBody hash={hash} meId={meId} />
+      <OpenSteps.Provider value={steps}>
+        <TeamBody hash={hash} meId={meId} />
+      </OpenSteps.Provider>
     </Modal>
   );
 }
@@ -400,16 +424,36 @@ function ConfirmStep({
   onCancel: () => void;
   children: ReactNode;
 }) {
+  const textId = useId();
+  const box = useRef<HTMLDivElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => cancel.current?.focus(), []);
+  // Escape cancels the step, except while its action is on its way (the dialog stays open then too).
+  const latest = useRef({ busy, onCancel });
+  useEffect(() => {
+    latest.current = { busy, onCancel };
+  });
+  const steps = useContext(OpenSteps);
+  useEffect(() => {
+    if (!steps) return;
+    const step: OpenStep = { box, cancel: () => !latest.current.busy && latest.current.onCancel() };
+    steps.current.push(step);
+    return () => {
+      steps.current = steps.current.filter((s) => s !== step);
+    };
+  }, [steps]);
   return (
     <div
+      ref={box}
       role="group"
       aria-label={label}
+      aria-describedby={textId}
       className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2"
     >
       <div className="flex flex-wrap items-center gap-3">
-        <p className="min-w-0 flex-1 text-sm text-red-800">{children}</p>
+        <p id={textId} className="min-w-0 flex-1 text-sm text-red-800">
+          {children}
+        </p>
         <div className="flex gap-2">
           <Button variant="danger" size="sm" loading={busy} onClick={onConfirm}>
             Confirm

@@ -1,7 +1,9 @@
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { Link } from 'react-router';
 import type { PlatformCode, PlatformFlags } from '../../api/types';
+import { IconLock } from '../../components/icons';
 import { PLATFORMS } from '../../lib/platforms';
+import { trialLockText } from '../../state/access';
 import { platformLock, showExcludeRetweets, type TrialAccess } from './search-builder';
 
 export interface PlatformPickerProps {
@@ -16,7 +18,7 @@ export interface PlatformPickerProps {
 
 export function lockMessage(label: string, lock: 'trial' | 'not_allowed'): string {
   return lock === 'trial'
-    ? `listening for specified ${label} accounts is not available on trial`
+    ? trialLockText(label)
     : `${label} is not enabled for your account`;
 }
 
@@ -62,9 +64,7 @@ export function PlatformPicker({ platforms, onChange, access, readOnly = false, 
                         aria-label={lockMessage(p.label, lock)}
                         className="inline-flex h-6 w-6 items-center justify-center rounded text-slate-500 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
                       >
-                        <svg viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor" aria-hidden="true">
-                          <path d="M10 2a4 4 0 0 0-4 4v2H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h10a1 1 0 0 0 1-1V9a1 1 0 0 0-1-1h-1V6a4 4 0 0 0-4-4Zm-2 6V6a2 2 0 1 1 4 0v2H8Z" />
-                        </svg>
+                        <IconLock size={14} />
                       </button>
                     </Tooltip.Trigger>
                     <Tooltip.Portal>

@@ -1,16 +1,17 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchRow } from '../../api/types';
-import { SearchBuilder } from './SearchBuilder';
+import { limitReachedText, SearchBuilder } from './SearchBuilder';
 
-function Harness({ initial, maxSearches = 5, maxIgnored = 5 }: { initial: SearchRow[]; maxSearches?: number; maxIgnored?: number }) {
+function Harness({ initial, maxSearches = 5, maxIgnored = 5, readOnly = false }: { initial: SearchRow[]; maxSearches?: number; maxIgnored?: number; readOnly?: boolean }) {
   const [rows, setRows] = useState(initial);
   return (
-    <>
-      <SearchBuilder rows={rows} onChange={setRows} limits={{ maxSearches, maxIgnored }} />
+    <MemoryRouter>
+      <SearchBuilder rows={rows} onChange={setRows} limits={{ maxSearches, maxIgnored }} readOnly={readOnly} />
       <pre data-testid="rows">{JSON.stringify(rows)}</pre>
-    </>
+    </MemoryRouter>
   );
 }
 
@@ -41,6 +42,23 @@ describe('SearchBuilder', () => {
     expect(screen.queryByRole('button', { name: '+ Add row' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add a term to row 1' })).not.toBeInTheDocument();
     expect(screen.getByTestId('search-counts')).toHaveTextContent('Searches 3 of 3');
+    // The controls did not just vanish: the limit is named, with the way to more.
+    expect(screen.getByRole('status')).toHaveTextContent('Your plan allows 3 searches. Upgrade your account to unlock');
+    expect(screen.getByRole('link', { name: 'Upgrade your account to unlock' })).toHaveAttribute('href', '/pricing');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove row 1 term 3' }));
+    expect(screen.queryByTestId('search-limit')).toBeNull();
+    expect(screen.getByRole('button', { name: '+ Add row' })).toBeInTheDocument();
+  });
+
+  it('names the limit reached, and says nothing below the limits or when read-only', () => {
+    const limits = { maxSearches: 3, maxIgnored: 1 };
+    expect(limitReachedText(2, 0, limits)).toBeNull();
+    expect(limitReachedText(3, 0, limits)).toBe('Your plan allows 3 searches.');
+    expect(limitReachedText(1, 1, limits)).toBe('Your plan allows 1 excluded term.');
+    expect(limitReachedText(3, 1, limits)).toBe('Your plan allows 3 searches and 1 excluded term.');
+    expect(limitReachedText(1, 2, { maxSearches: 1, maxIgnored: 2 })).toBe('Your plan allows 1 search and 2 excluded terms.');
+    render(<Harness initial={[{ type: '+', searches: ['a', 'b', 'c'] }]} maxSearches={3} readOnly />);
+    expect(screen.queryByTestId('search-limit')).toBeNull();
   });
 
   it('offers Do not include only while below maxIgnored', () => {
@@ -56,6 +74,7 @@ describe('SearchBuilder', () => {
     const row2 = screen.getByRole('combobox', { name: 'Row 2 type' });
     expect(row2.querySelectorAll('option')).toHaveLength(2);
     expect(screen.queryByRole('button', { name: '+ Add row' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('search-limit')).toHaveTextContent('Your plan allows 1 excluded term.');
   });
 
   it('inputs grow 5 px per character beyond 10', () => {

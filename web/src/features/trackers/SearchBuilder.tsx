@@ -1,4 +1,7 @@
+import { Link } from 'react-router';
 import type { SearchRow } from '../../api/types';
+import { IconLock } from '../../components/icons';
+import { LINK_SHARING_LOCK_TEXT as UPGRADE_TEXT } from '../shell/ShareModal';
 import {
   addInput,
   addRow,
@@ -14,6 +17,21 @@ import {
   setTerm,
   type BuilderLimits,
 } from './search-builder';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Why the add controls went: the plan's limit that was reached, or null below both. */
+export function limitReachedText(searches: number, ignored: number, limits: BuilderLimits): string | null {
+  const searchesFull = searches >= limits.maxSearches;
+  // As canAddMore: a limit of 0 excluded terms is reached only once one is typed.
+  const ignoredFull = ignored > 0 && ignored >= limits.maxIgnored;
+  const s = plural(limits.maxSearches, 'search', 'searches');
+  const i = plural(limits.maxIgnored, 'excluded term', 'excluded terms');
+  if (searchesFull && ignoredFull) return `Your plan allows ${s} and ${i}.`;
+  if (searchesFull) return `Your plan allows ${s}.`;
+  if (ignoredFull) return `Your plan allows ${i}.`;
+  return null;
+}
 
 export interface SearchBuilderProps {
   rows: SearchRow[];
@@ -35,6 +53,8 @@ export function SearchBuilder({ rows, onChange, limits, readOnly = false, error 
   const excludeOk = canExclude(rows, limits);
   const count = searchCount(rows);
   const ignored = ignoreCount(rows);
+  // The add controls are gone at a limit: say which, and where more comes from.
+  const limitText = readOnly ? null : limitReachedText(count, ignored, limits);
 
   return (
     <fieldset aria-describedby={error ? 'search-error' : undefined}>
@@ -129,6 +149,17 @@ export function SearchBuilder({ rows, onChange, limits, readOnly = false, error 
           Searches {count} of {limits.maxSearches} · Excluded terms {ignored} of {limits.maxIgnored}
         </span>
       </div>
+      <p role="status" className="text-xs">
+        {limitText ? (
+          <span className="mt-1 inline-flex flex-wrap items-center gap-x-1.5 font-medium text-amber-800" data-testid="search-limit">
+            <IconLock size={12} className="shrink-0 text-amber-600" />
+            {limitText}{' '}
+            <Link to="/pricing" className="text-brand-700 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+              {UPGRADE_TEXT}
+            </Link>
+          </span>
+        ) : null}
+      </p>
       {error && (
         <p id="search-error" className="mt-2 text-sm text-red-600">
           {error}

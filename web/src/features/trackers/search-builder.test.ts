@@ -66,6 +66,13 @@ describe('limits', () => {
     expect(canExclude([plus('a'), minus('x')], limits)).toBe(true);
     expect(canExclude([plus('a'), minus('x', 'y')], limits)).toBe(false);
   });
+  it('a plan without excluded terms keeps the include controls but not the exclude option', () => {
+    const none = { maxSearches: 5, maxIgnored: 0 };
+    expect(canAddMore([plus('a')], none)).toBe(true);
+    expect(canExclude([plus('a')], none)).toBe(false);
+    // An edited tracker holding one anyway is over the limit.
+    expect(canAddMore([plus('a'), minus('x')], none)).toBe(false);
+  });
 });
 
 describe('row labels and widths', () => {

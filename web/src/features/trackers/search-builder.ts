@@ -44,7 +44,16 @@ export function ignoreCount(rows: SearchRow[]): number {
  * exclude count reaches maxIgnored.
  */
 export function canAddMore(rows: SearchRow[], limits: BuilderLimits): boolean {
-  return searchCount(rows) < limits.maxSearches && ignoreCount(rows) < limits.maxIgnored;
+  return searchCount(rows) < limits.maxSearches && !ignoredFull(rows, limits);
+}
+
+/**
+ * The excluded terms have reached maxIgnored. A plan without excluded terms (0) is not full while
+ * none are typed: it keeps the include controls and only loses the 'Do not include' choice.
+ */
+export function ignoredFull(rows: SearchRow[], limits: BuilderLimits): boolean {
+  const n = ignoreCount(rows);
+  return n > 0 && n >= limits.maxIgnored;
 }
 
 /** The 'Do not include' choice is offered only while the exclude count is below maxIgnored. */

@@ -157,7 +157,15 @@ describe('dashboard', () => {
       await page.getByLabel('Twitter', { exact: true }).click();
       await page.waitForURL((u) => (new URL(u).searchParams.get('platforms') ?? '').length > 0);
       await settled(page);
-      const t2 = await panelTitles(page);
+      // The grid re-renders for the new platforms after the URL changes: wait for it to drop
+      // the twitter-only panels (a grid that keeps them fails here after the timeout).
+      const t2 = await waitUntil(
+        async () => {
+          const titles = await panelTitles(page);
+          return !titles.includes('Top Devices and Apps') && !titles.includes('Social Media Post Types') ? titles : null;
+        },
+        { timeoutMs: 15_000, what: 'the twitter-only panels to go' },
+      ).catch(() => panelTitles(page));
       assert.ok(!t2.includes('Top Devices and Apps'), 'devices panel is twitter only');
       assert.ok(!t2.includes('Social Media Post Types'), 'post types panel is twitter only');
       await shot(page, 'dashboard-06-no-twitter');

@@ -69,6 +69,18 @@ fn counts<'a>(items: impl IntoIterator<Item = &'a dash::TermCount>) -> Vec<Vec<C
     items.into_iter().map(|t| vec![text(t.term.clone()), Cell::Int(t.count)]).collect()
 }
 
+/// `s` cut to at most `max` bytes on a character boundary (a spreadsheet's longest cell).
+pub fn clip(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 /// A moment as the viewer's wall-clock time, to the minute.
 pub fn stamp(ms: Millis, tz: &TimeZone) -> String {
     jiff::Timestamp::from_millisecond(ms).map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%d %H:%M").to_string()).unwrap_or_default()

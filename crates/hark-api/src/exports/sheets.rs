@@ -255,14 +255,7 @@ pub async fn check(state: &AppState) -> ApiResult<Result<(), String>> {
 }
 
 fn clip(s: &str) -> &str {
-    if s.len() <= MAX_TEXT {
-        return s;
-    }
-    let mut end = MAX_TEXT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
+    book::clip(s, MAX_TEXT)
 }
 
 /// A moment as a spreadsheet's serial date (days since 1899-12-30) of the viewer's wall clock.

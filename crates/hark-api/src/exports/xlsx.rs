@@ -59,14 +59,7 @@ fn excel_time(ms: Millis, tz: &TimeZone) -> Option<ExcelDateTime> {
 }
 
 fn clip(s: &str) -> &str {
-    if s.len() <= MAX_TEXT {
-        return s;
-    }
-    let mut end = MAX_TEXT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
+    book::clip(s, MAX_TEXT)
 }
 
 /// Writes one typed cell.

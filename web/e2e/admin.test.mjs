@@ -3,7 +3,7 @@
 // with a 3-day trial; that account's Share dialog then locks the link-sharing switches with
 // 'Upgrade your account to unlock' (and the server refuses the change), and the Accounts page is
 // closed to it. Once its trial has ended (set in the database: the API only starts trials) it is
-// told so once a session; back on plan 35 its switches open again.
+// told so once a session and its tracker is locked; back on plan 35 its switches open again.
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -195,6 +195,11 @@ describe('plans and trials', () => {
     await later.getByRole('heading', { name: 'My Trackers' }).waitFor();
     await later.waitForTimeout(500);
     assert.equal(await notice.count(), 0, 'not again in the same session');
+    // Meanwhile the account's tracker is locked: its dashboard says so instead of loading.
+    await later.goto(`${server.url}/hashtag-tracking/dashboard/${hash}/${friendly}`);
+    await later.getByRole('heading', { level: 1, name: 'This tracker is locked' }).waitFor();
+    assert.equal(await later.getByTestId('tracker-locked-message').textContent(), 'Your 14-Day Trial has expired. Upgrade now to access your trackers.');
+    assert.equal(await later.getByTestId('dashboard-grid').count(), 0);
     await page.reload();
     await waitUntil(async () => (await rows.filter({ hasText: 'vic@example.com' }).getByTestId('account-trial').textContent()) === 'Trial ended', {
       what: 'Trial ended on the Accounts page',

@@ -32,6 +32,7 @@ function meOf(user) {
     isLoggedIn: Boolean(user), id: user?.id ?? null, email: user?.email ?? null, name: user?.name ?? null,
     isAdmin: Boolean(user?.admin), trial: process.env.HARK_MOCK_TRIAL === '1', trialExpires: null, plan: 40, isPaidUser: true, maxSearches: 5,
     maxIgnored: 5, allowFacebook: true, allowTiktok: true, allowYoutube: true, isTrackerOwner: false, permission: 0, csrfToken: 'mock',
+    trialDays: 14, trialLockedPlatforms: ['tt', 'fb', 'yt'],
   };
 }
 

@@ -18,7 +18,8 @@
 //    sidebar; self-hosted: the backfill form.
 //  - A search that finds nothing (a fake X that answers nothing): the trial's no-data modal offers
 //    historical data and says why three platforms are locked; self-hosted: the two-week text.
-//  - The trial ends: 'Your 14-Day Trial has expired', once a session.
+//  - The trial ends: 'Your 14-Day Trial has expired', once a session; its trackers are locked
+//    (the owner and a viewer each told so, no panel read), but not to the instance administrator.
 // The media wall's lock is not walked through: that page is not built yet.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
@@ -82,6 +83,29 @@ function watch(page) {
     if (path.startsWith('/api/v1/') && r.status() >= 400 && !(r.status() === 404 && path === '/api/v1/demo')) seen.failed.push(`${r.status()} ${path}`);
   });
   return seen;
+}
+
+/** The bodies of the 403 answers a page gets (each a promise), to tell a locked tracker's apart. */
+function lockedAnswers(page) {
+  const bodies = [];
+  page.on('response', (r) => {
+    if (r.status() === 403 && new URL(r.url()).pathname.startsWith('/api/v1/')) bodies.push(r.json().catch(() => null));
+  });
+  return bodies;
+}
+
+const OWNER_LOCKED = 'Your 14-Day Trial has expired. Upgrade now to access your trackers.';
+const OTHERS_LOCKED = "This tracker is locked: its owner's trial has expired.";
+
+/**
+ * A page of a locked tracker: its failed API answers are the tracker's own read (403
+ * trial_expired with `message`), at least once, and nothing else (no panel read after it).
+ */
+function assertOnlyLocked(seen, bodies, hash, message) {
+  assert.ok(seen.failed.length >= 1, 'the tracker read was refused');
+  assert.deepEqual(seen.failed, seen.failed.map(() => `403 /api/v1/trackers/${hash}`));
+  assert.equal(bodies.length, seen.failed.length);
+  for (const b of bodies) assert.deepEqual(b, { error: { code: 'trial_expired', message } });
 }
 
 const dashboardOf = (t, query = '') => `${server.url}/hashtag-tracking/dashboard/${t.hash}/${t.friendly}${query}`;
@@ -395,7 +419,9 @@ describe('a trial account meeting each upgrade prompt', () => {
     // The server refuses a locked platform too.
     const refused = await api(trial.ctx, 'POST', '/trackers', { platforms: { twt: 1, tt: 1 }, search: { rows: [{ type: '+', searches: ['matcha'] }] } });
     assert.equal(refused.status, 422);
-    assert.deepEqual(refused.body.error.fields.map((f) => [f.field, f.code]), [['platforms', 'platform_locked']]);
+    assert.deepEqual(refused.body.error.fields.map((f) => [f.field, f.code, f.message]), [
+      ['platforms', 'platform_locked', 'listening for specified TikTok accounts is not available on trial'],
+    ]);
     assert.deepEqual(seen.errors, []);
     assert.deepEqual(seen.failed, []);
     await page.close();
@@ -468,7 +494,7 @@ describe('a trial account meeting each upgrade prompt', () => {
       search: { rows: [{ type: '+', searches: ['matcha'] }, { type: '-', searches: ['decaf', 'iced'] }] },
     });
     assert.equal(tooManyIgnored.status, 422);
-    assert.deepEqual(tooManyIgnored.body.error.fields.map((f) => f.code), ['too_many_ignored']);
+    assert.deepEqual(tooManyIgnored.body.error.fields.map((f) => [f.code, f.message]), [['too_many_ignored', 'Your plan allows 1 excluded term.']]);
 
     // No excluded terms at all (0): the include controls stay, the exclude choice goes.
     await setAccount(trial.id, { maxIgnored: 0 });
@@ -527,7 +553,7 @@ describe('a trial account meeting each upgrade prompt', () => {
     await shot(page, 'plans-09-historical-trial', { fullPage: false });
     const refused = await api(trial.ctx, 'POST', `/trackers/${hash}/backfill`, { start: new Date(Date.now() - 10 * DAY).toISOString().slice(0, 10), end: new Date(Date.now() - 2 * DAY).toISOString().slice(0, 10) });
     assert.equal(refused.status, 403);
-    assert.equal(refused.body.error.message, 'Historical data is not included in the trial.');
+    assert.deepEqual([refused.body.error.code, refused.body.error.message], ['upgrade_required', 'Historical data is not included in the trial.']);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
@@ -605,13 +631,19 @@ describe('a trial account meeting each upgrade prompt', () => {
     await sp.close();
   });
 
-  test('the trial ends: told once a session, with the ways to upgrade; the self-hosted account is not', async () => {
+  test('the trial ends: told once a session, with the ways to upgrade; its trackers are locked (but to the administrator); the self-hosted account is not', async () => {
+    const { hash } = trial.tracker;
+    // Sam (self-hosted) views Tess's tracker, so a member meets the lock too.
+    const added = await api(trial.ctx, 'POST', `/trackers/${hash}/members`, { email: 'sam@example.com', permission: 1 });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
     sql(`UPDATE users SET trial_expires = ${Date.now() - DAY} WHERE email = 'tess@example.com'`);
     const me = (await api(trial.ctx, 'GET', '/me')).body;
-    assert.deepEqual([me.trial, me.trialExpired], [true, true]);
+    assert.deepEqual([me.trial, me.trialExpired, me.trialDays], [true, true, 14]);
+    assert.deepEqual([...me.trialLockedPlatforms].sort(), ['fb', 'tt', 'yt']);
 
     const page = await trial.ctx.newPage();
     const seen = watch(page);
+    const refusals = lockedAnswers(page);
     await page.goto(`${server.url}/mytracks/hashtag`);
     const notice = page.getByRole('dialog', { name: 'Your 14-Day Trial has expired' });
     await notice.waitFor();
@@ -623,16 +655,55 @@ describe('a trial account meeting each upgrade prompt', () => {
     await shot(page, 'plans-11-trial-expired', { fullPage: false });
     await page.keyboard.press('Escape');
     await notice.waitFor({ state: 'detached' });
-    await page.goto(dashboardOf(trial.tracker));
-    await settled(page);
+    // The list still shows the tracker; opening it finds it locked, with the owner's message.
+    await page.getByRole('link', { name: trial.tracker.title, exact: true }).click();
+    await page.waitForURL((u) => new URL(u).pathname.startsWith(`/hashtag-tracking/dashboard/${hash}`));
+    const locked = page.getByTestId('tracker-locked');
+    await locked.getByRole('heading', { level: 1, name: 'This tracker is locked' }).waitFor();
+    assert.equal(await locked.getByTestId('tracker-locked-message').textContent(), OWNER_LOCKED);
+    assert.equal(await locked.getByRole('link', { name: 'See plans' }).getAttribute('href'), '/pricing');
+    assert.equal(await locked.getByRole('link', { name: 'Contact us' }).getAttribute('href'), '/contact-us');
     await page.waitForTimeout(500);
+    assert.equal(await page.getByTestId('dashboard-grid').count(), 0, 'no panels');
+    assert.equal(await page.getByRole('alert').count(), 0, 'not the generic error');
     assert.equal(await notice.count(), 0, 'not again in the same session');
+    await shot(page, 'plans-12-tracker-locked', { fullPage: false });
+    // The way out is in reach of the keyboard.
+    await locked.getByRole('link', { name: 'See plans' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => new URL(u).pathname === '/pricing');
     // The account's pricing page says the trial is over.
-    await page.goto(`${server.url}/pricing`);
     assert.match(await page.getByRole('region', { name: 'Your account' }).textContent(), /TrialTrial ended/);
     assert.deepEqual(seen.errors, []);
-    assert.deepEqual(seen.failed, []);
+    // The one failure is the tracker's own 403 trial_expired: none of its panels was asked for.
+    assertOnlyLocked(seen, await Promise.all(refusals), hash, OWNER_LOCKED);
     await page.close();
+
+    // A member (Sam, viewer) is told the tracker is locked, in the words for anybody but the owner.
+    const vp = await selfHosted.ctx.newPage();
+    const vSeen = watch(vp);
+    const vRefusals = lockedAnswers(vp);
+    await vp.goto(dashboardOf(trial.tracker));
+    const vLocked = vp.getByTestId('tracker-locked');
+    await vLocked.getByRole('heading', { level: 1, name: 'This tracker is locked' }).waitFor();
+    assert.equal(await vLocked.getByTestId('tracker-locked-message').textContent(), OTHERS_LOCKED);
+    await vp.waitForTimeout(500);
+    assert.equal(await vp.getByTestId('dashboard-grid').count(), 0, 'no panels');
+    await shot(vp, 'plans-13-tracker-locked-viewer', { fullPage: false });
+    assert.deepEqual(vSeen.errors, []);
+    assertOnlyLocked(vSeen, await Promise.all(vRefusals), hash, OTHERS_LOCKED);
+    await vp.close();
+
+    // The instance administrator still opens it.
+    const ap = await admin.newPage();
+    const aSeen = watch(ap);
+    await ap.goto(dashboardOf(trial.tracker));
+    await settled(ap);
+    await ap.getByRole('heading', { level: 1, name: trial.tracker.title }).waitFor();
+    assert.equal(await ap.getByTestId('tracker-locked').count(), 0);
+    assert.deepEqual(aSeen.errors, []);
+    assert.deepEqual(aSeen.failed, []);
+    await ap.close();
 
     const sp = await selfHosted.ctx.newPage();
     await sp.goto(`${server.url}/mytracks/hashtag`);

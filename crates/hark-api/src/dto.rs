@@ -31,6 +31,10 @@ pub struct Me {
     pub trial_expired: bool,
     /// What the account's plan includes.
     pub features: PlanFeatures,
+    /// Days a trial lasts on this instance.
+    pub trial_days: i64,
+    /// Platform codes an account on a trial cannot switch on.
+    pub trial_locked_platforms: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema, Clone, Copy, Debug)]
@@ -45,6 +49,25 @@ impl From<hark_core::plans::Features> for PlanFeatures {
     fn from(f: hark_core::plans::Features) -> Self {
         PlanFeatures { xls: f.xls, link_sharing: f.link_sharing, media_wall: f.media_wall }
     }
+}
+
+/// What an account's plan lets it use, by the catalogue's rules.
+pub fn features_of(u: &UserRow) -> hark_core::plans::Features {
+    hark_core::plans::catalogue().features(&hark_core::plans::Account {
+        plan: u.plan,
+        trial: u.trial,
+        is_admin: u.is_admin,
+        created_at: u.created_at,
+    })
+}
+
+fn trial_locked_codes() -> Vec<String> {
+    hark_core::plans::catalogue().rules.trial_locked.iter().map(|p| p.code().to_string()).collect()
+}
+
+/// Whether an account is on a trial whose end has passed.
+pub fn trial_expired(trial: bool, expires: Option<i64>) -> bool {
+    trial && expires.is_some_and(|e| e <= hark_core::now_millis())
 }
 
 impl Me {
@@ -70,6 +93,8 @@ impl Me {
                 csrf_token,
                 trial_expired: false,
                 features: PlanFeatures { xls: false, link_sharing: false, media_wall: false },
+                trial_days: hark_core::plans::catalogue().trial_days,
+                trial_locked_platforms: trial_locked_codes(),
             },
             Some(u) => Me {
                 is_logged_in: true,
@@ -89,8 +114,10 @@ impl Me {
                 is_tracker_owner: is_owner,
                 permission: permission.rank(),
                 csrf_token,
-                trial_expired: u.trial && u.trial_expires.is_some_and(|e| e <= hark_core::now_millis()),
-                features: hark_core::plans::features(u.plan, u.trial, u.is_admin).into(),
+                trial_expired: trial_expired(u.trial, u.trial_expires),
+                features: features_of(u).into(),
+                trial_days: hark_core::plans::catalogue().trial_days,
+                trial_locked_platforms: trial_locked_codes(),
             },
         }
     }

@@ -90,6 +90,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::UnknownField => StatusCode::UNPROCESSABLE_ENTITY,
         Code::UnknownTag => StatusCode::UNPROCESSABLE_ENTITY,
         Code::UpgradeRequired => StatusCode::FORBIDDEN,
+        Code::TrialExpired => StatusCode::FORBIDDEN,
         Code::ValidationFailed => StatusCode::UNPROCESSABLE_ENTITY,
         Code::ValueTooLong => StatusCode::UNPROCESSABLE_ENTITY,
     }

@@ -83,3 +83,44 @@ async fn the_administrator_lists_accounts_and_sets_their_plans() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_tracker_whose_owners_trial_ended_is_locked_and_stops_collecting() {
+    each(|app| async move {
+        app.setup_admin().await;
+        let t = app.create_tracker("nike").await;
+        let hash = t["hash"].as_str().unwrap().to_string();
+        let share = app.get(&format!("/api/v1/trackers/{hash}/share")).await.body["shareHash"].as_str().unwrap().to_string();
+        let (bob, _) = app.member_browser(&hash, "bob@example.org", hark_core::Permission::Viewer).await;
+        let (carol, _) = app.member_browser(&hash, "carol@example.org", hark_core::Permission::Viewer).await;
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        let bob_id = app.store.user_by_email("bob@example.org").await.unwrap().unwrap().id;
+        app.store.transfer_ownership(row.id, row.owner_id, bob_id, 1).await.unwrap();
+        let anonymous = app.new_browser().0;
+        let share_read = format!("/api/v1/trackers/{hash}?shareHash={share}");
+        let read = format!("/api/v1/trackers/{hash}");
+        assert_eq!(send(bob.get(app.url(&read))).await.status, 200);
+        assert_eq!(send(anonymous.get(app.url(&share_read))).await.status, 200);
+
+        // Bob's trial ends: his tracker is locked for him, its members and its share link.
+        app.store.set_trial(bob_id, true, Some(1)).await.unwrap();
+        let r = send(bob.get(app.url(&read))).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (403, Some("trial_expired")), "{:?}", r.body);
+        assert_eq!(r.body["error"]["message"], "Your 14-Day Trial has expired. Upgrade now to access your trackers.");
+        let r = send(carol.get(app.url(&format!("{read}/posts")))).await;
+        assert_eq!((r.status, r.body["error"]["message"].as_str()), (403, Some("This tracker is locked: its owner's trial has expired.")));
+        let r = send(anonymous.get(app.url(&share_read))).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (403, Some("trial_expired")));
+        // The instance administrator still sees it; nothing collects for it.
+        assert_eq!(app.get(&read).await.status, 200);
+        assert!(!app.store.collectable_trackers().await.unwrap().iter().any(|(id, _)| *id == row.id));
+
+        // Moved to a plan, Bob has it back.
+        let r = app.send_json("PATCH", &format!("/api/v1/admin/users/{bob_id}"), json!({"trial": false, "plan": 35})).await;
+        assert_eq!(r.status, 200);
+        assert_eq!(send(bob.get(app.url(&read))).await.status, 200);
+        assert_eq!(send(anonymous.get(app.url(&share_read))).await.status, 200);
+        assert!(app.store.collectable_trackers().await.unwrap().iter().any(|(id, _)| *id == row.id));
+    })
+    .await;
+}

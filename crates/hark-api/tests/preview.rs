@@ -219,7 +219,7 @@ async fn backfills_are_free_for_paid_accounts_with_a_source_and_refused_to_trial
                 .json(&json!({"start": day(3), "end": day(1)})),
         )
         .await;
-        assert_eq!(r.status, 403);
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (403, Some("upgrade_required")));
         assert!(!app.store.backfill_active(row.id).await.unwrap());
     }
 }

@@ -70,6 +70,7 @@ pub enum Code {
     TooManySubtrackers,
     TrackerNotFound,
     TrackerTooLarge,
+    TrialExpired,
     Unauthorized,
     UnknownField,
     UnknownTag,
@@ -80,7 +81,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of their names.
-    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::ExportNotReady, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidKey, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::MailFailed, Self::MailNotConfigured, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::SheetsNotConfigured, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
+    pub const ALL: &'static [Code] = &[Self::AlreadySetUp, Self::BackfillInProgress, Self::Conflict, Self::ConnectorIncomplete, Self::CsrfFailed, Self::CustomUrlTaken, Self::EmptyFile, Self::ExportNotReady, Self::Forbidden, Self::Internal, Self::InvalidBaseUrl, Self::InvalidChart, Self::InvalidChoice, Self::InvalidColumns, Self::InvalidContentType, Self::InvalidCountry, Self::InvalidCredentials, Self::InvalidCustomUrl, Self::InvalidDate, Self::InvalidEmail, Self::InvalidJson, Self::InvalidKey, Self::InvalidLanguage, Self::InvalidMapping, Self::InvalidMode, Self::InvalidName, Self::InvalidPassword, Self::InvalidPlatform, Self::InvalidPostKey, Self::InvalidQuery, Self::InvalidRange, Self::InvalidSentiment, Self::InvalidTagColor, Self::InvalidUrls, Self::InvalidUsers, Self::InvalidVolumeLimit, Self::KeywordTooLong, Self::MailFailed, Self::MailNotConfigured, Self::NoConnector, Self::NoPosts, Self::NotFound, Self::PayloadTooLarge, Self::PlatformLocked, Self::PlatformsRequired, Self::PrivateAddress, Self::RateLimited, Self::SearchTermTooLong, Self::SearchTermsRequired, Self::SheetsNotConfigured, Self::TagExists, Self::TagNameRequired, Self::TagNameTooLong, Self::TitleTooLong, Self::TooManyBuckets, Self::TooManyIgnored, Self::TooManyItems, Self::TooManyKeywords, Self::TooManyPosts, Self::TooManyRows, Self::TooManySearches, Self::TooManySubtrackers, Self::TrackerNotFound, Self::TrackerTooLarge, Self::TrialExpired, Self::Unauthorized, Self::UnknownField, Self::UnknownTag, Self::UpgradeRequired, Self::ValidationFailed, Self::ValueTooLong];
 
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -148,6 +149,7 @@ impl Code {
             Self::TooManySubtrackers => "too_many_subtrackers",
             Self::TrackerNotFound => "tracker_not_found",
             Self::TrackerTooLarge => "tracker_too_large",
+            Self::TrialExpired => "trial_expired",
             Self::Unauthorized => "unauthorized",
             Self::UnknownField => "unknown_field",
             Self::UnknownTag => "unknown_tag",

@@ -212,11 +212,11 @@ impl TrackerCriteria {
         };
         for p in input.platforms.iter() {
             let newly_on = !current.contains(p);
-            if newly_on && (!limits.allowed.contains(p) || (limits.trial && p.trial_locked())) {
+            if newly_on && (!limits.allowed.contains(p) || (limits.trial && crate::plans::catalogue().trial_locked(p))) {
                 errors.push(SearchError {
                     field: "platforms",
                     code: Code::PlatformLocked,
-                    message: format!("listening for specified {} accounts is not available on trial", p.name()),
+                    message: format!("listening for specified {} accounts is not available on trial", p.label()),
                 });
             }
         }

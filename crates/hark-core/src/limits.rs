@@ -5,7 +5,6 @@ pub const DEFAULT_MAX_SEARCHES: i64 = 5;
 /// Default number of excluded terms; accounts with extra ignore slots get [`EXTRA_MAX_IGNORED`].
 pub const DEFAULT_MAX_IGNORED: i64 = 5;
 pub const EXTRA_MAX_IGNORED: i64 = 50;
-pub const TRIAL_DAYS: i64 = 14;
 /// An hour and a day in milliseconds (UTC: rollups count whole hours and days).
 pub const HOUR_MS: i64 = 3_600_000;
 pub const DAY_MS: i64 = 86_400_000;
@@ -16,17 +15,6 @@ pub const TITLE_PREFIX: &str = "Real-time Tracker: ";
 /// Posts above which a new tracker's term counts as high volume (tracker-lifecycle.md section 9).
 pub const HIGH_VOLUME_THRESHOLD: u64 = 500_000;
 
-/// The plan from which an account may set a share link's toggles (instance administrators
-/// always may).
-pub const LINK_SHARING_MIN_PLAN: i64 = 35;
-/// Plans without XLS export.
-pub const NO_XLS_PLANS: [i64; 2] = [15, 25];
-
-/// Whether an account may set the link-sharing toggles.
-pub fn link_sharing_allowed(plan: i64, is_admin: bool) -> bool {
-    is_admin || plan >= LINK_SHARING_MIN_PLAN
-}
-
 /// Whether an estimated post count is high volume: strictly above the threshold.
 pub fn is_high_volume(estimated_posts: u64) -> bool {
     estimated_posts > HIGH_VOLUME_THRESHOLD
@@ -35,13 +23,6 @@ pub fn is_high_volume(estimated_posts: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn link_sharing_needs_plan_35_or_an_administrator() {
-        assert!(!link_sharing_allowed(34, false));
-        assert!(link_sharing_allowed(35, false));
-        assert!(link_sharing_allowed(15, true));
-    }
 
     #[test]
     fn high_volume_starts_above_the_threshold() {

@@ -98,11 +98,6 @@ impl Platform {
         !matches!(self, Self::Youtube | Self::Tiktok | Self::Bluesky | Self::Mastodon)
     }
 
-    /// Platforms a trial account cannot switch on.
-    pub fn trial_locked(self) -> bool {
-        matches!(self, Self::Tiktok | Self::Facebook | Self::Youtube)
-    }
-
     pub fn is_web(self) -> bool {
         matches!(self, Self::News | Self::Blogs | Self::Forums)
     }

@@ -104,14 +104,22 @@ impl TrackerSearch {
             errors.push(SearchError {
                 field: "search",
                 code: Code::TooManySearches,
-                message: format!("Your plan allows {} searches; this search makes {count}.", input.max_searches),
+                message: format!(
+                    "Your plan allows {} {}; this search makes {count}.",
+                    input.max_searches,
+                    if input.max_searches == 1 { "search" } else { "searches" }
+                ),
             });
         }
         if search.exclude.len() as i64 > input.max_ignored {
             errors.push(SearchError {
                 field: "search",
                 code: Code::TooManyIgnored,
-                message: format!("Your plan allows {} excluded terms.", input.max_ignored),
+                message: format!(
+                    "Your plan allows {} excluded {}.",
+                    input.max_ignored,
+                    if input.max_ignored == 1 { "term" } else { "terms" }
+                ),
             });
         }
         if errors.is_empty() {

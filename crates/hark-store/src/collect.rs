@@ -284,13 +284,16 @@ impl Store {
 }
 
 impl Store {
-    /// Running trackers that collect from platforms (not the demo): what collected posts are
-    /// matched against.
+    /// Running trackers that collect from platforms (not the demo, nor those of an account whose
+    /// trial has ended): what collected posts are matched against.
     pub async fn collectable_trackers(&self) -> Result<Vec<(i64, String)>> {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, (i64, String)>(
-            "SELECT id, criteria FROM trackers WHERE status = 'running' AND is_demo = $1 ORDER BY id"
+            "SELECT t.id, t.criteria FROM trackers t JOIN users u ON u.id = t.owner_id \
+             WHERE t.status = 'running' AND t.is_demo = $1 \
+             AND NOT (u.trial AND u.trial_expires IS NOT NULL AND u.trial_expires <= $2) ORDER BY t.id"
         )
         .bind(false)
+        .bind(hark_core::now_millis())
         .fetch_all(p)
         .await?))
     }

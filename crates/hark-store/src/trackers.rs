@@ -34,11 +34,18 @@ pub struct TrackerRow {
     pub share_hash: Option<String>,
     pub last_edit_mode: Option<String>,
     pub owner_name: String,
+    /// When the owner's trial ends (none when the owner is not on a trial).
+    pub owner_trial_ends: Option<Millis>,
 }
 
 impl TrackerRow {
     pub fn status(&self) -> TrackerStatus {
         TrackerStatus::parse(&self.status)
+    }
+
+    /// Whether the owner's trial has ended: the tracker is locked until the owner upgrades.
+    pub fn owner_trial_over(&self, now: Millis) -> bool {
+        self.owner_trial_ends.is_some_and(|e| e <= now)
     }
 }
 
@@ -75,7 +82,8 @@ const TRACKER_SELECT: &str = "SELECT t.id, t.hash, t.friendly, t.title, t.owner_
      t.created_at, t.updated_at, t.end_at, t.last_cached, t.last_paused, t.first_data_point, t.platforms, \
      t.criteria, t.volume_limit, t.unlock_date, t.share_exports, t.media_moderation, t.custom_config, \
      t.hide_auth_metrics, t.is_preview_mode, t.is_demo, t.total_posts, t.link_sharing, t.custom_url, \
-     t.share_hash, t.last_edit_mode, u.name AS owner_name FROM trackers t JOIN users u ON u.id = t.owner_id";
+     t.share_hash, t.last_edit_mode, u.name AS owner_name, \
+     CASE WHEN u.trial THEN u.trial_expires END AS owner_trial_ends FROM trackers t JOIN users u ON u.id = t.owner_id";
 
 pub const LOG_CREATED: &str = "tracker_created";
 pub const LOG_PAUSED: &str = "tracker_paused";

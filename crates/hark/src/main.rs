@@ -14,6 +14,18 @@ use hark_store::Store;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The plan catalogue (TOML, the keys of the built-in one); the built-in catalogue, whose
+    /// default plan unlocks everything, when unset.
+    #[arg(long, env = "HARK_PLANS_FILE", global = true)]
+    plans_file: Option<PathBuf>,
+}
+
+/// Reads, checks and installs the plan catalogue of `--plans-file`.
+fn install_plans(path: &std::path::Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read the plans file {}", path.display()))?;
+    let catalogue = hark_core::plans::Catalogue::parse(&text).map_err(|e| anyhow::anyhow!("the plans file {}: {e}", path.display()))?;
+    hark_core::plans::install(catalogue);
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -130,7 +142,7 @@ struct UserAddArgs {
     /// Role: `admin` (instance administrator) or `user`.
     #[arg(long, default_value = "user", value_parser = ["admin", "user"])]
     role: String,
-    /// Create a 14-day trial account (trial limits apply).
+    /// Create a trial account (the plan catalogue's trial length; trial limits apply).
     #[arg(long, default_value_t = false)]
     trial: bool,
 }
@@ -284,7 +296,7 @@ async fn user_add(args: UserAddArgs) -> anyhow::Result<()> {
         user.trial = true;
         user.plan = 0;
         user.max_ignored = hark_core::limits::DEFAULT_MAX_IGNORED;
-        user.trial_expires = Some(hark_core::now_millis() + hark_core::limits::TRIAL_DAYS * hark_core::limits::DAY_MS);
+        user.trial_expires = Some(hark_core::now_millis() + hark_core::plans::catalogue().trial_millis());
     }
     match store.create_user(&user, hark_core::now_millis()).await {
         Ok(u) => {
@@ -402,6 +414,9 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
+        if let Some(path) = &cli.plans_file {
+            install_plans(path)?;
+        }
         match cli.command {
             Command::Serve(a) => serve(a).await,
             Command::Migrate(a) => {

@@ -1967,10 +1967,17 @@ export interface components {
             /** Format: int64 */
             plan: number;
             trial: boolean;
+            /**
+             * Format: int64
+             * @description Days a trial lasts on this instance.
+             */
+            trialDays: number;
             /** @description On a trial whose end has passed (the trial-expired notice). */
             trialExpired: boolean;
             /** Format: int64 */
             trialExpires?: number | null;
+            /** @description Platform codes an account on a trial cannot switch on. */
+            trialLockedPlatforms: string[];
         };
         Member: {
             email: string;

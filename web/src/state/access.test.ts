@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Me, PlatformFlags } from '../api/types';
-import { availablePlatforms, computeAccess, pageAvailable, selectedPlatforms, togglePlatform } from './access';
+import { availablePlatforms, computeAccess, pageAvailable, selectedPlatforms, togglePlatform, TRIAL_LOCKED, trialLockedPlatforms } from './access';
 
 const flags = (on: string[]): PlatformFlags =>
   Object.fromEntries(['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums', 'bsky', 'mastodon'].map((c) => [c, on.includes(c) ? 1 : 0])) as PlatformFlags;
@@ -24,6 +24,8 @@ const me = (p: Partial<Me>): Me => ({
   permission: 0,
   csrfToken: 't',
   trialExpired: false,
+  trialDays: 14,
+  trialLockedPlatforms: ['tt', 'fb', 'yt'],
   features: { xls: true, linkSharing: true, mediaWall: true },
   ...p,
 });
@@ -44,6 +46,19 @@ describe('page availability', () => {
     expect(selectedPlatforms(null, 'posts', flags(['twt', 'ig']))).toEqual(['twt', 'ig']);
     expect(selectedPlatforms(['ig', 'fb'], 'posts', flags(['twt', 'ig']))).toEqual(['ig']);
     expect(selectedPlatforms(['fb'], 'posts', flags(['twt', 'ig']))).toEqual(['twt', 'ig']);
+  });
+});
+
+describe('trialLockedPlatforms', () => {
+  it("takes the instance's list from GET /me, leaving out codes this app does not know", () => {
+    expect(trialLockedPlatforms(me({ trialLockedPlatforms: ['yt'] }))).toEqual(['yt']);
+    expect(trialLockedPlatforms(me({ trialLockedPlatforms: ['tt', 'smoke-signals', 'ig'] }))).toEqual(['tt', 'ig']);
+    expect(trialLockedPlatforms(me({ trialLockedPlatforms: [] }))).toEqual([]);
+  });
+  it('falls back to tiktok, facebook and youtube while /me has not loaded or does not say', () => {
+    expect(TRIAL_LOCKED).toEqual(['tt', 'fb', 'yt']);
+    expect(trialLockedPlatforms(undefined)).toEqual(['tt', 'fb', 'yt']);
+    expect(trialLockedPlatforms({})).toEqual(['tt', 'fb', 'yt']);
   });
 });
 

@@ -4,7 +4,19 @@ import type { Me, PlatformCode, PlatformFlags, Tracker } from '../api/types';
 import { PLATFORM_CODES, type TrackerPage } from './query-state';
 
 export const WEB_PLATFORMS: PlatformCode[] = ['news', 'blogs', 'forums'];
+/** Platforms a trial cannot switch on when GET /me does not say (the plan catalogue's default). */
 export const TRIAL_LOCKED: PlatformCode[] = ['tt', 'fb', 'yt'];
+
+/**
+ * The platforms a trial account cannot switch on, as this instance's plan catalogue has them
+ * (`me.trialLockedPlatforms`); the default list while /me has not loaded or does not carry them.
+ * Codes this app does not know are left out.
+ */
+export function trialLockedPlatforms(me: { trialLockedPlatforms?: readonly string[] | null } | undefined | null): PlatformCode[] {
+  const list = me?.trialLockedPlatforms;
+  if (!Array.isArray(list)) return TRIAL_LOCKED;
+  return list.filter((c): c is PlatformCode => (PLATFORM_CODES as string[]).includes(c));
+}
 
 /** Why a trial-locked platform is locked ('listening for specified ... accounts is not available on trial'). */
 export function trialLockText(platformLabel: string): string {

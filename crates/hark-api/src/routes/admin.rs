@@ -2,7 +2,7 @@
 //! and the plan catalogue to choose from.
 
 use axum::extract::{Path, State};
-use hark_core::plans::{self, PLANS};
+use hark_core::plans;
 use hark_core::{now_millis, Code};
 use hark_store::{AccountPlan, UserRow};
 use serde::{Deserialize, Serialize};
@@ -43,13 +43,16 @@ pub struct PlanCatalogue {
 #[utoipa::path(get, path = "/api/v1/admin/plans", tag = "admin", responses((status = 200, body = PlanCatalogue), (status = 403, body = ErrorBody)))]
 pub async fn list_plans(CurrentUser(user): CurrentUser) -> ApiResult<axum::Json<PlanCatalogue>> {
     require_admin(&user)?;
-    let plans = PLANS
+    let c = plans::catalogue();
+    let plans = c
+        .plans
         .iter()
         .map(|p| {
-            let f = plans::features(p.number, false, false);
+            // As an account made today, not on a trial, would have it.
+            let f = c.features(&plans::Account { plan: p.number, trial: false, is_admin: false, created_at: now_millis() });
             PlanView {
                 number: p.number,
-                name: p.name.to_string(),
+                name: p.name.clone(),
                 max_searches: p.max_searches,
                 max_ignored: p.max_ignored,
                 xls: f.xls,
@@ -58,7 +61,7 @@ pub async fn list_plans(CurrentUser(user): CurrentUser) -> ApiResult<axum::Json<
             }
         })
         .collect();
-    Ok(axum::Json(PlanCatalogue { plans, trial_days: hark_core::limits::TRIAL_DAYS }))
+    Ok(axum::Json(PlanCatalogue { plans, trial_days: c.trial_days }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -82,11 +85,11 @@ pub struct Account {
     pub trackers: i64,
 }
 
-fn account(u: UserRow, trackers: i64, now: i64) -> Account {
+fn account(u: UserRow, trackers: i64) -> Account {
     Account {
         id: u.id,
-        plan_name: plans::plan(u.plan).map(|p| p.name.to_string()),
-        trial_expired: u.trial && u.trial_expires.is_some_and(|e| e <= now),
+        plan_name: plans::catalogue().plan(u.plan).map(|p| p.name.clone()),
+        trial_expired: crate::dto::trial_expired(u.trial, u.trial_expires),
         email: u.email,
         name: u.name,
         created_at: u.created_at,
@@ -134,8 +137,7 @@ pub async fn list_accounts(State(state): State<AppState>, CurrentUser(user): Cur
         return Err(ApiError::new(Code::InvalidQuery, "The search is at most 200 characters."));
     }
     let (rows, total) = state.store.accounts(&search, per_page, (page - 1) * per_page).await?;
-    let now = now_millis();
-    Ok(axum::Json(AccountList { accounts: rows.into_iter().map(|(u, n)| account(u, n, now)).collect(), total, page, per_page }))
+    Ok(axum::Json(AccountList { accounts: rows.into_iter().map(|(u, n)| account(u, n)).collect(), total, page, per_page }))
 }
 
 /// Changes to an account; a missing field keeps its value. Choosing a plan of the catalogue sets
@@ -172,7 +174,7 @@ pub async fn edit_account(
         is_admin: row.is_admin,
     };
     if let Some(p) = input.plan {
-        let Some(plan) = plans::plan(p) else {
+        let Some(plan) = plans::catalogue().plan(p) else {
             return Err(ApiError::new(Code::InvalidChoice, format!("Plan {p} is not in the catalogue.")));
         };
         next.plan = plan.number;
@@ -185,7 +187,7 @@ pub async fn edit_account(
         if !t {
             next.trial_expires = None;
         } else if next.trial_expires.is_none() {
-            next.trial_expires = Some(now + hark_core::limits::TRIAL_DAYS * hark_core::limits::DAY_MS);
+            next.trial_expires = Some(now + plans::catalogue().trial_millis());
         }
     }
     if let Some(days) = input.trial_days {
@@ -215,5 +217,5 @@ pub async fn edit_account(
     }
     state.store.set_account_plan(id, &next).await?;
     let (u, n) = state.store.account(id).await?.ok_or_else(|| ApiError::not_found("Account"))?;
-    Ok(axum::Json(account(u, n, now)))
+    Ok(axum::Json(account(u, n)))
 }

@@ -559,7 +559,7 @@ pub async fn start_backfill(
         return Err(ApiError::forbidden("The demo tracker is read-only."));
     }
     if user.trial {
-        return Err(ApiError::forbidden("Historical data is not included in the trial."));
+        return Err(ApiError::new(Code::UpgradeRequired, "Historical data is not included in the trial."));
     }
     let now = now_millis();
     let (start, end) = backfill_range(&input.start, &input.end, now)?;

@@ -102,7 +102,7 @@ pub struct ExportList {
 /// The plan check: XLS is not on every plan. A signed-in caller's
 /// own plan decides; a share-link visitor's, the tracker owner's.
 async fn xls_allowed(state: &AppState, row: &TrackerRow, user: Option<&UserRow>) -> ApiResult<bool> {
-    let of = |u: &UserRow| hark_core::plans::features(u.plan, u.trial, u.is_admin).xls;
+    let of = |u: &UserRow| crate::dto::features_of(u).xls;
     Ok(match user {
         Some(u) => of(u),
         None => state.store.user_by_id(row.owner_id).await?.is_some_and(|u| of(&u)),

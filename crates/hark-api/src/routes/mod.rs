@@ -15,7 +15,7 @@ pub mod team;
 pub mod topics;
 pub mod trackers;
 
-use hark_core::{Permission, TrackerHash};
+use hark_core::{Code, Permission, TrackerHash};
 use hark_store::{TrackerRow, UserRow};
 use sha2::{Digest, Sha256};
 
@@ -53,6 +53,9 @@ pub async fn load_tracker(
     if permission < Permission::Viewer {
         return Err(if user.is_some() { ApiError::tracker_not_found() } else { ApiError::unauthorized() });
     }
+    if row.owner_trial_over(hark_core::now_millis()) && !user.is_some_and(|u| u.is_admin) {
+        return Err(trial_over(&row, user));
+    }
     if permission < need {
         return Err(ApiError::forbidden(match need {
             Permission::Editor => "Editing this tracker needs editor permission.",
@@ -60,6 +63,20 @@ pub async fn load_tracker(
         }));
     }
     Ok((row, permission))
+}
+
+/// The answer for a tracker whose owner's trial has ended: locked for everybody but the
+/// instance administrator until the owner is on a plan.
+fn trial_over(row: &TrackerRow, user: Option<&UserRow>) -> ApiError {
+    let days = hark_core::plans::catalogue().trial_days;
+    ApiError::new(
+        Code::TrialExpired,
+        if user.is_some_and(|u| u.id == row.owner_id) {
+            format!("Your {days}-Day Trial has expired. Upgrade now to access your trackers.")
+        } else {
+            "This tracker is locked: its owner's trial has expired.".to_string()
+        },
+    )
 }
 
 /// The keys a visitor without access of their own may hold: the tracker's share hash
@@ -99,12 +116,18 @@ pub async fn load_tracker_for_page(
     if let Some(share) = share {
         // Compared as digests, so the time taken says nothing about how much of a guess was right.
         if Sha256::digest(tracker_share.as_bytes()) == Sha256::digest(share.as_bytes()) {
+            if row.owner_trial_over(hark_core::now_millis()) {
+                return Err(trial_over(&row, user));
+            }
             let link: LinkSharing = serde_json::from_str(&row.link_sharing).unwrap_or_default();
             return Ok((row, Permission::Viewer, Some(link)));
         }
     }
     if let Some(key) = embed {
         if embed::embed_opens(tracker_share, key, keys.route) {
+            if row.owner_trial_over(hark_core::now_millis()) {
+                return Err(trial_over(&row, user));
+            }
             return Ok((row, Permission::Viewer, Some(LinkSharing::default())));
         }
     }

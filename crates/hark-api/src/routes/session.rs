@@ -47,11 +47,9 @@ pub struct SetupInput {
     name: String,
 }
 
-/// The self-hosted plan of the catalogue.
-const SELF_HOSTED: hark_core::plans::Plan = hark_core::plans::PLANS[hark_core::plans::PLANS.len() - 1];
-
 /// The new account's defaults on a self-hosted instance: every plan feature on, no trial.
 pub fn self_hosted_user(email: String, password_hash: String, name: String, is_admin: bool) -> NewUser {
+    let plan = hark_core::plans::catalogue().default();
     NewUser {
         email,
         password_hash,
@@ -59,9 +57,9 @@ pub fn self_hosted_user(email: String, password_hash: String, name: String, is_a
         is_admin,
         trial: false,
         trial_expires: None,
-        plan: hark_core::plans::SELF_HOSTED_PLAN,
-        max_searches: SELF_HOSTED.max_searches,
-        max_ignored: SELF_HOSTED.max_ignored,
+        plan: plan.number,
+        max_searches: plan.max_searches,
+        max_ignored: plan.max_ignored,
     }
 }
 

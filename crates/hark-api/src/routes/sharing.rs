@@ -89,7 +89,7 @@ async fn view(state: &AppState, row: &TrackerRow, caller: &hark_store::UserRow) 
         unlock_date: row.unlock_date,
         exports_locked: owner_on_trial(state, row).await?,
         email_enabled: state.mailer.is_some(),
-        link_sharing_locked: !hark_core::limits::link_sharing_allowed(caller.plan, caller.is_admin),
+        link_sharing_locked: !crate::dto::features_of(caller).link_sharing,
     })
 }
 
@@ -117,7 +117,7 @@ pub async fn edit_share(
     let changed = link.edit_date_range != before.edit_date_range
         || link.export_reports != before.export_reports
         || link.view_predictions != before.view_predictions;
-    if changed && !hark_core::limits::link_sharing_allowed(user.plan, user.is_admin) {
+    if changed && !crate::dto::features_of(&user).link_sharing {
         return Err(ApiError::new(Code::UpgradeRequired, "Upgrade your account to unlock"));
     }
     if link.export_reports && !before.export_reports && owner_on_trial(&state, &row).await? {

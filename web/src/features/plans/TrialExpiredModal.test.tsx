@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderRoute } from '../../lib/test-utils';
 import { meFixture } from '../trackers/fixtures';
-import { TRIAL_EXPIRED_TEXT, TRIAL_EXPIRED_TITLE, TrialExpiredModal } from '.';
+import { TRIAL_EXPIRED_TEXT, TRIAL_EXPIRED_TITLE, TrialExpiredModal, trialExpiredTitle } from '.';
 
 afterEach(() => {
   cleanup();
@@ -42,6 +42,14 @@ describe('trial-expired notice', () => {
     await screen.findByText('page');
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("names the instance's trial length (GET /me's trialDays)", async () => {
+    expect(trialExpiredTitle(30)).toBe('Your 30-Day Trial has expired');
+    expect(trialExpiredTitle()).toBe(TRIAL_EXPIRED_TITLE);
+    show({ trialExpired: true, trialDays: 30 });
+    const dialog = await screen.findByRole('dialog', { name: 'Your 30-Day Trial has expired' });
+    expect(dialog).toHaveTextContent(TRIAL_EXPIRED_TEXT);
   });
 
   it('closes with its close button and when a link is followed', async () => {

@@ -6,8 +6,13 @@ import { useMe } from '../../api/queries/me';
 import { Modal } from '../../components/Modal';
 import { TRIAL_DAYS } from './plan-text';
 
-// The notice's words are the specification's (tracker-lifecycle.md, trialExpired).
-export const TRIAL_EXPIRED_TITLE = `Your ${TRIAL_DAYS}-Day Trial has expired`;
+// The notice's words are the specification's (tracker-lifecycle.md, trialExpired); the number is
+// the trial's length on this instance (GET /me's trialDays, from the plan catalogue).
+export function trialExpiredTitle(days: number = TRIAL_DAYS): string {
+  return `Your ${days}-Day Trial has expired`;
+}
+/** The title with the default trial length (14 days), while /me has not loaded. */
+export const TRIAL_EXPIRED_TITLE = trialExpiredTitle();
 export const TRIAL_EXPIRED_TEXT = 'Upgrade now to access your trackers.';
 const NOTICE_KEY = 'hark.trialExpiredNotice';
 /** The pages the notice points to do not open it themselves. */
@@ -37,6 +42,7 @@ export function TrialExpiredModal() {
   const [shown, setShown] = useState(false);
   const seePlans = useRef<HTMLAnchorElement>(null);
   const key = `${NOTICE_KEY}.${me.data?.id ?? ''}`;
+  const days = me.data?.trialDays && me.data.trialDays > 0 ? me.data.trialDays : TRIAL_DAYS;
   const due = !!me.data?.isLoggedIn && me.data.trialExpired && !INFO_PAGES.includes(pathname);
 
   useEffect(() => {
@@ -49,7 +55,7 @@ export function TrialExpiredModal() {
   const linkClass =
     'inline-flex h-9 items-center rounded-md px-4 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2';
   return (
-    <Modal open={open} onOpenChange={setOpen} title={TRIAL_EXPIRED_TITLE} name="trialExpired" initialFocus={seePlans}>
+    <Modal open={open} onOpenChange={setOpen} title={trialExpiredTitle(days)} name="trialExpired" initialFocus={seePlans}>
       <p className="text-sm font-medium leading-6 text-slate-800">{TRIAL_EXPIRED_TEXT}</p>
       <p className="mt-1 text-sm leading-6 text-slate-600">
         On this server the administrator sets each account's plan and what it includes: ask them for one.

@@ -1,1 +1,1 @@
-export { TrialExpiredModal, TRIAL_EXPIRED_TEXT, TRIAL_EXPIRED_TITLE } from './TrialExpiredModal';
+export { TrialExpiredModal, TRIAL_EXPIRED_TEXT, TRIAL_EXPIRED_TITLE, trialExpiredTitle } from './TrialExpiredModal';

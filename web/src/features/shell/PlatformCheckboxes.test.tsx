@@ -10,7 +10,19 @@ import type { TrackerPage } from '../../state/query-state';
 import { PlatformCheckboxes } from './PlatformCheckboxes';
 import { flags } from './test-fixtures';
 
-function Harness({ f, page = 'posts', trial = false, onChange }: { f: PlatformFlags; page?: TrackerPage; trial?: boolean; onChange?: (s: PlatformCode[] | null) => void }) {
+function Harness({
+  f,
+  page = 'posts',
+  trial = false,
+  trialLocked,
+  onChange,
+}: {
+  f: PlatformFlags;
+  page?: TrackerPage;
+  trial?: boolean;
+  trialLocked?: PlatformCode[];
+  onChange?: (s: PlatformCode[] | null) => void;
+}) {
   const [chosen, setChosen] = useState<PlatformCode[] | null>(null);
   return (
     <MemoryRouter>
@@ -25,6 +37,7 @@ function Harness({ f, page = 'posts', trial = false, onChange }: { f: PlatformFl
                   page={page}
                   flags={f}
                   trial={trial}
+                  trialLocked={trialLocked}
                   selected={selectedPlatforms(chosen, page, f)}
                   onChange={(s) => {
                     onChange?.(s);
@@ -87,6 +100,18 @@ describe('PlatformCheckboxes', () => {
     expect(screen.getByRole('button', { name: 'Facebook is locked on trial' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'YouTube is locked on trial' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Instagram is locked on trial' })).toBeNull();
+  });
+
+  it("locks the instance's own list of trial platforms (GET /me's trialLockedPlatforms)", () => {
+    render(<Harness f={flags(['twt'])} trial trialLocked={['tt', 'ig']} />);
+    expect(screen.getByRole('button', { name: 'TikTok is locked on trial' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Instagram is locked on trial' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Facebook is locked on trial' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'YouTube is locked on trial' })).toBeNull();
+    cleanup();
+    // An instance that locks nothing on trial.
+    render(<Harness f={flags(['twt'])} trial trialLocked={[]} />);
+    expect(screen.queryByRole('button', { name: /locked on trial/ })).toBeNull();
   });
 
   it("names the locked platform in the lock's tooltip, with a Contact us link", async () => {

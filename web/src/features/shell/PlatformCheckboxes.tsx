@@ -17,6 +17,7 @@ export function PlatformCheckboxes({
   flags,
   selected,
   trial,
+  trialLocked = TRIAL_LOCKED,
   disabled,
   onChange,
 }: {
@@ -24,6 +25,8 @@ export function PlatformCheckboxes({
   flags: PlatformFlags;
   selected: PlatformCode[];
   trial: boolean;
+  /** The platforms a trial cannot switch on (GET /me's trialLockedPlatforms). */
+  trialLocked?: readonly PlatformCode[];
   disabled?: boolean;
   /** null: all available platforms (the default). */
   onChange: (selection: PlatformCode[] | null) => void;
@@ -36,7 +39,7 @@ export function PlatformCheckboxes({
       <legend className="sr-only">Platforms</legend>
       {shown.map((p) => {
         const has = flags[p.code] === 1;
-        const locked = !has && trial && TRIAL_LOCKED.includes(p.code);
+        const locked = !has && trial && trialLocked.includes(p.code);
         const checked = has && selected.includes(p.code);
         const id = `platform-${p.code}`;
         return (

@@ -6,6 +6,7 @@ import { useTags } from '../../api/queries/trackers';
 import { useHideAuthMetrics, useInfluencerTags } from '../../api/queries/shell';
 import { IconChevronDown, IconCode, IconExternal, IconHistory, IconShare, IconSliders, IconUsers } from '../../components/icons';
 import { Tooltip } from '../../components/Tooltip';
+import { trialLockedPlatforms } from '../../state/access';
 import { applyTagFilters, clearTagFilters, setCustomRange, setDays, setPlatforms, setSubtracker, tagFilters } from '../../state/query-state';
 import { defaultDays } from '../../state/query-state';
 import { editPath, showsSubHeader } from '../../state/routes';
@@ -140,6 +141,7 @@ export function TrackerHeader() {
             flags={tracker.platforms}
             selected={platforms}
             trial={access.trial}
+            trialLocked={trialLockedPlatforms(shell.me)}
             disabled={previewLocked}
             onChange={(sel) => update(setPlatforms(sel))}
           />

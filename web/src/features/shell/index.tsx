@@ -27,6 +27,7 @@ import { TrackerHeader } from './TrackerHeader';
 import { ReanalysisNotice } from './ReanalysisNotice';
 import { SIDEBAR_COLLAPSE_QUERY, useMediaQuery } from './use-media';
 import { EmbedFrame, EmbedLoading, EmbedUnavailable } from './EmbedFrame';
+import { EmbedLocked, isTrialExpired, TrackerLocked } from './TrackerLocked';
 
 // Each page's code, fetched on demand; the page being opened starts fetching while the tracker
 // itself loads (not after), so the two requests overlap.
@@ -102,6 +103,11 @@ function TrackerLoader({ page, hash, friendly }: { page: TrackerPage; hash: stri
   if (tracker.isPending) return <ShellFrame><FullPageLoading /></ShellFrame>;
   if (tracker.isError) {
     const err = tracker.error;
+    // The owner's trial has ended: the tracker is locked, and none of its page is loaded.
+    if (isTrialExpired(err)) {
+      if (embed) return <EmbedFrame><EmbedLocked message={err.message} /></EmbedFrame>;
+      return <ShellFrame><TrackerLocked message={err.message} signedIn={!!me.data?.isLoggedIn} /></ShellFrame>;
+    }
     if (embed) {
       return (
         <EmbedFrame>

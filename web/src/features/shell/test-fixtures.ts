@@ -69,6 +69,8 @@ export function makeMe(p: Partial<Me> = {}): Me {
     trial: false,
     trialExpires: null,
     trialExpired: false,
+    trialDays: 14,
+    trialLockedPlatforms: ['tt', 'fb', 'yt'],
     features: { xls: true, linkSharing: true, mediaWall: true },
     plan: 35,
     isPaidUser: true,

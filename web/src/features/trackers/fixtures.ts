@@ -25,7 +25,7 @@ export function meFixture(over: Partial<Me> = {}): Me {
   return {
     isLoggedIn: true, id: 1, email: 'ada@example.com', name: 'Ada', isAdmin: true, trial: false, trialExpires: null,
     plan: 40, isPaidUser: true, maxSearches: 5, maxIgnored: 5, allowFacebook: true, allowTiktok: true, allowYoutube: true,
-    isTrackerOwner: false, permission: 0, csrfToken: 't', trialExpired: false,
+    isTrackerOwner: false, permission: 0, csrfToken: 't', trialExpired: false, trialDays: 14, trialLockedPlatforms: ['tt', 'fb', 'yt'],
     features: { xls: true, linkSharing: true, mediaWall: true }, ...over,
   };
 }

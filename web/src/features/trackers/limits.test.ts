@@ -14,8 +14,15 @@ describe('limitsOf', () => {
 });
 
 describe('accessOf', () => {
-  it('carries the trial and the platform allowances', () => {
-    expect(accessOf(meFixture({ trial: true, allowTiktok: false }))).toEqual({ trial: true, allowFacebook: true, allowTiktok: false, allowYoutube: true });
-    expect(accessOf(undefined)).toEqual({ trial: false, allowFacebook: false, allowTiktok: false, allowYoutube: false });
+  it('carries the trial, the platform allowances and the trial-locked platforms', () => {
+    expect(accessOf(meFixture({ trial: true, allowTiktok: false }))).toEqual({
+      trial: true, allowFacebook: true, allowTiktok: false, allowYoutube: true, trialLocked: ['tt', 'fb', 'yt'],
+    });
+    expect(accessOf(undefined)).toEqual({ trial: false, allowFacebook: false, allowTiktok: false, allowYoutube: false, trialLocked: ['tt', 'fb', 'yt'] });
+  });
+
+  it("takes the trial-locked platforms from the instance's catalogue (GET /me)", () => {
+    expect(accessOf(meFixture({ trial: true, trialLockedPlatforms: ['tt'] })).trialLocked).toEqual(['tt']);
+    expect(accessOf(meFixture({ trial: true, trialLockedPlatforms: [] })).trialLocked).toEqual([]);
   });
 });

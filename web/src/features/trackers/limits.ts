@@ -1,4 +1,5 @@
 import type { Me } from '../../api/types';
+import { trialLockedPlatforms } from '../../state/access';
 import { DEFAULT_MAX_SEARCHES, type BuilderLimits, type TrialAccess } from './search-builder';
 
 /**
@@ -18,5 +19,6 @@ export function accessOf(me: Me | undefined): TrialAccess {
     allowFacebook: me?.allowFacebook ?? false,
     allowTiktok: me?.allowTiktok ?? false,
     allowYoutube: me?.allowYoutube ?? false,
+    trialLocked: trialLockedPlatforms(me),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchRow } from '../../api/types';
+import type { PlatformCode, SearchRow } from '../../api/types';
 import {
   addInput,
   addRow,
@@ -167,6 +167,19 @@ describe('platform rules', () => {
     const paid = { ...trial, trial: false, allowTiktok: false };
     expect(platformLock('tt', false, paid)).toBe('not_allowed');
     expect(platformLock('fb', false, paid)).toBe(null);
+  });
+  it("locks the instance's own trial list, the allowance flags still counting on and off trial", () => {
+    const trial = { trial: true, allowFacebook: true, allowTiktok: false, allowYoutube: true, trialLocked: ['yt', 'ig'] as PlatformCode[] };
+    expect(platformLock('yt', false, trial)).toBe('trial');
+    expect(platformLock('ig', false, trial)).toBe('trial');
+    expect(platformLock('ig', true, trial)).toBe(null);
+    expect(platformLock('fb', false, trial)).toBe(null);
+    expect(platformLock('tt', false, trial)).toBe('not_allowed');
+    expect(platformLock('tt', false, { ...trial, trialLocked: [] })).toBe('not_allowed');
+    expect(platformLock('yt', false, { ...trial, trialLocked: [] })).toBe(null);
+    // Outside a trial the list does not count.
+    expect(platformLock('ig', false, { ...trial, trial: false })).toBe(null);
+    expect(platformLock('yt', false, { ...trial, trial: false })).toBe(null);
   });
 });
 

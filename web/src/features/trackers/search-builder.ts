@@ -1,6 +1,7 @@
 // The search builder of a tracker (tracker-lifecycle.md section 5), as pure functions so the form
 // and its tests share one definition: rows of terms, counts, normalisation and validation.
 import type { PlatformCode, PlatformFlags, SearchRow } from '../../api/types';
+import { TRIAL_LOCKED } from '../../state/access';
 
 export const TITLE_PREFIX = 'Real-time Tracker: ';
 export const DEFAULT_MAX_SEARCHES = 5;
@@ -158,18 +159,24 @@ export interface TrialAccess {
   allowFacebook: boolean;
   allowTiktok: boolean;
   allowYoutube: boolean;
+  /**
+   * The platforms a trial cannot switch on (GET /me's `trialLockedPlatforms`, from the instance's
+   * plan catalogue); tiktok, facebook and youtube when not given.
+   */
+  trialLocked?: readonly PlatformCode[];
 }
 
 export type PlatformLock = 'trial' | 'not_allowed' | null;
 
 /**
- * Whether a platform checkbox is locked. On trial, tiktok, facebook and youtube are locked while
- * they are off; outside a trial they need the account's allowance flag.
+ * Whether a platform checkbox is locked while it is off. On trial, the trial-locked platforms are
+ * locked ('trial'); facebook, tiktok and youtube also need the account's allowance flag, on trial
+ * or not ('not_allowed'), as the server holds it to.
  */
 export function platformLock(code: PlatformCode, on: boolean, access: TrialAccess): PlatformLock {
   if (on) return null;
+  if (access.trial && (access.trialLocked ?? TRIAL_LOCKED).includes(code)) return 'trial';
   if (code !== 'tt' && code !== 'fb' && code !== 'yt') return null;
-  if (access.trial) return 'trial';
   const allowed = code === 'fb' ? access.allowFacebook : code === 'tt' ? access.allowTiktok : access.allowYoutube;
   return allowed ? null : 'not_allowed';
 }

@@ -1,6 +1,7 @@
 // End to end: the trending topics page against a real server — words and hashtags tabs (keyboard
 // too), sorting by posts and trend both ways, paging, three drill-down layers and back through the
-// breadcrumb (the layer kept over a reload, a header filter change and Back), the topic posts side
+// breadcrumb (the layer kept over a reload, a header filter change and Back), the tab and layer
+// returned by Back and Forward and kept over a reload, the topic posts side
 // view with Show More, the chart's time-bucket side view, the side view's error sentence, and no
 // page for a news-only tracker.
 import { after, before, describe, test } from 'node:test';
@@ -232,6 +233,57 @@ describe('trending topics page', () => {
     await page.goBack();
     await waitTopics(page, (t) => t[0] === 'espresso' && !t.includes('coffee'), 'layer 2 by Back');
     assert.equal(await crumbs(page), 'All topics › coffee');
+    await page.close();
+  });
+
+  test('Back and Forward return the tab and the layer, and a reload keeps them', async () => {
+    const page = await owner.newPage();
+    await page.goto(base());
+    await page.getByTestId('topics-range').waitFor();
+    const selected = (name) =>
+      waitUntil(async () => (await page.getByRole('tab', { name }).getAttribute('aria-selected')) === 'true', { what: `${name} tab selected`, timeoutMs: 10_000 });
+    const at = (kind, path) =>
+      page.waitForURL((u) => {
+        const q = new URL(u).searchParams;
+        return q.get('kind') === kind && q.get('path') === path;
+      });
+
+    // The hashtags tab, then the layer under #brew: two history entries.
+    await page.getByRole('tab', { name: 'Hashtags' }).click();
+    await at('hashtag', null);
+    await waitTopics(page, (t) => t.join() === '#brew,#morning', 'hashtags');
+    await page.locator('tr[data-topic="#brew"]').getByTestId('topic-link').click();
+    await at('hashtag', 'hashtag:brew');
+    await waitTopics(page, (t) => t.join() === '#morning', 'layer under #brew');
+    assert.equal(await crumbs(page), 'All topics › #brew');
+
+    // Back: the hashtags of the first layer, then the words; Forward: the same again.
+    await page.goBack();
+    await at('hashtag', null);
+    await waitTopics(page, (t) => t.join() === '#brew,#morning', 'hashtags by Back');
+    await selected('Hashtags');
+    assert.equal(await crumbs(page), 'All topics');
+    await page.goBack();
+    await at(null, null);
+    await waitTopics(page, (t) => t[0] === 'coffee', 'words by Back');
+    await selected('Words');
+    await page.goForward();
+    await at('hashtag', null);
+    await waitTopics(page, (t) => t.join() === '#brew,#morning', 'hashtags by Forward');
+    await selected('Hashtags');
+    await page.goForward();
+    await at('hashtag', 'hashtag:brew');
+    await waitTopics(page, (t) => t.join() === '#morning', 'layer under #brew by Forward');
+    await selected('Hashtags');
+    assert.equal(await crumbs(page), 'All topics › #brew');
+
+    // A reload shows the same tab and layer.
+    await page.reload();
+    await waitTopics(page, (t) => t.join() === '#morning', 'layer under #brew after reload');
+    await selected('Hashtags');
+    assert.equal(await crumbs(page), 'All topics › #brew');
+    assert.equal(params(page).get('kind'), 'hashtag');
+    assert.equal(params(page).get('path'), 'hashtag:brew');
     await page.close();
   });
 

@@ -55,7 +55,8 @@ impl From<hark_core::plans::Features> for PlanFeatures {
 pub fn features_of(u: &UserRow) -> hark_core::plans::Features {
     hark_core::plans::catalogue().features(&hark_core::plans::Account {
         plan: u.plan,
-        trial: u.trial,
+        // A trial that has ended opens nothing.
+        trial: u.trial && !trial_expired(u.trial, u.trial_expires),
         is_admin: u.is_admin,
         created_at: u.created_at,
     })

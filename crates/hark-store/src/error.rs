@@ -14,6 +14,15 @@ pub enum StoreError {
     Database(sqlx::Error),
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A long read of SQLite on a connection of its own (not through sqlx) failed.
+    #[error("database: {0}")]
+    Read(String),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Read(e.to_string())
+    }
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -138,6 +138,9 @@ pub struct Store {
     /// Whether the influencers page ranks in those indexes (tests turn it off to check the SQL
     /// path a tracker too large to index takes).
     pub(crate) use_author_index: bool,
+    /// The SQLite database's file (none for PostgreSQL or a database in memory): long reads open
+    /// a connection of their own to it.
+    pub(crate) sqlite_file: Option<Arc<std::path::PathBuf>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -154,6 +157,7 @@ impl Store {
             author_indexes: Arc::default(),
             topic_tables: Arc::default(),
             use_author_index: true,
+            sqlite_file: None,
         }
     }
 
@@ -184,8 +188,13 @@ impl Store {
                 // A 64 MB page cache keeps the post-key and rollup indexes in memory while ingesting.
                 .pragma("cache_size", "-65536")
                 .pragma("temp_store", "memory");
+            let file = opts.get_filename().to_path_buf();
             let pool = SqlitePoolOptions::new().max_connections(8).connect_with(opts).await?;
-            Ok(Self::new(Db::Sqlite(pool)))
+            let mut store = Self::new(Db::Sqlite(pool));
+            if !url.contains("memory") && file.is_file() {
+                store.sqlite_file = Some(Arc::new(file));
+            }
+            Ok(store)
         } else {
             Err(StoreError::Config(format!(
                 "database URL must start with sqlite: or postgres:// (got '{}')",

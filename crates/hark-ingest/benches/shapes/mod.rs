@@ -174,8 +174,18 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     if backends.contains("sqlite") {
-        let dir = tempfile::tempdir().expect("tempdir");
-        bench("sqlite", format!("sqlite://{}", dir.path().join("bench.db").display())).await;
+        // `HARK_BENCH_KEEP_DIR`: the SQLite file is kept there (`{label}.db`) for the next run,
+        // which may skip loading (the benchmarks that support it say so).
+        match std::env::var("HARK_BENCH_KEEP_DIR") {
+            Ok(dir) => {
+                std::fs::create_dir_all(&dir).expect("keep dir");
+                bench("sqlite", format!("sqlite://{dir}/{label}.db")).await;
+            }
+            Err(_) => {
+                let dir = tempfile::tempdir().expect("tempdir");
+                bench("sqlite", format!("sqlite://{}", dir.path().join("bench.db").display())).await;
+            }
+        }
     }
     if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
         let name = format!("hark_{label}_bench_{}", std::process::id());

@@ -28,21 +28,22 @@ pub struct PostRow {
     pub tags: Vec<i64>,
 }
 
+/// A row as [`row_columns`] reads it (in that order).
 #[derive(sqlx::FromRow)]
-struct RawRow {
-    post_id: i64,
+pub(super) struct RawRow {
+    pub(super) post_id: i64,
     #[sqlx(flatten)]
-    row: crate::StoredRow,
-    sentiment: Option<f64>,
-    bucket: Option<String>,
-    edited: Option<String>,
-    engagement: i64,
-    engagement_rate: Option<f64>,
-    author_followers: i64,
-    impressions: i64,
-    country: Option<String>,
-    post_type: String,
-    matched_at: Millis,
+    pub(super) row: crate::StoredRow,
+    pub(super) sentiment: Option<f64>,
+    pub(super) bucket: Option<String>,
+    pub(super) edited: Option<String>,
+    pub(super) engagement: i64,
+    pub(super) engagement_rate: Option<f64>,
+    pub(super) author_followers: i64,
+    pub(super) impressions: i64,
+    pub(super) country: Option<String>,
+    pub(super) post_type: String,
+    pub(super) matched_at: Millis,
 }
 
 impl Store {
@@ -149,6 +150,9 @@ impl Store {
             row_columns()
         );
         let m = q.match_expr(backend);
+        if let Some(file) = self.sqlite_file.clone() {
+            return self.stream_sqlite(file, sql, (tracker_id, q.filter.start, q.filter.end, m), batch, tx).await;
+        }
         with_pool!(self, |p| {
             let mut query = sqlx::query_as::<_, RawRow>(&sql)
                 .bind(tracker_id)
@@ -177,6 +181,35 @@ impl Store {
             }
         });
         Ok(())
+    }
+
+    /// [`Self::stream_posts`] on SQLite: the statement read on a blocking thread of its own
+    /// ([`super::sqlite_read`]), each batch given its tags here as the next is read.
+    async fn stream_sqlite(
+        &self,
+        file: std::sync::Arc<std::path::PathBuf>,
+        sql: String,
+        (tracker_id, start, end, m): (i64, Option<Millis>, Option<Millis>, String),
+        batch: usize,
+        tx: tokio::sync::mpsc::Sender<Vec<PostRow>>,
+    ) -> Result<()> {
+        let (raw_tx, mut raw_rx) = tokio::sync::mpsc::channel(2);
+        let binds = super::sqlite_read::Binds {
+            tracker_id,
+            start: start.unwrap_or(i64::MIN),
+            end: end.unwrap_or(i64::MAX),
+            search: (!m.is_empty()).then_some(m),
+        };
+        let reader = tokio::task::spawn_blocking(move || super::sqlite_read::read(&file, &sql, &binds, batch, &raw_tx));
+        while let Some(raw) = raw_rx.recv().await {
+            let out = self.to_post_rows(tracker_id, raw).await?;
+            if tx.send(out).await.is_err() {
+                // The receiver left: dropping ours stops the reader at its next batch.
+                break;
+            }
+        }
+        drop(raw_rx);
+        reader.await.map_err(|e| crate::StoreError::Read(e.to_string()))?
     }
 
     /// A tracker's posts of the given ids, in that order, with their tags.

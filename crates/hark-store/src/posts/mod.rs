@@ -32,6 +32,7 @@ mod list;
 mod lookup;
 mod plan;
 mod query;
+mod sqlite_read;
 mod top_k;
 mod total;
 mod tuning;

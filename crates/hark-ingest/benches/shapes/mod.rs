@@ -188,12 +188,23 @@ where
         }
     }
     if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
-        let name = format!("hark_{label}_bench_{}", std::process::id());
+        // With `HARK_BENCH_KEEP_DIR` the database keeps a fixed name and stays for the next run.
+        let keep = std::env::var("HARK_BENCH_KEEP_DIR").is_ok();
+        let name = if keep { format!("hark_{label}_bench_kept") } else { format!("hark_{label}_bench_{}", std::process::id()) };
         let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+        let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+            .bind(&name)
+            .fetch_one(&mut c)
+            .await
+            .expect("pg_database");
+        if !exists {
+            sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+        }
         let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
         bench("postgres", format!("{base}/{name}")).await;
-        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+        if !keep {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+        }
     }
 }
 

@@ -130,7 +130,12 @@ impl Store {
 
     /// Every post of the query in its order, at most `limit`, sent on `tx` in batches of
     /// `batch` with their tags: one statement read as it comes (no page offsets), for exports
-    /// of any length. Stops early, without error, when the receiver is dropped.
+    /// of any length. The posts come without their media (no export shows them). Stops early,
+    /// without error, when the receiver is dropped.
+    ///
+    /// Two stages run side by side: the statement's rows are read (on SQLite by a blocking
+    /// thread of its own, [`super::sqlite_read`]) while the batch before is given its tags and
+    /// decoded on another task.
     pub async fn stream_posts(
         &self,
         tracker_id: i64,
@@ -147,69 +152,66 @@ impl Store {
         let order = q.sort.order_by(dir);
         let sql = format!(
             "SELECT {} FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE {w} ORDER BY {order} LIMIT {limit}",
-            row_columns()
+            row_columns().replacen("p.media,", "NULL AS media,", 1)
         );
         let m = q.match_expr(backend);
-        if let Some(file) = self.sqlite_file.clone() {
-            return self.stream_sqlite(file, sql, (tracker_id, q.filter.start, q.filter.end, m), batch, tx).await;
-        }
-        with_pool!(self, |p| {
-            let mut query = sqlx::query_as::<_, RawRow>(&sql)
-                .bind(tracker_id)
-                .bind(q.filter.start.unwrap_or(i64::MIN))
-                .bind(q.filter.end.unwrap_or(i64::MAX));
-            if !m.is_empty() {
-                query = query.bind(m.clone());
-            }
-            let mut rows = query.fetch(p);
-            let mut buf = Vec::with_capacity(batch);
-            loop {
-                let next = rows.try_next().await?;
-                let end = next.is_none();
-                if let Some(r) = next {
-                    buf.push(r);
-                }
-                if buf.len() >= batch || (end && !buf.is_empty()) {
-                    let out = self.to_post_rows(tracker_id, std::mem::take(&mut buf)).await?;
-                    if tx.send(out).await.is_err() {
-                        break;
-                    }
-                }
-                if end {
+        let (raw_tx, mut raw_rx) = tokio::sync::mpsc::channel::<Vec<RawRow>>(2);
+        let store = self.clone();
+        let convert = tokio::spawn(async move {
+            while let Some(raw) = raw_rx.recv().await {
+                let out = store.to_post_rows(tracker_id, raw).await?;
+                if tx.send(out).await.is_err() {
+                    // The receiver left: dropping ours stops the reading at its next batch.
                     break;
                 }
             }
+            Ok::<(), crate::StoreError>(())
         });
-        Ok(())
-    }
-
-    /// [`Self::stream_posts`] on SQLite: the statement read on a blocking thread of its own
-    /// ([`super::sqlite_read`]), each batch given its tags here as the next is read.
-    async fn stream_sqlite(
-        &self,
-        file: std::sync::Arc<std::path::PathBuf>,
-        sql: String,
-        (tracker_id, start, end, m): (i64, Option<Millis>, Option<Millis>, String),
-        batch: usize,
-        tx: tokio::sync::mpsc::Sender<Vec<PostRow>>,
-    ) -> Result<()> {
-        let (raw_tx, mut raw_rx) = tokio::sync::mpsc::channel(2);
-        let binds = super::sqlite_read::Binds {
-            tracker_id,
-            start: start.unwrap_or(i64::MIN),
-            end: end.unwrap_or(i64::MAX),
-            search: (!m.is_empty()).then_some(m),
-        };
-        let reader = tokio::task::spawn_blocking(move || super::sqlite_read::read(&file, &sql, &binds, batch, &raw_tx));
-        while let Some(raw) = raw_rx.recv().await {
-            let out = self.to_post_rows(tracker_id, raw).await?;
-            if tx.send(out).await.is_err() {
-                // The receiver left: dropping ours stops the reader at its next batch.
-                break;
+        let read = match self.sqlite_file.clone() {
+            Some(file) => {
+                let binds = super::sqlite_read::Binds {
+                    tracker_id,
+                    start: q.filter.start.unwrap_or(i64::MIN),
+                    end: q.filter.end.unwrap_or(i64::MAX),
+                    search: (!m.is_empty()).then_some(m),
+                };
+                tokio::task::spawn_blocking(move || super::sqlite_read::read(&file, &sql, &binds, batch, &raw_tx))
+                    .await
+                    .map_err(|e| crate::StoreError::Read(e.to_string()))
+                    .and_then(|r| r)
             }
-        }
-        drop(raw_rx);
-        reader.await.map_err(|e| crate::StoreError::Read(e.to_string()))?
+            None => {
+                let fetched: Result<()> = async {
+                    with_pool!(self, |p| {
+                        let mut query = sqlx::query_as::<_, RawRow>(&sql)
+                            .bind(tracker_id)
+                            .bind(q.filter.start.unwrap_or(i64::MIN))
+                            .bind(q.filter.end.unwrap_or(i64::MAX));
+                        if !m.is_empty() {
+                            query = query.bind(m.clone());
+                        }
+                        let mut rows = query.fetch(p);
+                        let mut buf = Vec::with_capacity(batch);
+                        while let Some(r) = rows.try_next().await? {
+                            buf.push(r);
+                            if buf.len() >= batch && raw_tx.send(std::mem::replace(&mut buf, Vec::with_capacity(batch))).await.is_err() {
+                                break;
+                            }
+                        }
+                        if !buf.is_empty() {
+                            let _ = raw_tx.send(buf).await;
+                        }
+                    });
+                    Ok(())
+                }
+                .await;
+                drop(raw_tx);
+                fetched
+            }
+        };
+        let converted = convert.await.map_err(|e| crate::StoreError::Read(e.to_string()))?;
+        read?;
+        converted
     }
 
     /// A tracker's posts of the given ids, in that order, with their tags.

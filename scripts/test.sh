@@ -24,6 +24,9 @@ export HARK_TEST_POSTGRES_URL="$PG_URL"
 echo "PostgreSQL for tests: $HARK_TEST_POSTGRES_URL"
 
 step "Rust tests (SQLite and PostgreSQL)"
+# The CLI's own tests build the server binary; the browser tests below use that one when it is
+# new (a second build with the tests' feature set left out would recompile ~60 crates).
+built_after=$(mktemp)
 if command -v cargo-nextest >/dev/null 2>&1; then
   cargo nextest run --workspace --no-fail-fast
 else
@@ -46,7 +49,12 @@ rm -f "$generated"
 
 step "Building the web app and the server"
 (cd web && npm run build)
-cargo build -p hark
+if [ target/debug/hark -nt "$built_after" ]; then
+  echo "Server binary: built with the Rust tests"
+else
+  cargo build -p hark
+fi
+rm -f "$built_after"
 
 step "Browser tests on SQLite"
 (cd web && node --test e2e/)

@@ -96,6 +96,8 @@ pub struct TrackerPage {
     pub shared: Option<crate::dto::LinkSharing>,
     /// The request carries an embed key (which opens one chart's or page's reads, nothing else).
     pub embedded: bool,
+    /// The media wall's moderation key the request carries, if any.
+    pub moderation_key: Option<String>,
 }
 
 impl FromRequestParts<AppState> for TrackerPage {
@@ -109,9 +111,15 @@ impl FromRequestParts<AppState> for TrackerPage {
         let Query(q) = Query::<FilterQuery>::from_request_parts(parts, state).await?;
         let prefix = format!("/api/v1/trackers/{hash}");
         let route = parts.uri.path().strip_prefix(prefix.as_str()).unwrap_or("");
-        let keys = PublicKeys { share_hash: q.share_hash.as_deref(), embed_key: q.embed_key.as_deref(), route };
+        let keys = PublicKeys {
+            share_hash: q.share_hash.as_deref(),
+            embed_key: q.embed_key.as_deref(),
+            moderation_key: q.moderation_key.as_deref(),
+            route,
+        };
         let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), keys).await?;
         let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
-        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared, embedded: q.embed_key.is_some() })
+        let embedded = q.embed_key.is_some();
+        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared, embedded, moderation_key: q.moderation_key })
     }
 }

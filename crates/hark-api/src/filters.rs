@@ -36,6 +36,8 @@ pub struct FilterQuery {
     pub share_hash: Option<String>,
     /// An embed key: opens the one chart or page it was made for.
     pub embed_key: Option<String>,
+    /// The media wall's moderation key: opens the wall and its moderation.
+    pub moderation_key: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -52,6 +52,9 @@ pub struct ApiConfig {
     /// Seals the secrets administrators upload; a random key for the process's life when unset
     /// (what it sealed cannot be opened after a restart).
     pub secret_key: Option<secrets::SecretKey>,
+    /// Let the media proxy fetch from this machine and private networks (tests' fake platform
+    /// hosts); never set in a deployment.
+    pub media_allow_private: bool,
 }
 
 impl ApiConfig {
@@ -73,6 +76,8 @@ pub struct AppState {
     /// Wakes the export worker when a job is asked for.
     pub exports_wake: Arc<tokio::sync::Notify>,
     pub secret_key: Arc<secrets::SecretKey>,
+    /// The media proxy's clients and memory.
+    pub media: Arc<routes::media::MediaProxy>,
 }
 
 impl AppState {
@@ -90,6 +95,7 @@ impl AppState {
         Self {
             store,
             secret_key,
+            media: Arc::new(routes::media::MediaProxy::new(config.media_allow_private)),
             config: Arc::new(config),
             login_limiter: Arc::new(auth::LoginLimiter::default()),
             mailer,
@@ -112,7 +118,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "exports"), (name = "admin"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "exports"), (name = "media-wall"), (name = "admin"))
 )]
 struct ApiDoc;
 
@@ -169,6 +175,11 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::topics::topic_posts))
         .routes(routes!(routes::topics::sentiment))
         .routes(routes!(routes::topics::sentiment_keywords))
+        .routes(routes!(routes::media_wall::media_wall))
+        .routes(routes!(routes::media_wall::save_settings))
+        .routes(routes!(routes::media_wall::set_moderation))
+        .routes(routes!(routes::media_wall::set_visibility))
+        .routes(routes!(routes::media_wall::get_moderation_link, routes::media_wall::rotate_moderation_link))
         .routes(routes!(posts::list_posts))
         .routes(routes!(posts::export_posts))
         .routes(routes!(posts::tag_posts))
@@ -231,7 +242,12 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(auth::csrf_guard))
         .layer(DefaultBodyLimit::max(1 << 20))
         .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
-    let mut router = api.with_state(state.clone());
+    // Media are cached by browsers, so they live outside the API's `no-store`.
+    let media = Router::new()
+        .route(routes::media::PROXY_PATH, get(routes::media::proxy))
+        .route("/demo-media/{*path}", get(routes::media::demo_media))
+        .with_state(state.clone());
+    let mut router = api.with_state(state.clone()).merge(media);
     if let Some(dir) = &state.config.web_dir {
         let index = dir.join("index.html");
         router = router.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)));
@@ -265,7 +281,12 @@ async fn frame_policy(req: axum::extract::Request, next: axum::middleware::Next)
     if embed {
         h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors *"));
     } else {
-        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+        // A policy of the answer's own (the media proxy's) keeps its rules.
+        let policy = match h.get(header::CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()) {
+            Some(own) => HeaderValue::from_str(&format!("{own}; frame-ancestors 'none'")).unwrap_or(HeaderValue::from_static("frame-ancestors 'none'")),
+            None => HeaderValue::from_static("frame-ancestors 'none'"),
+        };
+        h.insert(header::CONTENT_SECURITY_POLICY, policy);
         h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     res

@@ -40,6 +40,24 @@ impl SecretKey {
         Ok(Self(bytes.try_into().map_err(|_| SecretError::BadKey)?))
     }
 
+    /// The first 16 bytes of HMAC-SHA256 over `purpose`, a newline and `data`, in hexadecimal: a
+    /// tag the server hands out with a value and later checks (the media proxy's addresses).
+    pub fn tag(&self, purpose: &str, data: &[u8]) -> String {
+        let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, &self.0);
+        let mut ctx = ring::hmac::Context::with_key(&key);
+        ctx.update(purpose.as_bytes());
+        ctx.update(b"\n");
+        ctx.update(data);
+        hex::encode(&ctx.sign().as_ref()[..16])
+    }
+
+    /// Whether `tag` is [`Self::tag`] of `data` (compared as digests, so the time taken says
+    /// nothing about how much of a guess was right).
+    pub fn tag_matches(&self, purpose: &str, data: &[u8], tag: &str) -> bool {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(self.tag(purpose, data).as_bytes()) == Sha256::digest(tag.as_bytes())
+    }
+
     /// A new random key (a server without a configured one keeps it for its lifetime).
     pub fn random() -> Self {
         let mut k = [0u8; 32];

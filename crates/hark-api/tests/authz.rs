@@ -34,6 +34,9 @@ enum Rule {
     Editor,
     /// Tracker administrators, the owner and the instance administrator.
     Admin,
+    /// As `Admin`, and the media wall's moderation key (its own test); the share link reads the
+    /// tracker but may not moderate.
+    Moderate,
     /// The tracker's owner alone.
     Owner,
 }
@@ -93,6 +96,12 @@ fn routes() -> Vec<Route> {
         q("get", "/api/v1/trackers/{hash}/topics/posts", Read, "topic=word%3Bnike"),
         r("get", "/api/v1/trackers/{hash}/sentiment", Read),
         r("get", "/api/v1/trackers/{hash}/sentiment/keywords", Read),
+        r("get", "/api/v1/trackers/{hash}/media-wall", Read),
+        b("put", "/api/v1/trackers/{hash}/media-wall/settings", Admin, json!({})),
+        b("put", "/api/v1/trackers/{hash}/media-wall/moderation", Moderate, json!({"enabled": false})),
+        b("post", "/api/v1/trackers/{hash}/media-wall/visibility", Moderate, json!({"posts": ["twitter;1"], "visibility": 1})),
+        r("get", "/api/v1/trackers/{hash}/media-wall/moderation-link", Admin),
+        r("post", "/api/v1/trackers/{hash}/media-wall/moderation-link", Admin),
         r("get", "/api/v1/trackers/{hash}/dashboard/top-stats", Read),
         r("get", "/api/v1/trackers/{hash}/dashboard/timeline", Read),
         q("get", "/api/v1/trackers/{hash}/dashboard/timeline", Export, "format=csv&grouping=day"),
@@ -245,7 +254,7 @@ fn expect(route: &str, rule: Rule, who: Who, s: Sharing) -> Expect {
             Rule::Read => Allowed,
             Rule::Prediction if s.view_predictions => Allowed,
             Rule::Export if s.export_reports => Allowed,
-            Rule::Prediction | Rule::Export => Denied(403, "forbidden"),
+            Rule::Prediction | Rule::Export | Rule::Moderate => Denied(403, "forbidden"),
             _ => Denied(401, "unauthorized"),
         },
         _ => {

@@ -88,7 +88,7 @@ impl Resolve for PublicResolver {
 }
 
 /// A client builder that connects to public addresses only.
-pub(crate) fn public_only(builder: reqwest::ClientBuilder) -> reqwest::ClientBuilder {
+pub fn public_only(builder: reqwest::ClientBuilder) -> reqwest::ClientBuilder {
     builder.dns_resolver(Arc::new(PublicResolver)).redirect(reqwest::redirect::Policy::custom(|attempt| {
         if attempt.previous().len() >= 10 {
             attempt.error("too many redirects")

@@ -8,6 +8,7 @@
 //! locations as coordinates or as profile text, and the client a tweet was sent from.
 
 mod content;
+pub mod media;
 mod timeline;
 
 use hark_core::criteria::{AccountLists, TrackerCriteria};
@@ -259,17 +260,12 @@ impl DemoGenerator {
                 a.location = Some(["Earth 🌍", "somewhere over the rainbow", "she/her", "localhost"][rng.gen_range(0..4)].to_string());
             }
         }
-        let mut avatar = String::with_capacity(80);
-        avatar.push_str(match p {
-            Platform::Twitter => "https://pbs.twimg.com/profile_images/",
-            Platform::Instagram => "https://scontent.cdninstagram.com/v/t51.2885-19/",
-            Platform::Youtube => "https://yt3.ggpht.com/",
-            Platform::Facebook => "https://scontent.xx.fbcdn.net/v/t39.30808-1/",
-            Platform::Tiktok => "https://p16-sign-va.tiktokcdn.com/tos-maliva-avt-0068/",
-            _ => "https://www.gravatar.com/avatar/",
-        });
+        // Served by Hark itself (see `media`), so the demo's pictures show with no network.
+        let mut avatar = String::with_capacity(40);
+        avatar.push_str(media::PREFIX);
+        avatar.push_str("avatar/");
         push_b64(&mut avatar, rng.gen(), 16);
-        avatar.push_str(".jpg");
+        avatar.push_str(".svg");
         a.avatar_url = Some(avatar);
         DemoAuthor { author: a, locale, place, geotags: rng.gen_bool(0.25), org }
     }
@@ -506,12 +502,12 @@ impl DemoGenerator {
                 }
                 let r = rng_f(self);
                 if r < 0.24 {
-                    post.media.push(self.media(MediaKind::Photo, "https://pbs.twimg.com/media/", ".jpg", None));
+                    post.media.push(self.media(MediaKind::Photo, None));
                 } else if r < 0.32 {
-                    let m = self.media(MediaKind::Video, "https://video.twimg.com/ext_tw_video/", ".mp4", Some(2_176_000));
+                    let m = self.media(MediaKind::Video, Some(2_176_000));
                     post.media.push(m);
                 } else if r < 0.35 {
-                    post.media.push(self.media(MediaKind::Gif, "https://video.twimg.com/tweet_video/", ".mp4", Some(0)));
+                    post.media.push(self.media(MediaKind::Gif, Some(0)));
                 }
                 let mut url = String::with_capacity(64);
                 url.push_str("https://x.com/");
@@ -535,7 +531,7 @@ impl DemoGenerator {
                     c.taps_forward = Some((reach as f64 * 0.4) as i64);
                     c.taps_back = Some((reach as f64 * 0.03) as i64);
                     c.replies = Some((reach as f64 * 0.004) as i64);
-                    post.media.push(self.media(MediaKind::Video, "https://scontent.cdninstagram.com/o1/v/t16/", ".mp4", Some(1_200_000)));
+                    post.media.push(self.media(MediaKind::Video, Some(1_200_000)));
                 } else {
                     let likes = (reach as f64 * Self::lognormal(&mut self.rng, 0.06, 0.8)) as i64;
                     c.likes = Some(likes);
@@ -543,14 +539,14 @@ impl DemoGenerator {
                     c.saves = Some((likes as f64 * Self::lognormal(&mut self.rng, 0.05, 0.8)) as i64);
                     let r = rng_f(self);
                     if r < 0.55 {
-                        post.media.push(self.media(MediaKind::Photo, "https://scontent.cdninstagram.com/v/t51.29350-15/", ".jpg", None));
+                        post.media.push(self.media(MediaKind::Photo, None));
                     } else if r < 0.8 {
                         // A carousel: one entry per slide.
                         for _ in 0..self.rng.gen_range(2..6) {
-                            post.media.push(self.media(MediaKind::Carousel, "https://scontent.cdninstagram.com/v/t51.29350-15/", ".jpg", None));
+                            post.media.push(self.media(MediaKind::Carousel, None));
                         }
                     } else {
-                        post.media.push(self.media(MediaKind::Reel, "https://scontent.cdninstagram.com/o1/v/t16/", ".mp4", Some(1_800_000)));
+                        post.media.push(self.media(MediaKind::Reel, Some(1_800_000)));
                         c.views = Some((reach as f64 * Self::lognormal(&mut self.rng, 1.5, 0.8)) as i64);
                     }
                 }
@@ -583,9 +579,9 @@ impl DemoGenerator {
                 c.likes = Some(likes);
                 c.dislikes = Some((likes as f64 * Self::lognormal(&mut self.rng, 0.04, 0.7)) as i64);
                 c.comments = Some((likes as f64 * Self::lognormal(&mut self.rng, 0.08, 0.7)) as i64);
-                let mut thumb = String::from("https://i.ytimg.com/vi/");
+                let mut thumb = format!("{}poster/", media::PREFIX);
                 thumb.push_str(&post.id);
-                thumb.push_str("/hqdefault.jpg");
+                thumb.push_str(".svg");
                 let mut url = String::from("https://www.youtube.com/watch?v=");
                 url.push_str(&post.id);
                 post.media.push(Media { kind: MediaKind::Video, url: url.clone(), thumbnail_url: Some(thumb), bitrate: None });
@@ -603,9 +599,9 @@ impl DemoGenerator {
                 c.clicks = Some((reach as f64 * Self::lognormal(&mut self.rng, 0.01, 0.8)) as i64);
                 let r = rng_f(self);
                 if r < 0.4 {
-                    post.media.push(self.media(MediaKind::Photo, "https://scontent.xx.fbcdn.net/v/t39.30808-6/", ".jpg", None));
+                    post.media.push(self.media(MediaKind::Photo, None));
                 } else if r < 0.5 {
-                    post.media.push(self.media(MediaKind::Video, "https://video.xx.fbcdn.net/v/t42.1790-2/", ".mp4", Some(1_500_000)));
+                    post.media.push(self.media(MediaKind::Video, Some(1_500_000)));
                 }
                 if geotags && rng_f(self) < 0.15 {
                     post.coordinates = Some(self.jitter(place.lat, place.lon));
@@ -627,7 +623,7 @@ impl DemoGenerator {
                 c.comments = Some((likes as f64 * Self::lognormal(&mut self.rng, 0.02, 0.8)) as i64);
                 c.shares = Some((likes as f64 * Self::lognormal(&mut self.rng, 0.05, 0.9)) as i64);
                 c.saves = Some((likes as f64 * Self::lognormal(&mut self.rng, 0.04, 0.9)) as i64);
-                let m = self.media(MediaKind::Video, "https://v16-webapp.tiktok.com/video/tos/", ".mp4", Some(1_100_000));
+                let m = self.media(MediaKind::Video, Some(1_100_000));
                 post.media.push(m);
                 let mut url = String::from("https://www.tiktok.com/@");
                 url.push_str(&post.author.username);
@@ -652,7 +648,7 @@ impl DemoGenerator {
                 post.counts.comments = Some(Self::lognormal(&mut self.rng, 12.0, 1.3) as i64);
                 post.counts.shares = Some(Self::lognormal(&mut self.rng, 80.0, 1.5) as i64);
                 if rng_f(self) < 0.6 {
-                    post.media.push(self.media(MediaKind::Photo, "https://cdn.morningledger.com/images/", ".jpg", None));
+                    post.media.push(self.media(MediaKind::Photo, None));
                 }
                 post.url = Some(url);
             }
@@ -684,7 +680,7 @@ impl DemoGenerator {
                 post.counts.comments = Some(Self::lognormal(&mut self.rng, 3.0, 1.2) as i64);
                 post.counts.shares = Some(Self::lognormal(&mut self.rng, 10.0, 1.4) as i64);
                 if rng_f(self) < 0.5 {
-                    post.media.push(self.media(MediaKind::Photo, "https://images.unsplash.com/photo-", ".jpg", None));
+                    post.media.push(self.media(MediaKind::Photo, None));
                 }
                 post.url = Some(url);
             }
@@ -717,16 +713,21 @@ impl DemoGenerator {
         (lat + self.rng.gen_range(-0.04..0.04), lon + self.rng.gen_range(-0.04..0.04))
     }
 
-    fn media(&mut self, kind: MediaKind, prefix: &str, ext: &str, bitrate: Option<i64>) -> Media {
-        let mut url = String::with_capacity(prefix.len() + 24);
-        url.push_str(prefix);
+    /// A picture or clip served by Hark itself (see `media`): photos as pictures, videos as
+    /// short clips with a poster (tall for reels).
+    fn media(&mut self, kind: MediaKind, bitrate: Option<i64>) -> Media {
+        let moving = matches!(kind, MediaKind::Video | MediaKind::Gif | MediaKind::Reel);
+        let mut url = String::with_capacity(40);
+        url.push_str(media::PREFIX);
+        url.push_str(if moving { "clip/" } else { "photo/" });
         push_b64(&mut url, self.rng.gen(), 15);
-        url.push_str(ext);
-        let thumbnail_url = matches!(kind, MediaKind::Video | MediaKind::Gif | MediaKind::Reel).then(|| {
-            let mut t = String::with_capacity(prefix.len() + 24);
-            t.push_str(prefix);
+        url.push_str(if moving { ".webm" } else { ".svg" });
+        let thumbnail_url = moving.then(|| {
+            let mut t = String::with_capacity(40);
+            t.push_str(media::PREFIX);
+            t.push_str(if kind == MediaKind::Reel { "tall/" } else { "poster/" });
             push_b64(&mut t, self.rng.gen(), 15);
-            t.push_str(".jpg");
+            t.push_str(".svg");
             t
         });
         Media { kind, url, thumbnail_url, bitrate }

@@ -519,11 +519,29 @@ impl Store {
                 .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l)))
                 .collect();
             let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
-            // 16 parameters a link, under SQLite's 32,766.
-            for chunk in links.chunks(2000) {
+            // A post with media that reaches a tracker moderating its media wall waits in the
+            // wall's queue (visibility 2) until approved.
+            let mut linked: Vec<i64> = links.iter().map(|l| l.0).collect();
+            linked.sort_unstable();
+            linked.dedup();
+            let moderated: std::collections::HashSet<i64> = if links.iter().any(|l| l.2.media.is_some()) {
+                sqlx::query_scalar::<_, i64>(&format!(
+                    "SELECT id FROM trackers WHERE media_moderation = TRUE AND id IN ({})",
+                    self.backend().id_set("$1")
+                ))
+                .bind(crate::dialect::json_ids(&linked))
+                .fetch_all(&mut *tx)
+                .await?
+                .into_iter()
+                .collect()
+            } else {
+                Default::default()
+            };
+            // 18 parameters a link, under SQLite's 32,766.
+            for chunk in links.chunks(1800) {
                 let mut q = sqlx::QueryBuilder::new(
                     "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
-                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort) ",
+                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort, has_media, visibility) ",
                 );
                 q.push_values(chunk, |mut b, (t, id, p, l)| {
                     b.push_bind(*t)
@@ -546,7 +564,9 @@ impl Store {
                         .push_bind(p.kind() as i16)
                         .push("LOWER(SUBSTR(")
                         .push_bind_unseparated(p.text.as_str())
-                        .push_unseparated(", 1, 16))");
+                        .push_unseparated(", 1, 16))")
+                        .push_bind(p.media.is_some() as i16)
+                        .push_bind(if p.media.is_some() && moderated.contains(t) { 2i64 } else { 1i64 });
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;

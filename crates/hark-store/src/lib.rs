@@ -61,7 +61,9 @@ pub use influencers::{
 };
 pub use integrations::IntegrationRow;
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
-pub use posts::{PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit};
+pub use posts::{
+    wall_visibility, PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit, WallQuery, WallRow,
+};
 pub use reanalysis::{Reanalysis, StoredPost};
 pub use sentiment::SENTIMENT_BUCKETS;
 pub use sharing::ShareSettings;

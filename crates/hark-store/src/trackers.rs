@@ -33,6 +33,10 @@ pub struct TrackerRow {
     pub custom_url: Option<String>,
     pub share_hash: Option<String>,
     pub last_edit_mode: Option<String>,
+    /// The media wall's saved settings (JSON; `{}` until first saved).
+    pub media_wall: String,
+    /// The key of the media wall's moderation link, once made.
+    pub moderation_key: Option<String>,
     pub owner_name: String,
     /// When the owner's trial ends (none when the owner is not on a trial).
     pub owner_trial_ends: Option<Millis>,
@@ -82,7 +86,7 @@ const TRACKER_SELECT: &str = "SELECT t.id, t.hash, t.friendly, t.title, t.owner_
      t.created_at, t.updated_at, t.end_at, t.last_cached, t.last_paused, t.first_data_point, t.platforms, \
      t.criteria, t.volume_limit, t.unlock_date, t.share_exports, t.media_moderation, t.custom_config, \
      t.hide_auth_metrics, t.is_preview_mode, t.is_demo, t.total_posts, t.link_sharing, t.custom_url, \
-     t.share_hash, t.last_edit_mode, u.name AS owner_name, \
+     t.share_hash, t.last_edit_mode, t.media_wall, t.moderation_key, u.name AS owner_name, \
      CASE WHEN u.trial THEN u.trial_expires END AS owner_trial_ends FROM trackers t JOIN users u ON u.id = t.owner_id";
 
 pub const LOG_CREATED: &str = "tracker_created";

@@ -211,6 +211,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         export_lease: Some(std::time::Duration::from_secs(args.export_lease_secs)),
         export_step_delay: args.export_step_delay_ms.map(std::time::Duration::from_millis),
         secret_key: Some(secret_key(&args)?),
+        media_allow_private: false,
     };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)

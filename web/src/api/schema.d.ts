@@ -902,6 +902,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/media-wall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wall: its posts by the saved settings (or the parameters given), and for moderators the
+         *     moderation queue. Open to the tracker's viewers, its share link and the wall's embed (public
+         *     posts, saved settings) and the moderation key.
+         */
+        get: operations["media_wall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/media-wall/moderation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Turns the wall's moderation on (new posts with media wait in a queue) or off (the queue is
+         *     published). Moderators: owner, administrators, the moderation key.
+         */
+        put: operations["set_moderation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/media-wall/moderation-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wall's moderation link (made the first time it is asked for). Owner and administrators. */
+        get: operations["get_moderation_link"];
+        put?: never;
+        /** A new moderation link; the old one stops working. Owner and administrators. */
+        post: operations["rotate_moderation_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/media-wall/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Saves the wall's settings (owner and administrators). */
+        put: operations["save_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/media-wall/visibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shows, hides, approves or rejects posts on the wall. Moderators: owner, administrators, the
+         *     moderation key.
+         */
+        post: operations["set_visibility"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/members": {
         parameters: {
             query?: never;
@@ -1979,6 +2075,62 @@ export interface components {
             /** @description Platform codes an account on a trial cannot switch on. */
             trialLockedPlatforms: string[];
         };
+        MediaWall: {
+            /** @description The caller may change the settings, delete posts and share the moderation link. */
+            canManage: boolean;
+            /** @description The caller may show and hide posts, approve and reject, and toggle moderation. */
+            canModerate: boolean;
+            /** @description The tracker's 'Media Wall Moderation' toggle. */
+            moderation: boolean;
+            posts: components["schemas"]["WallPost"][];
+            /** @description Posts waiting for approval, newest first (moderators only, while moderation is on). */
+            queue: components["schemas"]["WallPost"][];
+            /** Format: int64 */
+            queueTotal: number;
+            settings: components["schemas"]["MediaWallSettings"];
+        };
+        /** @description The wall's settings, saved on the tracker. */
+        MediaWallSettings: {
+            /**
+             * @description `grid` or `slideshow`.
+             * @default grid
+             */
+            displayMode: string;
+            /**
+             * @description Show each post's text.
+             * @default true
+             */
+            displayText: boolean;
+            /** @default false */
+            excludeRetweets: boolean;
+            /**
+             * @description Usernames left out (without '@').
+             * @default []
+             */
+            excludeUsers: string[];
+            /**
+             * Format: int64
+             * @description Posts on the wall, 1 to 500.
+             * @default 50
+             */
+            postCount: number;
+            /**
+             * @description `date` (newest first) or `engagement`.
+             * @default date
+             */
+            sortBy: string;
+            /**
+             * @description `dark` or `light`.
+             * @default dark
+             */
+            theme: string;
+            /**
+             * Format: int64
+             * @description Seconds between refreshes, 20 to 120.
+             * @default 30
+             */
+            updateFrequency: number;
+        };
         Member: {
             email: string;
             name: string;
@@ -1989,6 +2141,23 @@ export interface components {
             permission: number;
             /** Format: int64 */
             userId: number;
+        };
+        ModerationInput: {
+            enabled: boolean;
+        };
+        ModerationLink: {
+            /** @description The key the link carries. */
+            key: string;
+            /** @description The wall's address with the key: whoever holds it can moderate this wall. */
+            url: string;
+        };
+        ModerationState: {
+            moderation: boolean;
+            /**
+             * Format: int64
+             * @description Posts that left the queue for the wall (turning moderation off publishes the queue).
+             */
+            published: number;
         };
         NewExportInput: {
             /** @description The report's timeline as running totals. */
@@ -2613,6 +2782,22 @@ export interface components {
             /** Format: int64 */
             likes: number;
         };
+        VisibilityInput: {
+            /** @description Post keys `platform;id`. */
+            posts: string[];
+            /**
+             * Format: int64
+             * @description 1: approve or show; 0: reject or hide.
+             */
+            visibility: number;
+        };
+        VisibilityResult: {
+            /**
+             * Format: int64
+             * @description Posts whose visibility changed.
+             */
+            count: number;
+        };
         VolumeEstimate: {
             /** @description Whether every source could count. */
             complete: boolean;
@@ -2631,6 +2816,47 @@ export interface components {
              * @description Days counted: the preview's sample window.
              */
             windowDays: number;
+        };
+        WallAuthor: {
+            avatarUrl?: string | null;
+            name: string;
+            username: string;
+        };
+        /** @description One picture or video of a post, at an address the page can load (Hark's own). */
+        WallMedia: {
+            /** @description photo, video, gif, carousel or reel. */
+            kind: string;
+            thumbnailUrl?: string | null;
+            url: string;
+        };
+        WallPost: {
+            author: components["schemas"]["WallAuthor"];
+            /** Format: int64 */
+            comments: number;
+            /** Format: int64 */
+            createdAt: number;
+            /** Format: int64 */
+            engagement: number;
+            isRetweet: boolean;
+            /** @description `platform;id`. */
+            key: string;
+            /** Format: int64 */
+            likes: number;
+            media: components["schemas"]["WallMedia"][];
+            /** @description Platform code (twt, ig, …). */
+            platform: string;
+            /** Format: int64 */
+            shares: number;
+            text: string;
+            /** @description The post on its platform. */
+            url?: string | null;
+            /** Format: int64 */
+            views: number;
+            /**
+             * Format: int64
+             * @description 1 public, 0 hidden, 2 waiting in the moderation queue.
+             */
+            visibility: number;
         };
         /** Format: int64 */
         i64: number;
@@ -3541,6 +3767,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key, for a page or chart framed elsewhere. */
                 embedKey?: string;
+                /** @description The media wall's moderation key (opens the tracker itself and the wall). */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -3903,6 +4131,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -3948,6 +4178,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -3993,6 +4225,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 0 leaves facebook out (anonymised facebook authors). */
                 facebook?: number | null;
             };
@@ -4040,6 +4274,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4085,6 +4321,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4130,6 +4368,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 1-based page of 25 posts. */
                 page?: number | null;
                 /** @description hashtag or keyword, with `term`: posts mentioning it (topics view). */
@@ -4190,6 +4430,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4251,6 +4493,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4296,6 +4540,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description none (chosen from the range length), minutes, hour, day, week or month. */
                 grouping?: string | null;
                 /** @description csv: the buckets as a CSV file (for those who may export). */
@@ -4369,6 +4615,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4414,6 +4662,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4459,6 +4709,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4520,6 +4772,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4565,6 +4819,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4662,6 +4918,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -4715,6 +4973,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -4967,6 +5227,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Accounts per page, 1 to 100 (25 by default). */
@@ -5052,6 +5314,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Accounts per page, 1 to 100 (25 by default). */
@@ -5137,6 +5401,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description The account: `platform;author` (an influencer's `key`). */
                 account?: string;
                 /** @description `field;asc|desc`: created_at (default, descending), engagement, reach, engagement_rate. */
@@ -5274,6 +5540,317 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LogList"];
+                };
+            };
+        };
+    };
+    media_wall: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
+                /** @description Words that must all appear (trimmed; at most 200 characters). */
+                search?: string;
+                /**
+                 * @description `1` public posts (default), `0` hidden ones ('Only You'), `-1` both; other than `1` needs
+                 *     moderation.
+                 */
+                visibility?: string;
+                /** @description `date` or `engagement`; the saved setting by default. */
+                sort?: string;
+                /** @description `0` or `1`; the saved setting by default. */
+                excludeRetweets?: string;
+                /** @description Comma-separated usernames; the saved setting by default. */
+                excludeUsers?: string;
+                /** @description Posts, 1 to 500; the saved setting by default. */
+                count?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaWall"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_moderation: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModerationInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationState"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_moderation_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationLink"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotate_moderation_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationLink"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaWallSettings"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaWallSettings"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_visibility: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
+                platforms?: string;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
+                /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
+                start?: string;
+                /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
+                end?: string;
+                /** @description An IANA time zone; UTC by default. */
+                tz?: string;
+                postTags?: string;
+                postTagFilterMode?: string;
+                influencerTags?: string;
+                influencerTagFilterMode?: string;
+                /** @description A subtracker, 1-based. */
+                subtracker?: number;
+                /**
+                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
+                 *     pages through it.
+                 */
+                shareHash?: string;
+                /** @description An embed key: opens the one chart or page it was made for. */
+                embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VisibilityInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisibilityResult"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5546,6 +6123,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -5690,6 +6269,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description 1-based page. */
                 page?: string;
                 /** @description Posts per page, 1 to 1000 (25 by default). */
@@ -6041,6 +6622,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -6135,6 +6718,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -6376,6 +6961,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -6402,6 +6989,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key, for a page or chart framed elsewhere. */
                 embedKey?: string;
+                /** @description The media wall's moderation key (opens the tracker itself and the wall). */
+                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -6550,6 +7139,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description `word` (default) or `hashtag`. */
                 kind?: string;
                 /** @description The picked topics above this layer: `kind:text` separated by commas, at most two. */
@@ -6619,6 +7210,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /**
                  * @description The topics a post must hold: `kind:text` separated by commas, at most three (none: every
                  *     post of the range, as the posts list of a time bucket).
@@ -6687,6 +7280,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
                 /** @description The picked topics: `kind:text` separated by commas, at most two. */
                 path?: string;
                 /** @description Topics to chart with the path, `kind:text` separated by commas, at most ten. */
@@ -6752,6 +7347,8 @@ export interface operations {
                 shareHash?: string;
                 /** @description An embed key: opens the one chart or page it was made for. */
                 embedKey?: string;
+                /** @description The media wall's moderation key: opens the wall and its moderation. */
+                moderationKey?: string;
             };
             header?: never;
             path: {

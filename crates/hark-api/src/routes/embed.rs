@@ -40,7 +40,7 @@ pub const PAGES: &[(&str, &[&str])] = &[
     ("influencers", &["/influencers", "/influencers/posts", "/total-posts"]),
     ("trending-topics", &["/topics", "/topics/series", "/topics/posts", "/total-posts"]),
     ("sentiment", &["/sentiment", "/sentiment/keywords", "/posts", "/total-posts"]),
-    ("media-wall", &["/posts", "/total-posts"]),
+    ("media-wall", &["/media-wall"]),
 ];
 
 /// Every embed needs the tracker itself (its title and platforms).

@@ -5,6 +5,8 @@ pub mod embed;
 pub mod exports;
 pub mod import;
 pub mod integrations;
+pub mod media;
+pub mod media_wall;
 pub mod influencers;
 pub mod posts;
 pub mod preview;
@@ -85,6 +87,9 @@ fn trial_over(row: &TrackerRow, user: Option<&UserRow>) -> ApiError {
 pub struct PublicKeys<'a> {
     pub share_hash: Option<&'a str>,
     pub embed_key: Option<&'a str>,
+    /// The media wall's moderation key, which opens the wall's reads and moderation
+    /// ([`media_wall::MODERATION_ROUTES`]) and the tracker itself.
+    pub moderation_key: Option<&'a str>,
     /// The route read, after `/api/v1/trackers/{hash}` ("" for the tracker itself).
     pub route: &'a str,
 }
@@ -107,11 +112,21 @@ pub async fn load_tracker_for_page(
     };
     let share = keys.share_hash.filter(|s| !s.is_empty());
     let embed = keys.embed_key.filter(|s| !s.is_empty());
-    if share.is_none() && embed.is_none() {
+    let moderation = keys.moderation_key.filter(|s| !s.is_empty());
+    if share.is_none() && embed.is_none() && moderation.is_none() {
         return Err(denied);
     }
     let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
     let Some(row) = state.store.tracker_by_hash(parsed.as_str()).await? else { return Err(denied) };
+    if moderation.is_some()
+        && media_wall::MODERATION_ROUTES.contains(&keys.route)
+        && media_wall::moderation_key_matches(&row, moderation)
+    {
+        if row.owner_trial_over(hark_core::now_millis()) {
+            return Err(trial_over(&row, user));
+        }
+        return Ok((row, Permission::Viewer, Some(LinkSharing::default())));
+    }
     let Some(tracker_share) = row.share_hash.as_deref() else { return Err(denied) };
     if let Some(share) = share {
         // Compared as digests, so the time taken says nothing about how much of a guess was right.

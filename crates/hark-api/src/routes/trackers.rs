@@ -231,11 +231,19 @@ pub struct ShareParam {
     /// An embed key, for a page or chart framed elsewhere.
     #[serde(rename = "embedKey")]
     pub embed_key: Option<String>,
+    /// The media wall's moderation key (opens the tracker itself and the wall).
+    #[serde(rename = "moderationKey")]
+    pub moderation_key: Option<String>,
 }
 
 impl ShareParam {
     pub fn keys<'a>(&'a self, route: &'a str) -> crate::routes::PublicKeys<'a> {
-        crate::routes::PublicKeys { share_hash: self.share_hash.as_deref(), embed_key: self.embed_key.as_deref(), route }
+        crate::routes::PublicKeys {
+            share_hash: self.share_hash.as_deref(),
+            embed_key: self.embed_key.as_deref(),
+            moderation_key: self.moderation_key.as_deref(),
+            route,
+        }
     }
 }
 
@@ -522,7 +530,12 @@ pub async fn total_posts(
     Path(hash): Path<String>,
     Query(q): Query<FilterQuery>,
 ) -> ApiResult<axum::Json<TotalPosts>> {
-    let keys = crate::routes::PublicKeys { share_hash: q.share_hash.as_deref(), embed_key: q.embed_key.as_deref(), route: "/total-posts" };
+    let keys = crate::routes::PublicKeys {
+        share_hash: q.share_hash.as_deref(),
+        embed_key: q.embed_key.as_deref(),
+        moderation_key: None,
+        route: "/total-posts",
+    };
     let (row, _, _) = load_tracker_for_page(&state, &hash, user.as_ref(), keys).await?;
     let tracker_platforms = PlatformSet::from_bits(row.platforms);
     let platforms = q.platforms(tracker_platforms)?;

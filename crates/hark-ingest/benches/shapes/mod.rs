@@ -238,3 +238,36 @@ where
         }
     });
 }
+
+/// A server on the store, and a browser signed in as its instance administrator.
+pub async fn serve(store: &Store) -> (String, reqwest::Client, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let state = hark_api::AppState::new(store.clone(), hark_api::ApiConfig::default());
+    tokio::spawn(async move {
+        let _ = hark_api::serve(listener, state, std::future::pending()).await;
+    });
+    let client = reqwest::Client::builder().cookie_store(true).build().expect("client");
+    let csrf = |r: &reqwest::Response| r.cookies().find(|c| c.name() == "hark_csrf").map(|c| c.value().to_string());
+    // The first answer sets the CSRF cookie; its value goes back in the header.
+    let me = client.get(format!("{base}/api/v1/me")).send().await.expect("me");
+    let token = csrf(&me).expect("the CSRF cookie");
+    let password = hark_api::auth::hash_password("password123").expect("hash");
+    // A kept database has the account already.
+    if store.user_by_email("admin@example.org").await.expect("admin").is_none() {
+        store
+            .create_user(&hark_api::routes::session::self_hosted_user("admin@example.org".into(), password, "Admin".into(), true), 0)
+            .await
+            .expect("admin");
+    }
+    let login = client
+        .post(format!("{base}/api/v1/auth/login"))
+        .header("X-CSRF-Token", &token)
+        .json(&serde_json::json!({"email": "admin@example.org", "password": "password123"}))
+        .send()
+        .await
+        .expect("login");
+    assert!(login.status().is_success(), "login: {}", login.status());
+    let token = csrf(&login).unwrap_or(token);
+    (base, client, token)
+}

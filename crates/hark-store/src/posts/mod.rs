@@ -23,6 +23,8 @@
 //!   and rare searches, and up to a cap (flagged) for the rest ([`total`]).
 //!
 //! Where one strategy gives way to another is set by [`PostListTuning`], a value of the store.
+//! The media wall reads the links of posts with media from partial indexes of its own ([`wall`]).
+//!
 //! Every fast strategy must give the page the plain query gives (every matching post sorted):
 //! the store tests compare them on both databases.
 
@@ -37,6 +39,7 @@ mod top_k;
 mod total;
 mod tuning;
 mod walk;
+mod wall;
 
 pub use actions::SentimentEdit;
 pub use list::PostRow;
@@ -44,3 +47,4 @@ pub use lookup::PostCountFilter;
 pub use query::{PostQuery, PostSort};
 pub use total::PostTotal;
 pub use tuning::PostListTuning;
+pub use wall::{visibility as wall_visibility, WallQuery, WallRow};

@@ -20,7 +20,7 @@
 //    historical data and says why three platforms are locked; self-hosted: the two-week text.
 //  - The trial ends: 'Your 14-Day Trial has expired', once a session; its trackers are locked
 //    (the owner and a viewer each told so, no panel read), but not to the instance administrator.
-// The media wall's lock is not walked through: that page is not built yet.
+// The media wall's lock and its upgrade modal are walked through in media-wall.test.mjs.
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiHref, embedKeyFor, get, shareHashFor } from './client';
+import { api, apiHref, embedKeyFor, get, moderationKeyFor, shareHashFor } from './client';
 
 describe('shareHashFor', () => {
   const page = (pathname: string, search: string) => ({ pathname, search });
@@ -28,6 +28,22 @@ describe('embedKeyFor', () => {
     expect(embedKeyFor('/trackers/other/dashboard/timeline', p)).toBeNull();
     expect(embedKeyFor('/me', p)).toBeNull();
     expect(embedKeyFor('/trackers/abc123', page('/hashtag-tracking/dashboard/abc123/rust', '?embed=1'))).toBeNull();
+  });
+});
+
+describe('moderationKeyFor', () => {
+  const page = (pathname: string, search: string) => ({ pathname, search });
+
+  it("gives the page's moderationKey to the tracker and its media wall calls only", () => {
+    const p = page('/hashtag-tracking/media-wall/abc123/rust', '?moderationKey=m1');
+    expect(moderationKeyFor('/trackers/abc123', p)).toBe('m1');
+    expect(moderationKeyFor('/trackers/abc123/media-wall', p)).toBe('m1');
+    expect(moderationKeyFor('/trackers/abc123/media-wall/visibility', p)).toBe('m1');
+    expect(moderationKeyFor('/trackers/abc123/posts', p)).toBeNull();
+    expect(moderationKeyFor('/trackers/abc123/total-posts', p)).toBeNull();
+    expect(moderationKeyFor('/trackers/other/media-wall', p)).toBeNull();
+    expect(moderationKeyFor('/me', p)).toBeNull();
+    expect(moderationKeyFor('/trackers/abc123/media-wall', page('/hashtag-tracking/media-wall/abc123/rust', ''))).toBeNull();
   });
 });
 
@@ -66,5 +82,27 @@ describe('reads through a shared link', () => {
     await get('/trackers/abc123/posts', { page: 1 });
     await get('/me', { tracker: 'abc123' });
     expect(urls).toEqual(['/api/v1/trackers/abc123/posts?page=1&embedKey=k2', '/api/v1/me?tracker=abc123']);
+  });
+
+  it('the moderation key goes on media wall changes as well as reads', async () => {
+    window.history.replaceState(null, '', '/hashtag-tracking/media-wall/abc123/rust?moderationKey=m1');
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        urls.push(input);
+        return new Response('{}', { status: 200 });
+      }),
+    );
+    await get('/trackers/abc123');
+    await get('/trackers/abc123/media-wall', { count: 50 });
+    await api('POST', '/trackers/abc123/media-wall/visibility', { posts: ['twt;1'], visibility: 0 });
+    await api('POST', '/trackers/abc123/posts/delete', { posts: ['twt;1'] });
+    expect(urls).toEqual([
+      '/api/v1/trackers/abc123?moderationKey=m1',
+      '/api/v1/trackers/abc123/media-wall?count=50&moderationKey=m1',
+      '/api/v1/trackers/abc123/media-wall/visibility?moderationKey=m1',
+      '/api/v1/trackers/abc123/posts/delete',
+    ]);
   });
 });

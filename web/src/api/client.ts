@@ -49,6 +49,17 @@ export function embedKeyFor(apiPath: string, page: { pathname: string; search: s
   return pageParamFor('embedKey', apiPath, page);
 }
 
+/**
+ * The moderation key a call goes through: the media wall's moderation link
+ * (`?moderationKey=…`) lets a visitor without a session moderate one tracker's wall. The server
+ * accepts it on the tracker itself and on its media wall calls (changes as well as reads), so it
+ * goes on exactly those, for the page's own tracker.
+ */
+export function moderationKeyFor(apiPath: string, page: { pathname: string; search: string }): string | null {
+  if (!/^\/trackers\/[^/?#]+(\/media-wall(\/[^?#]*)?)?$/.test(apiPath)) return null;
+  return pageParamFor('moderationKey', apiPath, page);
+}
+
 function pageParamFor(name: string, apiPath: string, page: { pathname: string; search: string }): string | null {
   const value = new URLSearchParams(page.search).get(name);
   if (!value) return null;
@@ -70,13 +81,23 @@ function pageLocation(): { pathname: string; search: string } {
   return typeof window === 'undefined' ? { pathname: '', search: '' } : window.location;
 }
 
-/** The query of a read, with the page's share link and embed key added when they apply. */
-function readQuery(path: string, query?: Query): Query | undefined {
+/**
+ * The query of a call, with the page's share link and embed key added to reads and its
+ * moderation key to every call, when they apply.
+ */
+function callQuery(method: string, path: string, query?: Query): Query | undefined {
   const page = pageLocation();
-  const shareHash = shareHashFor(path, page);
-  const embedKey = embedKeyFor(path, page);
-  if (!shareHash && !embedKey) return query;
-  return { ...query, ...(shareHash ? { shareHash } : {}), ...(embedKey ? { embedKey } : {}) };
+  const read = method === 'GET';
+  const shareHash = read ? shareHashFor(path, page) : null;
+  const embedKey = read ? embedKeyFor(path, page) : null;
+  const moderationKey = moderationKeyFor(path, page);
+  if (!shareHash && !embedKey && !moderationKey) return query;
+  return {
+    ...query,
+    ...(shareHash ? { shareHash } : {}),
+    ...(embedKey ? { embedKey } : {}),
+    ...(moderationKey ? { moderationKey } : {}),
+  };
 }
 
 /**
@@ -84,7 +105,7 @@ function readQuery(path: string, query?: Query): Query | undefined {
  * with the share link like every read.
  */
 export function apiHref(path: string, query?: Query): string {
-  return withQuery(`/api/v1${path}`, readQuery(path, query));
+  return withQuery(`/api/v1${path}`, callQuery('GET', path, query));
 }
 
 /** A body sent as it is (a file upload) rather than as JSON. */
@@ -105,7 +126,7 @@ export async function api<T>(method: string, path: string, body?: unknown, query
   }
   let res: Response;
   try {
-    res = await fetch(withQuery(`/api/v1${path}`, method === 'GET' ? readQuery(path, query) : query), {
+    res = await fetch(withQuery(`/api/v1${path}`, callQuery(method, path, query)), {
       method,
       headers,
       credentials: 'same-origin',

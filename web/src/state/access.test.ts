@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Me, PlatformFlags } from '../api/types';
-import { availablePlatforms, computeAccess, pageAvailable, selectedPlatforms, togglePlatform, TRIAL_LOCKED, trialLockedPlatforms } from './access';
+import { allowedPages, availablePlatforms, computeAccess, pageAvailable, selectedPlatforms, togglePlatform, TRIAL_LOCKED, trialLockedPlatforms } from './access';
 
 const flags = (on: string[]): PlatformFlags =>
   Object.fromEntries(['twt', 'ig', 'yt', 'fb', 'tt', 'news', 'blogs', 'forums', 'bsky', 'mastodon'].map((c) => [c, on.includes(c) ? 1 : 0])) as PlatformFlags;
@@ -37,6 +37,9 @@ describe('page availability', () => {
     expect(pageAvailable('sentiment', flags(['tt', 'yt']))).toBe(false);
     expect(pageAvailable('sentiment', flags(['fb']))).toBe(true);
     expect(pageAvailable('media-wall', flags(['yt']))).toBe(true);
+    // Bluesky and Mastodon posts carry images and video too.
+    expect(pageAvailable('media-wall', flags(['bsky', 'news']))).toBe(true);
+    expect(pageAvailable('media-wall', flags(['news', 'blogs']))).toBe(false);
     expect(pageAvailable('posts', flags(['news']))).toBe(true);
   });
 
@@ -167,5 +170,52 @@ describe('computeAccess', () => {
   it('link-sharing toggles do not limit a caller with access of their own', () => {
     const viewer = computeAccess(me({ permission: 1 }), { ...tracker, permission: 1, shared: false, linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false } }, { demo: false, embed: false });
     expect(viewer).toMatchObject({ shared: false, canViewPredictions: true, canDownload: true, canEditDates: false });
+  });
+});
+
+describe('a moderation link (moderationKey)', () => {
+  const tracker = { permission: 0, isOwner: false, unlockDate: false };
+  const signedOut = { ...me({}), isLoggedIn: false, permission: 0, isTrackerOwner: false, isAdmin: false };
+  const withKey = { demo: false, embed: false, moderationKey: true };
+
+  // The server answers the key holder as a link visitor: shared, reading as a viewer.
+  const keyed = { ...tracker, permission: 1, shared: true };
+
+  it('limits a signed-out key holder to the media wall, with nothing to manage', () => {
+    const a = computeAccess(signedOut, keyed, withKey);
+    expect(a).toMatchObject({
+      moderationOnly: true,
+      canEditTracker: false,
+      canSeeSettings: false,
+      canSeeHistorical: false,
+      canManage: false,
+      canManageTeam: false,
+      canSwitchTrackers: false,
+      canExport: false,
+      canEmbed: false,
+    });
+    expect(allowedPages(a)).toEqual(['media-wall']);
+    // While GET /me loads the tracker's own fields decide.
+    expect(computeAccess(undefined, keyed, withKey).moderationOnly).toBe(true);
+    expect(computeAccess(signedOut, tracker, withKey).moderationOnly).toBe(true);
+  });
+
+  it('limits a signed-in caller without access of their own too', () => {
+    expect(computeAccess(me({ permission: 0, isTrackerOwner: false, isAdmin: false }), keyed, withKey).moderationOnly).toBe(true);
+  });
+
+  it('does not limit callers with access of their own, a share link, or the demo', () => {
+    expect(computeAccess(me({ permission: 4, isTrackerOwner: true }), { ...tracker, permission: 4, isOwner: true }, withKey).moderationOnly).toBe(false);
+    expect(computeAccess(me({ permission: 1, isTrackerOwner: false, isAdmin: false }), { ...tracker, permission: 1 }, withKey).moderationOnly).toBe(false);
+    expect(computeAccess(me({ permission: 0, isTrackerOwner: false, isAdmin: true }), tracker, withKey).moderationOnly).toBe(false);
+    expect(computeAccess(undefined, { ...tracker, permission: 2 }, withKey).moderationOnly).toBe(false);
+    expect(computeAccess(signedOut, keyed, { ...withKey, shareHash: true }).moderationOnly).toBe(false);
+    expect(computeAccess(signedOut, keyed, { ...withKey, demo: true }).moderationOnly).toBe(false);
+  });
+
+  it('does nothing without a key', () => {
+    const a = computeAccess(signedOut, tracker, { demo: false, embed: false });
+    expect(a.moderationOnly).toBe(false);
+    expect(allowedPages(a)).toBeNull();
   });
 });

@@ -27,7 +27,7 @@ export function trialLockText(platformLabel: string): string {
 export const PAGE_PLATFORMS: Partial<Record<TrackerPage, PlatformCode[]>> = {
   'trending-topics': ['twt', 'ig', 'fb', 'yt', 'tt', 'bsky', 'mastodon'],
   sentiment: ['twt', 'ig', 'fb', 'bsky', 'mastodon'],
-  'media-wall': ['twt', 'ig', 'fb', 'yt', 'tt'],
+  'media-wall': ['twt', 'ig', 'fb', 'yt', 'tt', 'bsky', 'mastodon'],
 };
 
 export function pagePlatforms(page: TrackerPage): PlatformCode[] {
@@ -124,12 +124,22 @@ export interface Access {
   canExport: boolean;
   /** The Embed dialogs (GET /embed): who may export, never inside a frame. */
   canEmbed: boolean;
+  /**
+   * The caller reads through the media wall's moderation link (`moderationKey`) with no access of
+   * their own: the key opens the tracker and its media wall only, so the shell offers nothing else.
+   */
+  moderationOnly: boolean;
+}
+
+/** Which pages a caller may open; null when every available page is theirs. */
+export function allowedPages(access: Pick<Access, 'moderationOnly'>): TrackerPage[] | null {
+  return access.moderationOnly ? ['media-wall'] : null;
 }
 
 export function computeAccess(
   me: Me | undefined | null,
   tracker: Pick<Tracker, 'permission' | 'isOwner' | 'unlockDate'> & Partial<Pick<Tracker, 'shared' | 'linkSharing' | 'isDemo' | 'shareExports'>>,
-  flags: { demo: boolean; embed: boolean },
+  flags: { demo: boolean; embed: boolean; moderationKey?: boolean; shareHash?: boolean },
 ): Access {
   const isLoggedIn = !!me?.isLoggedIn;
   // GET /me?tracker= is authoritative; the tracker's own fields cover a /me still loading.
@@ -139,6 +149,10 @@ export function computeAccess(
   const managing = isLoggedIn && (isOwner || isAdmin || permission >= 3);
   const shared = !!tracker.shared;
   const link = tracker.linkSharing;
+  // A moderation key gives no rights beyond the wall. The server answers its holder as it does a
+  // link visitor (\`shared\`, reading as a viewer); only a caller with access of their own, or one
+  // who also came through the share link (which opens every page), sees more than the wall.
+  const moderationOnly = !!flags.moderationKey && !flags.shareHash && !flags.demo && !isAdmin && !isOwner && (shared || permission < 1);
   const canExport = shared
     ? !!link?.exportReports
     : isLoggedIn && (isAdmin || permission >= 3 || (!!tracker.shareExports && permission >= 1));
@@ -162,5 +176,6 @@ export function computeAccess(
     canDownload: !shared || !!link?.exportReports,
     canExport,
     canEmbed: !flags.embed && canExport,
+    moderationOnly,
   };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyTagFilters,
+  clearWallOverrides,
+  setWallVisibility,
   clearTagFilters,
   defaultDays,
   emptyState,
@@ -106,8 +108,32 @@ describe('parseQuery', () => {
   });
 
   it('reads media wall parameters', () => {
-    const s = parseQuery('excludeUsers=a,b&displayText=0&theme=light&displayMode=slideshow');
-    expect(s.mediaWall).toEqual({ excludeUsers: ['a', 'b'], displayText: false, theme: 'light', displayMode: 'slideshow' });
+    const s = parseQuery('excludeUsers=a,b&displayText=0&theme=light&displayMode=slideshow&visibility=-1&moderationKey=mk');
+    expect(s.mediaWall).toEqual({ excludeUsers: ['a', 'b'], displayText: false, theme: 'light', displayMode: 'slideshow', visibility: -1 });
+    expect(s.moderationKey).toBe('mk');
+  });
+
+  it('leaves the media wall as saved unless the address overrides it', () => {
+    expect(parseQuery('').mediaWall).toEqual({ excludeUsers: null, displayText: null, theme: null, displayMode: null, visibility: 1 });
+    // Unknown values are no override at all; an empty list is one (exclude nobody).
+    expect(parseQuery('theme=sepia&displayMode=wall&visibility=2').mediaWall).toEqual({
+      excludeUsers: null,
+      displayText: null,
+      theme: null,
+      displayMode: null,
+      visibility: 1,
+    });
+    expect(parseQuery('excludeUsers=').mediaWall.excludeUsers).toEqual([]);
+    expect(parseQuery('displayText=1').mediaWall.displayText).toBe(true);
+  });
+
+  it('round-trips media wall overrides and drops them back to the saved view', () => {
+    const s = parseQuery('displayText=1&theme=dark&displayMode=grid&visibility=0&moderationKey=mk');
+    expect(serializeQuery(s, 'media-wall')).toBe('displayText=1&theme=dark&displayMode=grid&visibility=0&moderationKey=mk');
+    expect(serializeQuery(clearWallOverrides(s), 'media-wall')).toBe('visibility=0&moderationKey=mk');
+    expect(serializeQuery(setWallVisibility(1)(s), 'media-wall')).toBe('displayText=1&theme=dark&displayMode=grid&moderationKey=mk');
+    // The moderation link's key stays as the visitor moves between the tracker's pages.
+    expect(keepOnNavigation(s).moderationKey).toBe('mk');
   });
 });
 

@@ -50,11 +50,22 @@ export interface InfluencerFilters {
   impressions: CountFilter | null;
 }
 
+/** Which posts the media wall lists: 1 public, 0 hidden ('Only You'), -1 all of them. */
+export type WallVisibility = 1 | 0 | -1;
+export const WALL_VISIBILITIES: readonly WallVisibility[] = [1, 0, -1];
+
+/**
+ * The media wall's view. Its display settings are saved on the tracker; these address
+ * parameters only override them for one view (a link opening a screen in light theme, say), so
+ * each is null ("as saved") unless the address sets it.
+ */
 export interface MediaWallParams {
-  excludeUsers: string[];
-  displayText: boolean;
-  theme: 'dark' | 'light';
-  displayMode: 'slideshow' | 'grid';
+  excludeUsers: string[] | null;
+  displayText: boolean | null;
+  theme: 'dark' | 'light' | null;
+  displayMode: 'slideshow' | 'grid' | null;
+  /** The post visibility dropdown; 1 (Public) by default. */
+  visibility: WallVisibility;
 }
 
 export interface QueryState {
@@ -81,6 +92,8 @@ export interface QueryState {
   /** 1-based subtracker the header narrows the pages to; null: all subtrackers. */
   subtracker: number | null;
   shareHash: string | null;
+  /** The media wall's moderation link key: moderation without signing in. */
+  moderationKey: string | null;
   demo: boolean;
   embed: boolean;
   /** The one dashboard chart an embed shows (`chart=NAME`). */
@@ -125,13 +138,14 @@ export function emptyState(): QueryState {
     excludeRT: false,
     igStoryOnly: false,
     influencer: { bio: '', location: '', followers: null, engagement: null, posts: null, impressions: null },
-    mediaWall: { excludeUsers: [], displayText: true, theme: 'dark', displayMode: 'grid' },
+    mediaWall: { excludeUsers: null, displayText: null, theme: null, displayMode: null, visibility: 1 },
     postTags: [],
     postTagFilterMode: DEFAULT_TAG_MODE,
     influencerTags: [],
     influencerTagFilterMode: DEFAULT_TAG_MODE,
     subtracker: null,
     shareHash: null,
+    moderationKey: null,
     demo: false,
     embed: false,
     chart: null,
@@ -241,11 +255,13 @@ export function parseQuery(search: string | URLSearchParams): QueryState {
     impressions: countFilter(p, 'impressions'),
   };
 
+  const visibility = Number(p.get('visibility'));
   s.mediaWall = {
-    excludeUsers: list(p.get('excludeUsers')),
-    displayText: p.get('displayText') === null ? true : flag(p.get('displayText')),
-    theme: p.get('theme') === 'light' ? 'light' : 'dark',
-    displayMode: p.get('displayMode') === 'slideshow' ? 'slideshow' : 'grid',
+    excludeUsers: p.get('excludeUsers') === null ? null : list(p.get('excludeUsers')),
+    displayText: p.get('displayText') === null ? null : flag(p.get('displayText')),
+    theme: oneOf(p.get('theme'), ['dark', 'light'] as const),
+    displayMode: oneOf(p.get('displayMode'), ['grid', 'slideshow'] as const),
+    visibility: p.get('visibility') !== null && (WALL_VISIBILITIES as number[]).includes(visibility) ? (visibility as WallVisibility) : 1,
   };
 
   s.postTags = idList(p.get('postTags'));
@@ -255,6 +271,7 @@ export function parseQuery(search: string | URLSearchParams): QueryState {
   s.subtracker = posInt(p.get('subtracker'), 63);
 
   s.shareHash = p.get('shareHash') || null;
+  s.moderationKey = p.get('moderationKey') || null;
   s.demo = flag(p.get('demo'));
   s.embed = flag(p.get('embed'));
   s.chart = p.get('chart') || null;
@@ -301,10 +318,11 @@ export function serializeQuery(s: QueryState, page: TrackerPage): string {
   }
 
   const mw = s.mediaWall;
-  if (mw.excludeUsers.length) p.set('excludeUsers', mw.excludeUsers.join(','));
-  if (!mw.displayText) p.set('displayText', '0');
-  if (mw.theme !== 'dark') p.set('theme', mw.theme);
-  if (mw.displayMode !== 'grid') p.set('displayMode', mw.displayMode);
+  if (mw.excludeUsers !== null) p.set('excludeUsers', mw.excludeUsers.join(','));
+  if (mw.displayText !== null) p.set('displayText', mw.displayText ? '1' : '0');
+  if (mw.theme !== null) p.set('theme', mw.theme);
+  if (mw.displayMode !== null) p.set('displayMode', mw.displayMode);
+  if (mw.visibility !== 1) p.set('visibility', String(mw.visibility));
 
   if (s.postTags.length) p.set('postTags', s.postTags.join(','));
   if (s.postTagFilterMode !== DEFAULT_TAG_MODE) p.set('postTagFilterMode', s.postTagFilterMode);
@@ -313,6 +331,7 @@ export function serializeQuery(s: QueryState, page: TrackerPage): string {
   if (s.subtracker !== null) p.set('subtracker', String(s.subtracker));
 
   if (s.shareHash) p.set('shareHash', s.shareHash);
+  if (s.moderationKey) p.set('moderationKey', s.moderationKey);
   if (s.demo) p.set('demo', 'true');
   if (s.embed) p.set('embed', '1');
   if (s.chart) p.set('chart', s.chart);
@@ -474,11 +493,23 @@ export function keepOnNavigation(s: QueryState): QueryState {
     influencerTagFilterMode: s.influencerTagFilterMode,
     subtracker: s.subtracker,
     shareHash: s.shareHash,
+    moderationKey: s.moderationKey,
     demo: s.demo,
     embed: s.embed,
     embedKey: s.embedKey,
   };
 }
+
+/** The media wall's post visibility dropdown. */
+export const setWallVisibility =
+  (visibility: WallVisibility): Updater =>
+  (s) => ({ ...s, mediaWall: { ...s.mediaWall, visibility } });
+
+/** Saved wall settings become the view again: the address's overrides are dropped. */
+export const clearWallOverrides: Updater = (s) => ({
+  ...s,
+  mediaWall: { ...emptyState().mediaWall, visibility: s.mediaWall.visibility },
+});
 
 /** Only the share and demo parameters: used when switching to another tracker. */
 export function keepShareAndDemo(s: QueryState): QueryState {

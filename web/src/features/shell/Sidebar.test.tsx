@@ -12,7 +12,7 @@ import { flags, makeMe, makeTracker } from './test-fixtures';
 function renderSidebar(opts: { tracker?: Tracker; me?: Me | undefined; search?: string; page?: TrackerPage; postCount?: PostCount; trackers?: Tracker[]; count?: number } = {}) {
   const tracker = opts.tracker ?? makeTracker();
   const query = parseQuery(opts.search ?? '');
-  const access = computeAccess(opts.me, tracker, { demo: query.demo, embed: query.embed });
+  const access = computeAccess(opts.me, tracker, { demo: query.demo, embed: query.embed, moderationKey: !!query.moderationKey, shareHash: !!query.shareHash });
   const list = opts.trackers ?? [];
   vi.stubGlobal(
     'fetch',
@@ -124,6 +124,30 @@ describe('Sidebar', () => {
     expect(link('Tracker Settings')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Historical Data' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Tracker Quick Switcher' })).toBeNull();
+  });
+
+  it("a moderation link's holder gets the media wall entry only, keeping the key", () => {
+    renderSidebar({
+      me: makeMe({ isLoggedIn: false, isTrackerOwner: false, permission: 0, isAdmin: false }),
+      tracker: makeTracker({ permission: 1, isOwner: false, shared: true, platforms: flags(['twt', 'ig']) }),
+      search: '?moderationKey=mk1',
+      page: 'media-wall',
+    });
+    const nav = screen.getByRole('navigation');
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Media Wall']);
+    expect(link('Media Wall')).toHaveAttribute('href', '/hashtag-tracking/media-wall/abc123/rust-lang?moderationKey=mk1');
+    expect(link('Media Wall')).toHaveAttribute('aria-current', 'page');
+    for (const name of ['Dashboard', 'Posts', 'Influencers', 'Trending Topics', 'Sentiment', 'Tracker Settings', 'Notification Settings', 'Go to Tracker List'])
+      expect(link(name), name).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Historical Data' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Tracker Quick Switcher' })).toBeNull();
+  });
+
+  it('a moderation key does not narrow the sidebar of a caller with access of their own', () => {
+    renderSidebar({ me: makeMe(), tracker: makeTracker({ platforms: flags(['twt']) }), search: '?moderationKey=mk1', page: 'media-wall' });
+    expect(link('Dashboard')).toBeInTheDocument();
+    expect(link('Posts')).toBeInTheDocument();
+    expect(link('Tracker Settings')).toBeInTheDocument();
   });
 
   it("shows the post count, '...' while loading and nothing when it fails", () => {

@@ -101,7 +101,7 @@ function SidebarBody({ tracker, access, page, query, hrefFor, postCount, onHisto
   const friendly = tracker.friendly;
   const keep = toSearch(keepShareAndDemo(query), 'dashboard');
   const isDashboard = page === 'dashboard' || page === 'realtime';
-  const entries: Entry[] = [
+  const all: Entry[] = [
     { key: 'dashboard', label: 'Dashboard', icon: IconDashboard, href: hrefFor('dashboard'), active: isDashboard },
     {
       key: 'posts',
@@ -114,11 +114,14 @@ function SidebarBody({ tracker, access, page, query, hrefFor, postCount, onHisto
     { key: 'influencers', label: 'Influencers', icon: IconUsers, href: hrefFor('influencers'), active: page === 'influencers' },
   ];
   if (pageAvailable('trending-topics', tracker.platforms))
-    entries.push({ key: 'topics', label: 'Trending Topics', icon: IconTrending, href: hrefFor('trending-topics'), active: page === 'trending-topics' });
+    all.push({ key: 'topics', label: 'Trending Topics', icon: IconTrending, href: hrefFor('trending-topics'), active: page === 'trending-topics' });
   if (pageAvailable('sentiment', tracker.platforms))
-    entries.push({ key: 'sentiment', label: 'Sentiment', icon: IconSmile, href: hrefFor('sentiment'), active: page === 'sentiment' });
+    all.push({ key: 'sentiment', label: 'Sentiment', icon: IconSmile, href: hrefFor('sentiment'), active: page === 'sentiment' });
   if (pageAvailable('media-wall', tracker.platforms))
-    entries.push({ key: 'media-wall', label: 'Media Wall', icon: IconImage, href: hrefFor('media-wall'), active: page === 'media-wall' });
+    all.push({ key: 'media-wall', label: 'Media Wall', icon: IconImage, href: hrefFor('media-wall'), active: page === 'media-wall' });
+
+  // A moderation link opens the media wall only: the sidebar offers no page the key does not open.
+  const entries = access.moderationOnly ? all.filter((e) => e.key === 'media-wall') : all;
 
   const settings: Entry[] = [];
   if (access.canSeeSettings) {
@@ -133,10 +136,11 @@ function SidebarBody({ tracker, access, page, query, hrefFor, postCount, onHisto
     });
   }
 
-  // A visitor of a shared link has no tracker list: the sidebar holds this tracker's pages only.
+  // A visitor of a shared link (or of a moderation link) has no tracker list: the sidebar holds
+  // this tracker's pages only.
   const back = access.demo
     ? { label: 'Go to Dashboard', href: '/' }
-    : access.shared && !access.isLoggedIn
+    : (access.shared || access.moderationOnly) && !access.isLoggedIn
       ? null
       : { label: 'Go to Tracker List', href: '/mytracks/hashtag' };
 

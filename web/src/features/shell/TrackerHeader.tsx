@@ -75,9 +75,14 @@ export function TrackerHeader() {
             </h1>
           )}
           {access.demo ? <span className="rounded bg-amber-100 px-2 py-0.5 text-xs font-bold tracking-wide text-amber-800">DEMO</span> : null}
-          {access.shared && !access.embed ? (
+          {access.shared && !access.moderationOnly && !access.embed ? (
             <span className="shrink-0 rounded bg-slate-100 px-2 py-0.5 text-xs font-bold tracking-wide text-slate-600" title="You are viewing this tracker through a shared link.">
               SHARED
+            </span>
+          ) : null}
+          {access.moderationOnly && !access.embed ? (
+            <span className="shrink-0 rounded bg-slate-100 px-2 py-0.5 text-xs font-bold tracking-wide text-slate-600" title="You are moderating this media wall through a moderation link.">
+              MODERATION LINK
             </span>
           ) : null}
           {access.canEditTracker && !access.embed ? (
@@ -127,15 +132,18 @@ export function TrackerHeader() {
       </div>
       {showsSubHeader(page) ? (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-3 border-t border-slate-100 bg-slate-50/60 px-6 py-3">
-          <DateRangePicker
-            tracker={tracker}
-            selection={query.date ?? { kind: 'days', days: defaultDays(page) }}
-            range={range}
-            now={now}
-            disabled={!access.canEditDates || previewLocked}
-            onDays={(d) => update(setDays(d))}
-            onCustom={(s, e) => update(setCustomRange(s, e))}
-          />
+          {/* The media wall shows the newest posts whatever the date range: no picker there. */}
+          {page === 'media-wall' ? null : (
+            <DateRangePicker
+              tracker={tracker}
+              selection={query.date ?? { kind: 'days', days: defaultDays(page) }}
+              range={range}
+              now={now}
+              disabled={!access.canEditDates || previewLocked}
+              onDays={(d) => update(setDays(d))}
+              onCustom={(s, e) => update(setCustomRange(s, e))}
+            />
+          )}
           <PlatformCheckboxes
             page={page}
             flags={tracker.platforms}
@@ -147,7 +155,10 @@ export function TrackerHeader() {
           />
           <div className="ml-auto flex flex-wrap items-center gap-3">
             {tracker.subtrackers?.length && !access.embed ? <SubtrackerSelect /> : null}
-            {(access.canManage && !access.embed) || query.postTags.length || query.influencerTags.length ? <HeaderTagFilter disabled={previewLocked} /> : null}
+            {/* Tags do not narrow the media wall (it shows the newest posts with media). */}
+            {page !== 'media-wall' && ((access.canManage && !access.embed) || query.postTags.length || query.influencerTags.length) ? (
+              <HeaderTagFilter disabled={previewLocked} />
+            ) : null}
             {access.canManage && !access.embed ? <HideAuthMetrics /> : null}
           </div>
         </div>

@@ -12,7 +12,7 @@ import type { Me, Tracker } from '../../api/types';
 import { HeaderMark } from '../../components/Logo';
 import { SampleDataNotice } from '../../components/SampleDataNotice';
 import { TooltipProvider } from '../../components/Tooltip';
-import { computeAccess, pageAvailable, selectedPlatforms } from '../../state/access';
+import { allowedPages, computeAccess, pageAvailable, selectedPlatforms } from '../../state/access';
 import { includesToday, resolveRange } from '../../state/date-range';
 import { filterQuery } from '../../state/filter-query';
 import { defaultDays, keepOnNavigation, parseQuery, toSearch, type TrackerPage } from '../../state/query-state';
@@ -120,9 +120,14 @@ function TrackerLoader({ page, hash, friendly }: { page: TrackerPage; hash: stri
       );
     }
     // A shared link that no longer opens the tracker (revoked, mistyped, tracker gone) says so,
-    // rather than sending the visitor to sign in.
-    if (new URLSearchParams(location.search).has('shareHash') && err instanceof ApiError && [401, 403, 404].includes(err.status)) {
-      return <ShellFrame><SharedLinkInvalid signedIn={!!me.data?.isLoggedIn} next={location.pathname} /></ShellFrame>;
+    // rather than sending the visitor to sign in; so does a media wall moderation link that was reset.
+    const linkParams = new URLSearchParams(location.search);
+    if ((linkParams.has('shareHash') || linkParams.has('moderationKey')) && err instanceof ApiError && [401, 403, 404].includes(err.status)) {
+      return (
+        <ShellFrame>
+          <SharedLinkInvalid signedIn={!!me.data?.isLoggedIn} next={location.pathname} moderation={!linkParams.has('shareHash')} />
+        </ShellFrame>
+      );
     }
     if (err instanceof ApiError && err.status === 401) {
       return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
@@ -145,7 +150,12 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
   const { state: query, update } = useTrackerQuery(page);
   const collapsed = useMediaQuery(SIDEBAR_COLLAPSE_QUERY);
   const now = useNow(60_000);
-  const access = useMemo(() => computeAccess(me, tracker, { demo: query.demo, embed: query.embed }), [me, tracker, query.demo, query.embed]);
+  const withKey = !!query.moderationKey;
+  const withShare = !!query.shareHash;
+  const access = useMemo(
+    () => computeAccess(me, tracker, { demo: query.demo, embed: query.embed, moderationKey: withKey, shareHash: withShare }),
+    [me, tracker, query.demo, query.embed, withKey, withShare],
+  );
   const platforms = useMemo(() => selectedPlatforms(query.platforms, page, tracker.platforms), [query.platforms, page, tracker.platforms]);
   const range = useMemo(() => resolveRange(query.date ?? { kind: 'days', days: defaultDays(page) }, tracker, now), [query.date, page, tracker, now]);
   const filters = useMemo(() => filterQuery(query, page, tracker), [query, page, tracker]);
@@ -163,9 +173,11 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
   // Posts count for the sidebar: all platforms of the posts page with the header's date and tags.
   const postsFilters = useMemo(() => filterQuery(query, 'posts', tracker), [query, tracker]);
   const live = tracker.status === 'running' && includesToday(range, now);
-  // The sidebar is not part of an embed; a chart embed's key does not open the total either.
+  // The sidebar is not part of an embed: no embed asks for its total (a chart's key, or the media
+  // wall's, does not open it anyway).
   const chartEmbed = query.embed && !!query.chart;
-  const total = useTotalPosts(tracker.hash, postsFilters, { poll: live, enabled: !chartEmbed });
+  // Nor does a moderation link, which shows no Posts entry.
+  const total = useTotalPosts(tracker.hash, postsFilters, { poll: live, enabled: !query.embed && !access.moderationOnly });
   const postCount: PostCount = total.isError ? { status: 'error' } : total.data === undefined ? { status: 'loading' } : { status: 'ok', count: total.data };
   // Awaits the pending total-posts request (refetch joins one in flight).
   const refetchTotal = total.refetch;
@@ -187,13 +199,25 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
   };
   const Page = PAGES[page];
 
+  // A moderation link opens the media wall only: any other page goes back to the wall (keeping the key).
+  const allowed = allowedPages(access);
+  if (allowed && !allowed.includes(page)) {
+    if (pageAvailable('media-wall', tracker.platforms)) return <Navigate to={hrefFor('media-wall')} replace />;
+    return (
+      <ShellFrame>
+        <MediaWallUnavailable />
+      </ShellFrame>
+    );
+  }
+
   if (access.embed) {
     return (
       <ShellContext.Provider value={value}>
         <EmbedFrame>
           <main className="min-w-0" id="main">
-            {/* A chart embed is the chart alone; a page embed keeps a compact header. */}
-            {chartEmbed && (page === 'dashboard' || page === 'realtime') ? null : <TrackerHeader />}
+            {/* A chart embed is the chart alone, and so is the media wall (a display filling its
+                frame); other page embeds keep a compact header. */}
+            {(chartEmbed && (page === 'dashboard' || page === 'realtime')) || page === 'media-wall' ? null : <TrackerHeader />}
             {tracker.isDemo ? <SampleDataNotice className="border-b" /> : null}
             <Suspense fallback={<EmbedLoading />}>
               <Page />
@@ -334,14 +358,14 @@ export function TrackerNotFound() {
   );
 }
 
-/** A shared link that does not open the tracker: what happened and a way in. */
-export function SharedLinkInvalid({ signedIn, next }: { signedIn: boolean; next: string }) {
+/** A shared link (or a media wall moderation link) that does not open the tracker: what happened and a way in. */
+export function SharedLinkInvalid({ signedIn, next, moderation = false }: { signedIn: boolean; next: string; moderation?: boolean }) {
   return (
     <div className="flex min-h-[calc(100vh-3.5rem)] items-center justify-center p-6">
       <div role="alert" className="max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
-        <h1 className="text-xl font-semibold text-slate-900">This shared link is no longer valid.</h1>
+        <h1 className="text-xl font-semibold text-slate-900">{moderation ? 'This moderation link is no longer valid.' : 'This shared link is no longer valid.'}</h1>
         <p className="mt-2 text-sm text-slate-600">
-          The link may have been revoked or mistyped. Ask the person who shared it for a new link
+          The link may have been {moderation ? 'reset' : 'revoked'} or mistyped. Ask the person who shared it for a new link
           {signedIn ? '.' : ', or sign in if you have access to this tracker.'}
         </p>
         <Link
@@ -350,6 +374,18 @@ export function SharedLinkInvalid({ signedIn, next }: { signedIn: boolean; next:
         >
           {signedIn ? 'Go to Tracker List' : 'Sign in'}
         </Link>
+      </div>
+    </div>
+  );
+}
+
+/** A moderation link to a tracker whose media wall is not available (no social platform tracked). */
+function MediaWallUnavailable() {
+  return (
+    <div className="flex min-h-[calc(100vh-3.5rem)] items-center justify-center p-6">
+      <div role="alert" className="max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        <h1 className="text-xl font-semibold text-slate-900">The media wall is not available</h1>
+        <p className="mt-2 text-sm text-slate-600">This tracker follows no platform with a media wall, so the moderation link has nothing to show.</p>
       </div>
     </div>
   );

@@ -107,3 +107,66 @@ describe('the Share button', () => {
     expect(screen.queryByRole('button', { name: 'Share' })).toBeNull();
   });
 });
+
+describe('a moderation link, signed out', () => {
+  // The server answers the key holder as a link visitor: shared, reading as a viewer.
+  const keyTracker = () => trackerFixture({ permission: 1, isOwner: false, shared: true, shareHash: null });
+  const emptyWall = {
+    posts: [],
+    queue: [],
+    queueTotal: 0,
+    moderation: false,
+    canModerate: true,
+    canManage: false,
+    settings: { displayMode: 'grid', theme: 'dark', displayText: true, updateFrequency: 30, postCount: 50, sortBy: 'date', excludeRetweets: false, excludeUsers: [] },
+  };
+  function openKeyed(page: string, search = '?moderationKey=mk1') {
+    const tracker = keyTracker();
+    const url = `/hashtag-tracking/${page}/${tracker.hash}/${tracker.friendly}${search}`;
+    window.history.replaceState(null, '', url);
+    const calls = mockApi({
+      'GET /me': () => ({ body: signedOut }),
+      [`GET /trackers/${tracker.hash}`]: () => ({ body: tracker }),
+      [`GET /trackers/${tracker.hash}/media-wall`]: () => ({ body: emptyWall }),
+    });
+    renderRoute(<TrackerShell />, { path: '/hashtag-tracking/:page/:hash/:friendly?', url });
+    return { calls, tracker };
+  }
+
+  it('shows the wall with the Media Wall entry alone and nothing to manage', async () => {
+    const { calls, tracker } = openKeyed('media-wall');
+    await screen.findByRole('heading', { level: 1, name: tracker.title });
+    const nav = screen.getAllByRole('navigation')[0];
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Media Wall']));
+    for (const name of ['Share', 'Customize', 'Historical Data', 'Team']) expect(screen.queryByRole('button', { name })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'EDIT TRACKER' })).toBeNull();
+    expect(screen.getByText('MODERATION LINK')).toBeInTheDocument();
+    expect(screen.queryByText('SHARED')).toBeNull();
+    // The sidebar's post count is not asked for: the key does not open it.
+    expect(calls.find((c) => c.path.endsWith('/total-posts'))).toBeUndefined();
+  });
+
+  it.each(['dashboard', 'posts', 'influencers', 'sentiment', 'notifications'])('sends %s back to the media wall, keeping the key', async (page) => {
+    openKeyed(page, '?moderationKey=mk1&days=7');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/hashtag-tracking\/media-wall\/abc123\/rust-lang\?.*moderationKey=mk1/));
+    expect(screen.getByTestId('location').textContent).not.toContain(page === 'dashboard' ? '/dashboard/' : `/${page}/`);
+  });
+
+  it('leaves a signed-in owner who opens the link with every page', async () => {
+    const tracker = trackerFixture();
+    const url = `/hashtag-tracking/dashboard/${tracker.hash}/${tracker.friendly}?moderationKey=mk1`;
+    window.history.replaceState(null, '', url);
+    const routes: Record<string, (c: ApiCall) => { status?: number; body?: unknown }> = {
+      'GET /me': () => ({ body: meFixture() }),
+      [`GET /trackers/${tracker.hash}`]: () => ({ body: tracker }),
+      [`GET /trackers/${tracker.hash}/total-posts`]: () => ({ body: { count: { posts: 42 } } }),
+    };
+    for (const [k, v] of Object.entries(dashboard)) routes[`GET /trackers/${tracker.hash}/dashboard/${k}`] = () => ({ body: v });
+    mockApi(routes);
+    renderRoute(<TrackerShell />, { path: '/hashtag-tracking/:page/:hash/:friendly?', url });
+    await screen.findByRole('button', { name: 'Share' });
+    expect(screen.getByTestId('location')).toHaveTextContent('/hashtag-tracking/dashboard/abc123/rust-lang');
+    expect(screen.getByRole('link', { name: 'Posts' })).toBeInTheDocument();
+    expect(screen.queryByText('MODERATION LINK')).toBeNull();
+  });
+});

@@ -1,7 +1,10 @@
 // The media of one wall post: an image (falling back once to its thumbnail), a muted looping
 // video, or a carousel that turns every 2.5 s. When every medium of the post has failed the
 // post is reported broken: the wall then leaves it out, the queue shows a placeholder.
-import { useEffect, useRef, useState } from 'react';
+// Videos play and carousels turn only while on screen: a grid of 500 posts holds a hundred
+// videos or more, and decoding them all at once (or re-rendering every carousel off screen)
+// costs the frames the visible part needs.
+import { useEffect, useRef, useState, type RefCallback } from 'react';
 import type { WallMedia as Media, WallPost } from '../../api/queries/media-wall';
 import { VIDEO_FALLBACK } from '../posts/format';
 import { IconImageOff } from './wall-icons';
@@ -24,6 +27,7 @@ export function WallMedia({
   autoplay?: boolean;
 }) {
   const media = post.media;
+  const [onScreenRef, onScreen] = useOnScreen<HTMLDivElement>();
   const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set());
   const [index, setIndex] = useState(0);
   const carousel = isCarousel(post);
@@ -39,7 +43,7 @@ export function WallMedia({
 
   // The carousel turns to the next medium that has not failed.
   useEffect(() => {
-    if (!carousel || !autoplay || allFailed) return;
+    if (!carousel || !autoplay || !onScreen || allFailed) return;
     const id = setInterval(() => {
       setIndex((i) => {
         for (let step = 1; step <= media.length; step++) {
@@ -50,7 +54,7 @@ export function WallMedia({
       });
     }, CAROUSEL_MS);
     return () => clearInterval(id);
-  }, [carousel, autoplay, allFailed, media.length, failed]);
+  }, [carousel, autoplay, onScreen, allFailed, media.length, failed]);
 
   if (allFailed) {
     return placeholder ? (
@@ -63,16 +67,20 @@ export function WallMedia({
   const markFailed = (i: number) => setFailed((f) => new Set(f).add(i));
   const alt = `Media posted by ${post.author.name || post.author.username || 'a user'}`;
   if (!carousel) {
-    return <MediaItem media={media[0]} fit={fit} alt={alt} onFailed={() => markFailed(0)} />;
+    return (
+      <div ref={onScreenRef} className="h-full w-full">
+        <MediaItem media={media[0]} fit={fit} alt={alt} playing={onScreen} onFailed={() => markFailed(0)} />
+      </div>
+    );
   }
   // Every medium stays loaded; the one shown fades in over the others.
   const shown = failed.has(index) ? media.findIndex((_, i) => !failed.has(i)) : index;
   return (
-    <div className="relative h-full w-full" data-carousel data-index={shown}>
+    <div ref={onScreenRef} className="relative h-full w-full" data-carousel data-index={shown}>
       {media.map((m, i) =>
         failed.has(i) ? null : (
           <div key={i} className={`absolute inset-0 transition-opacity duration-700 ${i === shown ? 'opacity-100' : 'opacity-0'}`} aria-hidden={i !== shown}>
-            <MediaItem media={m} fit={fit} alt={`${alt} (${i + 1} of ${media.length})`} onFailed={() => markFailed(i)} />
+            <MediaItem media={m} fit={fit} alt={`${alt} (${i + 1} of ${media.length})`} playing={onScreen && i === shown} onFailed={() => markFailed(i)} />
           </div>
         ),
       )}
@@ -85,8 +93,47 @@ export function WallMedia({
   );
 }
 
-function MediaItem({ media, fit, alt, onFailed }: { media: Media; fit: 'cover' | 'contain'; alt: string; onFailed: () => void }) {
+/**
+ * Whether an element is on screen, or near it: always true where the browser cannot tell (no
+ * IntersectionObserver), so media then behave as they would without the check.
+ */
+function useOnScreen<T extends Element>(): [RefCallback<T>, boolean] {
+  const observable = typeof IntersectionObserver !== 'undefined';
+  const [node, setNode] = useState<T | null>(null);
+  const [onScreen, setOnScreen] = useState(!observable);
+  useEffect(() => {
+    if (!node || !observable) return;
+    const io = new IntersectionObserver((entries) => setOnScreen(entries.some((e) => e.isIntersecting)), { rootMargin: '200px' });
+    io.observe(node);
+    return () => io.disconnect();
+  }, [node, observable]);
+  return [setNode, onScreen];
+}
+
+function MediaItem({
+  media,
+  fit,
+  alt,
+  playing,
+  onFailed,
+}: {
+  media: Media;
+  fit: 'cover' | 'contain';
+  alt: string;
+  /** On screen and shown: a video plays. */
+  playing: boolean;
+  onFailed: () => void;
+}) {
   const [stage, setStage] = useState<ImageStage>('main');
+  const video = useRef<HTMLVideoElement | null>(null);
+  useEffect(() => {
+    const v = video.current;
+    // Where on-screen checks exist (browsers), a video off screen is paused and plays again
+    // when it comes back; elsewhere `autoPlay` alone decides.
+    if (!v || typeof IntersectionObserver === 'undefined') return;
+    if (playing) v.play().catch(() => undefined);
+    else v.pause();
+  }, [playing, stage]);
   const fitClass = fit === 'cover' ? 'object-cover' : 'object-contain';
   function fail() {
     const next = nextImageStage(stage, media);
@@ -100,11 +147,12 @@ function MediaItem({ media, fit, alt, onFailed }: { media: Media; fit: 'cover' |
         ref={(el) => {
           // Browsers let a video play by itself only while muted: the property, not just the attribute.
           if (el) el.muted = true;
+          video.current = el;
         }}
         src={media.url}
         poster={media.thumbnailUrl ?? undefined}
         muted
-        autoPlay
+        autoPlay={playing}
         loop
         playsInline
         preload="metadata"

@@ -61,7 +61,7 @@ impl Sheet {
 }
 
 pub(crate) fn text(s: impl Into<String>) -> Cell {
-    Cell::Text(s.into())
+    Cell::Text(std::borrow::Cow::Owned(s.into()))
 }
 
 /// Rows of (term, count).

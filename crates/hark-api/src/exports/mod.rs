@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
 use crate::filters::FilterQuery;
-use crate::routes::posts::{export_cells, item, post_query, Cell, PostsParams};
+use crate::routes::posts::{export_cells, post_query, Cell, PostsParams};
 use crate::AppState;
 
 /// How long a worker holds a job between two progress reports before another may take it over.
@@ -274,7 +274,7 @@ impl PostCells {
     /// The next batch of rows; none at the end.
     pub(crate) async fn next(&mut self) -> Option<Vec<[Cell; 19]>> {
         let rows = self.rx.recv().await?;
-        Some(rows.into_iter().map(|r| export_cells(&item(r, None, true, self.anonymize), &self.tags)).collect())
+        Some(rows.into_iter().map(|r| export_cells(r, &self.tags, self.anonymize)).collect())
     }
 
     /// Waits for the reader: the store's error, if it stopped on one.

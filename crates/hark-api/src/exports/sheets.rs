@@ -473,7 +473,7 @@ mod tests {
         assert_eq!(cell(&Cell::Text("=1+1".into()), &tz), json!({ "userEnteredValue": { "stringValue": "=1+1" } }));
         assert_eq!(cell(&Cell::Int(7), &tz)["userEnteredValue"]["numberValue"], 7);
         assert_eq!(cell(&Cell::Empty, &tz), json!({}));
-        assert_eq!(cell(&Cell::Text(String::new()), &tz), json!({}));
+        assert_eq!(cell(&Cell::Text("".into()), &tz), json!({}));
         let long = "é".repeat(30_000);
         assert!(clip(&long).len() <= MAX_TEXT);
     }

@@ -1,6 +1,8 @@
 //! The posts page: the filtered, searched, sorted list; CSV export; and the work owners and
 //! administrators do on posts (tags, sentiment, bulk delete and ignore with undo, add by URL).
 
+use std::borrow::Cow;
+
 use axum::extract::{Path, State};
 use axum::response::IntoResponse;
 use hark_core::{now_millis, Permission, Platform, PlatformSet, PostKey};
@@ -155,10 +157,16 @@ fn anonymizes_facebook(row: &TrackerRow) -> bool {
     crate::dto::anonymizes_facebook(&row.custom_config)
 }
 
+/// Whether a post's author is hidden: a Facebook post without insights on a tracker that
+/// anonymises them.
+fn anonymized(post: &hark_core::Post, anonymize_fb: bool) -> bool {
+    let has_insights = post.counts.reach.is_some() || post.counts.impressions.is_some();
+    anonymize_fb && post.platform == Platform::Facebook && !has_insights
+}
+
 pub(crate) fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anonymize_fb: bool) -> PostItem {
     let mut post = r.post;
-    let has_insights = post.counts.reach.is_some() || post.counts.impressions.is_some();
-    let anonymized = anonymize_fb && post.platform == Platform::Facebook && !has_insights;
+    let anonymized = anonymized(&post, anonymize_fb);
     if anonymized {
         post.author.name = String::new();
         post.author.username = String::new();
@@ -257,7 +265,8 @@ pub const EXPORT_COLUMNS: [&str; 19] = [
 /// A cell of an export, typed so that a workbook writes numbers as numbers and dates as dates.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
-    Text(String),
+    /// Text, borrowed when it is a fixed label (an export row moves its post's strings in).
+    Text(Cow<'static, str>),
     Int(i64),
     Float(f64),
     /// A moment (ms).
@@ -283,32 +292,45 @@ impl Cell {
     }
 }
 
-/// A post's cells in [`EXPORT_COLUMNS`] order; `tags` names the tracker's tag ids.
-pub fn export_cells(it: &PostItem, tags: &std::collections::HashMap<i64, String>) -> [Cell; 19] {
-    let c = &it.post.counts;
-    let text = |s: &str| Cell::Text(s.to_string());
+/// A post's cells in [`EXPORT_COLUMNS`] order, its strings moved in (an export writes up to a
+/// million rows: no copies); `tags` names the tracker's tag ids; `anonymize_fb` as [`item`].
+pub fn export_cells(r: PostRow, tags: &std::collections::HashMap<i64, String>, anonymize_fb: bool) -> [Cell; 19] {
+    let mut post = r.post;
+    if anonymized(&post, anonymize_fb) {
+        post.author.name = String::new();
+        post.author.username = String::new();
+    }
+    let c = &post.counts;
     let num = |v: Option<i64>| v.map(Cell::Int).unwrap_or(Cell::Empty);
-    let tag_names: Vec<&str> = it.tags.iter().filter_map(|t| tags.get(t).map(String::as_str)).collect();
+    let owned = |s: Option<String>| Cell::Text(Cow::Owned(s.unwrap_or_default()));
+    let mut tag_names = String::new();
+    for name in r.tags.iter().filter_map(|t| tags.get(t)) {
+        if !tag_names.is_empty() {
+            tag_names.push_str(", ");
+        }
+        tag_names.push_str(name);
+    }
+    let (likes, comments, shares, views) = (c.likes, c.comments.or(c.replies), c.shares.or(c.retweets), c.views);
     [
-        Cell::Time(it.post.created_at),
-        text(it.post.platform.name()),
-        text(&it.post.author.name),
-        text(&it.post.author.username),
-        text(it.post.title.as_deref().unwrap_or_default()),
-        text(&it.post.text),
-        text(it.post.url.as_deref().unwrap_or_default()),
-        text(&it.post_type),
-        num(c.likes),
-        num(c.comments.or(c.replies)),
-        num(c.shares.or(c.retweets)),
-        num(c.views),
-        Cell::Int(it.engagement),
-        it.engagement_rate.map(|r| Cell::Float((r * 10.0).round() / 10.0)).unwrap_or(Cell::Empty),
-        Cell::Int(it.reach),
-        Cell::Int(it.impressions),
-        text(&it.sentiment_bucket),
-        text(it.country.as_deref().unwrap_or_default()),
-        text(&tag_names.join(", ")),
+        Cell::Time(post.created_at),
+        Cell::Text(Cow::Borrowed(post.platform.name())),
+        Cell::Text(Cow::Owned(post.author.name)),
+        Cell::Text(Cow::Owned(post.author.username)),
+        owned(post.title),
+        Cell::Text(Cow::Owned(post.text)),
+        owned(post.url),
+        Cell::Text(Cow::Owned(r.post_type)),
+        num(likes),
+        num(comments),
+        num(shares),
+        num(views),
+        Cell::Int(r.engagement),
+        r.engagement_rate.map(|r| Cell::Float((r * 10.0).round() / 10.0)).unwrap_or(Cell::Empty),
+        Cell::Int(r.reach),
+        Cell::Int(r.impressions),
+        Cell::Text(Cow::Owned(r.sentiment_bucket)),
+        owned(r.country),
+        Cell::Text(Cow::Owned(tag_names)),
     ]
 }
 
@@ -340,8 +362,7 @@ pub async fn export_posts(
         let mut scratch = String::with_capacity(64);
         while let Some(rows) = rx.recv().await {
             for r in rows {
-                let it = item(r, None, true, anonymize);
-                out.cells(&export_cells(&it, &tags), &mut scratch)?;
+                out.cells(&export_cells(r, &tags, anonymize), &mut scratch)?;
             }
             if !out.send(false).await? {
                 return Ok(());

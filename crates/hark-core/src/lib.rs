@@ -12,6 +12,7 @@ pub mod permission;
 pub mod plans;
 pub mod platform;
 pub mod search;
+pub mod spike;
 pub mod tag;
 pub mod tracker;
 

@@ -1,6 +1,6 @@
 // Hooks of the media wall: the wall itself (posts, moderation queue, saved settings), its
 // settings, the moderation toggle, post visibility, and the moderation link.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, get, type Query } from '../client';
 import type { Narrowed, Schema } from '../types';
 
@@ -38,6 +38,36 @@ export const mediaWallKeys = {
 const base = (hash: string) => `/trackers/${encodeURIComponent(hash)}/media-wall`;
 
 /**
+ * The next answer of the same wall, with every post that did not change kept as the object it was
+ * (matched by key: new posts arrive at the top and move the others, where the usual sharing by
+ * position would find nothing equal). The wall's cards then render again only for posts that
+ * arrived or changed.
+ */
+export function shareWall(previous: unknown, next: unknown): unknown {
+  const shared = replaceEqualDeep(previous, next);
+  if (!previous || shared === previous || !isWall(previous) || !isWall(shared)) return shared;
+  const before = new Map<string, WallPost>();
+  for (const p of [...previous.posts, ...previous.queue]) before.set(p.key, p);
+  const keep = (list: WallPost[]) => {
+    let changed = false;
+    const out = list.map((p) => {
+      const old = before.get(p.key);
+      const kept = old && old !== p ? replaceEqualDeep(old, p) : p;
+      if (kept !== p) changed = true;
+      return kept;
+    });
+    return changed ? out : list;
+  };
+  const posts = keep(shared.posts);
+  const queue = keep(shared.queue);
+  return posts === shared.posts && queue === shared.queue ? shared : { ...shared, posts, queue };
+}
+
+function isWall(v: unknown): v is MediaWall {
+  return typeof v === 'object' && v !== null && Array.isArray((v as MediaWall).posts) && Array.isArray((v as MediaWall).queue);
+}
+
+/**
  * GET /media-wall. `refreshMs` polls it (the wall's own adaptive pace); the previous answer stays
  * on screen while another view loads, so the wall never blanks.
  */
@@ -48,6 +78,7 @@ export function useMediaWall(hash: string, query: Query, opts: { enabled?: boole
     queryFn: () => get<MediaWall>(base(hash), query),
     enabled: opts.enabled ?? true,
     placeholderData: keepPreviousData,
+    structuralSharing: shareWall,
     refetchInterval: opts.refreshMs ?? false,
     retry: false,
   });

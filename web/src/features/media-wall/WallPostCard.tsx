@@ -1,6 +1,7 @@
 // One post of the wall grid: its media, its author and (when the wall shows text) its caption and
-// counts; moderators also get a select box and a show/hide button under it.
-import { useLayoutEffect, useRef, useState } from 'react';
+// counts; moderators also get a select box and a show/hide button under it. The grid (WallGrid)
+// mounts only the cards near the screen.
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import type { WallPost } from '../../api/queries/media-wall';
 import { formatMetric } from '../../lib/numbers';
 import { PLATFORMS } from '../../lib/platforms';
@@ -80,31 +81,39 @@ export function Stats({ post, theme }: { post: WallPost; theme: WallTheme }) {
   );
 }
 
-export interface CardModeration {
-  selected: boolean;
-  onSelect: (on: boolean) => void;
-  onVisibility: (visibility: 0 | 1) => void;
-  busy: boolean;
-}
-
-export function WallPostCard({
+/**
+ * One card of the grid. Its props are plain values and callbacks that do not change from one
+ * render to the next (they take the post's key), so a refresh re-renders only the cards whose
+ * post, selection or entrance changed.
+ */
+export const WallPostCard = memo(function WallPostCard({
   post,
   theme,
   displayText,
   now,
-  animate,
-  moderation,
+  enter,
+  controls,
+  selected,
+  busy,
+  onSelect,
+  onVisibility,
   onBroken,
 }: {
   post: WallPost;
   theme: WallTheme;
   displayText: boolean;
   now: number;
-  animate: boolean;
-  moderation: CardModeration | null;
+  /** The post arrives while the wall is shown: it slides in as it mounts. */
+  enter: boolean;
+  /** A moderator's select box and Show/Hide button. */
+  controls: boolean;
+  selected: boolean;
+  busy: boolean;
+  onSelect: (key: string, on: boolean) => void;
+  onVisibility: (key: string, visibility: 0 | 1) => void;
   onBroken: (key: string) => void;
 }) {
-  const ref = useEnterAnimation<HTMLElement>(animate);
+  const ref = useEnterAnimation<HTMLElement>(enter);
   const dark = theme === 'dark';
   const hidden = post.visibility === 0;
   const who = authorLabel(post);
@@ -117,7 +126,7 @@ export function WallPostCard({
       data-visibility={post.visibility}
       className={`group flex flex-col overflow-hidden rounded-xl shadow-sm ring-1 ${
         dark ? 'bg-slate-900 text-slate-100 ring-white/10' : 'bg-white text-slate-900 ring-slate-200'
-      } ${moderation?.selected ? 'ring-2 ring-brand-500' : ''}`}
+      } ${selected ? 'ring-2 ring-brand-500' : ''}`}
     >
       <div className={`relative aspect-square overflow-hidden ${dark ? 'bg-black' : 'bg-slate-100'} ${hidden ? 'opacity-50' : ''}`}>
         <WallMedia post={post} onBroken={onBroken} />
@@ -158,10 +167,10 @@ export function WallPostCard({
           </div>
         </div>
       ) : null}
-      {moderation ? <CardControls post={post} who={who} moderation={moderation} theme={theme} /> : null}
+      {controls ? <CardControls post={post} who={who} selected={selected} busy={busy} onSelect={onSelect} onVisibility={onVisibility} theme={theme} /> : null}
     </article>
   );
-}
+});
 
 export function PostTime({ post, now, theme }: { post: WallPost; now: number; theme: WallTheme }) {
   const cls = `shrink-0 text-xs ${theme === 'dark' ? 'text-slate-400 hover:text-white' : 'text-slate-500 hover:text-slate-900'}`;
@@ -179,7 +188,23 @@ export function PostTime({ post, now, theme }: { post: WallPost; now: number; th
   );
 }
 
-function CardControls({ post, who, moderation, theme }: { post: WallPost; who: string; moderation: CardModeration; theme: WallTheme }) {
+function CardControls({
+  post,
+  who,
+  selected,
+  busy,
+  onSelect,
+  onVisibility,
+  theme,
+}: {
+  post: WallPost;
+  who: string;
+  selected: boolean;
+  busy: boolean;
+  onSelect: (key: string, on: boolean) => void;
+  onVisibility: (key: string, visibility: 0 | 1) => void;
+  theme: WallTheme;
+}) {
   const dark = theme === 'dark';
   const hidden = post.visibility === 0;
   return (
@@ -188,16 +213,16 @@ function CardControls({ post, who, moderation, theme }: { post: WallPost; who: s
         <input
           type="checkbox"
           className="h-4 w-4 accent-brand-600"
-          checked={moderation.selected}
-          onChange={(e) => moderation.onSelect(e.target.checked)}
+          checked={selected}
+          onChange={(e) => onSelect(post.key, e.target.checked)}
           aria-label={`Select post by ${who}`}
         />
         Select
       </label>
       <button
         type="button"
-        disabled={moderation.busy}
-        onClick={() => moderation.onVisibility(hidden ? 1 : 0)}
+        disabled={busy}
+        onClick={() => onVisibility(post.key, hidden ? 1 : 0)}
         aria-label={`${hidden ? 'Show' : 'Hide'} post by ${who}`}
         className={`inline-flex h-7 items-center gap-1.5 rounded-md px-2 font-medium focus-visible:outline-2 focus-visible:outline-brand-500 disabled:opacity-50 ${
           dark ? 'hover:bg-white/10' : 'hover:bg-slate-100'

@@ -2,8 +2,9 @@
 // (the address may override it for one view). Moderators search, filter by visibility, show and
 // hide posts, turn moderation on and work through its queue; owners and administrators also
 // change the settings, share the moderation link, embed the wall and delete posts. An embed shows
-// the wall alone. The wall refreshes at its own pace and lets new posts slide in.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+// the wall alone. The wall refreshes at its own pace and lets new posts slide in. The grid mounts
+// only the rows near the screen (WallGrid); selection and visibility live here, for every post.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -50,7 +51,7 @@ import {
 import { IconEye, IconEyeOff, IconTrash } from './wall-icons';
 import { MediaWallUpgradeModal, ShareModerationDialog, WallDeleteModal } from './WallModals';
 import { LockedWall, ModerationSwitch, WallBar, WallEmpty, WallError, WallLoading } from './WallParts';
-import { WallPostCard } from './WallPostCard';
+import { WallGrid } from './WallGrid';
 
 let noticeSeq = 0;
 
@@ -165,6 +166,16 @@ export default function MediaWallPage() {
   useEffect(() => setSelection((s) => pruneSelection(s, posts.map((p) => p.key))), [posts]);
   useEffect(() => setQueueSelection((s) => pruneSelection(s, queue.map((p) => p.key))), [queue]);
 
+  // The posts of the view as last shown: a card mounting for a post that was not among them
+  // (it arrived with a refresh, came back after an Undo) slides in; a card mounting because the
+  // grid was scrolled to it does not.
+  const shown = useRef<{ view: string; keys: ReadonlySet<string> } | null>(null);
+  useEffect(() => {
+    shown.current = { view: viewKey, keys: new Set(posts.map((p) => p.key)) };
+  }, [posts, viewKey]);
+  // Read while rendering on purpose: until the answer is shown, these are the keys before it.
+  const shownKeys = animate && shown.current?.view === viewKey ? shown.current.keys : null;
+
   // A view of other posts starts with nothing selected, the slideshow's count as saved, and
   // another chance for media that failed to load.
   useEffect(() => {
@@ -183,10 +194,17 @@ export default function MediaWallPage() {
   }, [locked, embed]);
 
   const onBroken = useCallback((key: string) => setBroken((b) => new Set(b).add(key)), []);
+  const onSelect = useCallback((key: string, on: boolean) => setSelection((s) => toggleKey(s, key, on)), []);
   const refreshWall = useCallback(() => qc.invalidateQueries({ queryKey: mediaWallKeys.all(tracker.hash) }), [qc, tracker.hash]);
 
   // ---- moderation ----
   const setVisibility = useSetWallVisibility(tracker.hash);
+  const changeVisibilityRef = useRef(changeVisibility);
+  useLayoutEffect(() => {
+    changeVisibilityRef.current = changeVisibility;
+  });
+  // One callback for every card, the same from render to render.
+  const onCardVisibility = useCallback((key: string, to: 0 | 1) => void changeVisibilityRef.current([key], to, false), []);
   async function changeVisibility(keys: string[], to: 0 | 1, fromQueue: boolean) {
     if (!keys.length) return;
     setVisOverride((o) => ({ ...o, ...Object.fromEntries(keys.map((k) => [k, to])) }));
@@ -302,32 +320,22 @@ export default function MediaWallPage() {
     );
   } else {
     body = (
-      <ul className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,240px),1fr))] gap-4" aria-label="Posts" data-testid="wall-grid">
-        {posts.map((p) => (
-          <li key={p.key} className="flex">
-            <div className="flex w-full flex-col [&>article]:flex-1">
-              <WallPostCard
-                post={p}
-                theme={view.theme}
-                displayText={view.displayText}
-                now={now}
-                animate={animate}
-                onBroken={onBroken}
-                moderation={
-                  canModerate && !fullscreen
-                    ? {
-                        selected: selection.has(p.key),
-                        onSelect: (on) => setSelection((s) => toggleKey(s, p.key, on)),
-                        onVisibility: (to) => void changeVisibility([p.key], to, false),
-                        busy,
-                      }
-                    : null
-                }
-              />
-            </div>
-          </li>
-        ))}
-      </ul>
+      <WallGrid
+        // Full screen scrolls the wall itself: a grid of its own, measured there.
+        key={fullscreen ? 'fullscreen' : 'page'}
+        posts={posts}
+        theme={view.theme}
+        displayText={view.displayText}
+        now={now}
+        shownKeys={shownKeys}
+        onBroken={onBroken}
+        controls={canModerate && !fullscreen}
+        selection={selection}
+        busy={busy}
+        onSelect={onSelect}
+        onVisibility={onCardVisibility}
+        scroller={fullscreen ? wallRef.current : null}
+      />
     );
   }
 

@@ -1,18 +1,55 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { MediaWall, MediaWallSettings, WallPost } from '../../api/queries/media-wall';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { shareWall, type MediaWall, type MediaWallSettings, type WallPost } from '../../api/queries/media-wall';
 import type { Me, Tracker } from '../../api/types';
 import { mockApi, renderRoute, type ApiCall } from '../../lib/test-utils';
 import { TrackerShell } from '../shell';
 import { meFixture, trackerFixture } from '../trackers/fixtures';
 import { DEFAULT_SETTINGS, FULLSCREEN_UNSUPPORTED, SHARE_WARNING, SHARE_WARNING_DETAIL } from './wall-data';
+import { columnCount, estimateRowHeight, rowsToMount } from './WallGrid';
+
+// Each card renders its media: counting the media's renders by post counts the cards' renders.
+const mediaRenders = vi.hoisted(() => new Map<string, number>());
+vi.mock('./WallMedia', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./WallMedia')>();
+  function CountedWallMedia(props: Parameters<typeof real.WallMedia>[0]) {
+    mediaRenders.set(props.post.key, (mediaRenders.get(props.post.key) ?? 0) + 1);
+    return <real.WallMedia {...props} />;
+  }
+  return { ...real, WallMedia: CountedWallMedia };
+});
+
+beforeEach(() => {
+  mediaRenders.clear();
+  // jsdom does not scroll; the grid's virtualizer writes the offset it reads.
+  vi.stubGlobal('scrollTo', vi.fn());
+});
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   vi.useRealTimers();
   window.history.replaceState(null, '', '/');
+  Object.defineProperty(window, 'scrollY', { value: 0, configurable: true, writable: true });
 });
+
+/**
+ * A page of `width` px: jsdom lays nothing out, so the grid gets the width of its columns, and its
+ * top moves up as the page scrolls (its rows keep their estimated height).
+ */
+function layOut(width: number) {
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(width);
+  vi.spyOn(HTMLUListElement.prototype, 'getBoundingClientRect').mockImplementation(() => new DOMRect(0, -window.scrollY, width, 0));
+}
+
+/** The page scrolled to `y` (the grid reads scrollY on the scroll event). */
+async function scrollTo(y: number) {
+  Object.defineProperty(window, 'scrollY', { value: y, configurable: true, writable: true });
+  await act(async () => {
+    window.dispatchEvent(new Event('scroll'));
+  });
+}
 
 const tracker = trackerFixture({ platforms: { twt: 1, ig: 1, yt: 0, fb: 0, tt: 0, news: 1, blogs: 0, forums: 0, bsky: 0, mastodon: 0 } });
 const WALL = `/trackers/${tracker.hash}/media-wall`;
@@ -447,5 +484,138 @@ describe('media wall page', () => {
     expect(count()).toBe(3);
     await act(async () => vi.advanceTimersByTime(1_500));
     await waitFor(() => expect(count()).toBe(4));
+  });
+
+  describe('a grid of 500 posts', () => {
+    const many = Array.from({ length: 500 }, (_, i) => post(i + 1));
+    // jsdom lays nothing out: the grid is given a width of four columns, its rows keep their estimate.
+    const WIDTH = 1040;
+    const ROW = estimateRowHeight(WIDTH, 4, true, true) + 16;
+    const shownCards = () => document.querySelectorAll('[data-testid="wall-grid"] article[data-post-key]');
+
+    it('mounts only the rows near the screen, and selection and bulk actions still reach every post', async () => {
+      layOut(WIDTH);
+      const calls = open({
+        answer: () => ({ body: wall({ posts: many, settings: { ...DEFAULT_SETTINGS, postCount: 500 } }) }),
+        extra: { [`POST ${WALL}/visibility`]: (c) => ({ body: { count: (c.body as { posts: string[] }).posts.length } }) },
+      });
+      const list = await grid();
+      expect(screen.getByTestId('wall-status')).toHaveTextContent('500 posts');
+      expect(list).toHaveAttribute('data-count', '500');
+      expect(list).toHaveAttribute('data-columns', '4');
+      // Four rows (two on a 768 px screen, two beyond it) of four cards: 16, not 500.
+      expect(shownCards()).toHaveLength(16);
+      const first = list.querySelector('li[data-key="twt;1"]')!;
+      expect(first).toHaveAttribute('aria-setsize', '500');
+      expect(first).toHaveAttribute('aria-posinset', '1');
+
+      // Select the first post, scroll down to the 61st row: the first card is gone, the selection stays.
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select post by @fan1' }));
+      await scrollTo(60 * ROW);
+      expect(document.querySelector('[data-post-key="twt;1"]')).toBeNull();
+      expect(shownCards().length).toBeLessThan(40);
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select post by @fan241' }));
+      const bar = screen.getByRole('region', { name: 'Selected posts' });
+      expect(bar).toHaveTextContent('2 selected');
+
+      // Every post at once, most of them never mounted.
+      fireEvent.click(within(bar).getByRole('button', { name: 'Select all 500' }));
+      expect(bar).toHaveTextContent('500 selected');
+      fireEvent.click(within(bar).getByRole('button', { name: 'Show' }));
+      const visibilityCalls = () => calls.filter((c) => c.path === `${WALL}/visibility`);
+      await waitFor(() => expect(visibilityCalls()).toHaveLength(1));
+      const all = visibilityCalls()[0].body as { posts: string[]; visibility: number };
+      expect(all.visibility).toBe(1);
+      expect(all.posts).toHaveLength(500);
+      expect(new Set(all.posts)).toEqual(new Set(many.map((p) => p.key)));
+
+      // One on screen and one scrolled away, hidden together.
+      await waitFor(() => expect(within(bar).getByRole('button', { name: 'Show' })).not.toBeDisabled());
+      fireEvent.click(within(bar).getByRole('button', { name: 'Clear selection' }));
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select post by @fan241' }));
+      await scrollTo(0);
+      expect(document.querySelector('[data-post-key="twt;241"]')).toBeNull();
+      expect(screen.getByRole('region', { name: 'Selected posts' })).toHaveTextContent('1 selected');
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select post by @fan1' }));
+      const again = screen.getByRole('region', { name: 'Selected posts' });
+      expect(again).toHaveTextContent('2 selected');
+      fireEvent.click(within(again).getByRole('button', { name: 'Hide' }));
+      await waitFor(() => expect(visibilityCalls()).toHaveLength(2));
+      expect(visibilityCalls()[1].body).toEqual({ posts: ['twt;1', 'twt;241'], visibility: 0 });
+    });
+
+    it('keeps the focused card in the page while its row is scrolled away', async () => {
+      layOut(WIDTH);
+      open({ answer: () => ({ body: wall({ posts: many, settings: { ...DEFAULT_SETTINGS, postCount: 500 } }) }) });
+      await grid();
+      const box = screen.getByRole('checkbox', { name: 'Select post by @fan2' });
+      act(() => box.focus());
+      await scrollTo(80 * ROW);
+      expect(document.activeElement).toBe(box);
+      expect(box.isConnected).toBe(true);
+      // Its row, a spacer for the rows between, then the rows on screen.
+      const list = screen.getByTestId('wall-grid');
+      expect(list.querySelector('li[role="none"]')).not.toBeNull();
+      expect(list.querySelector('[data-post-key="twt;321"]')).not.toBeNull();
+      expect(list.querySelector('[data-post-key="twt;5"]')).toBeNull();
+      // Once the focus leaves, the row goes.
+      act(() => box.blur());
+      await scrollTo(80 * ROW + 1);
+      expect(document.querySelector('[data-post-key="twt;2"]')).toBeNull();
+    });
+  });
+
+  it('re-renders only the new card when a refresh brings a post', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let n = 0;
+    open({
+      answer: () => {
+        n += 1;
+        return { body: wall({ posts: n >= 2 ? [post(0), post(1), post(2), post(3)] : [post(1), post(2), post(3)] }) };
+      },
+    });
+    await grid();
+    await waitFor(() => expect(screen.getByTestId('wall-status')).toHaveTextContent('every 30 seconds'));
+    const before = new Map(mediaRenders);
+    expect(before.get('twt;1')).toBeGreaterThan(0);
+    await act(async () => vi.advanceTimersByTime(30_000));
+    await waitFor(() => expect(document.querySelector('[data-post-key="twt;0"]')).not.toBeNull());
+    await waitFor(() => expect(screen.getByTestId('wall-status')).toHaveTextContent('every 25 seconds'));
+    expect(mediaRenders.get('twt;0')).toBeGreaterThan(0);
+    for (const key of ['twt;1', 'twt;2', 'twt;3']) expect(mediaRenders.get(key), key).toBe(before.get(key));
+  });
+});
+
+describe('the grid and its data', () => {
+  it('counts columns of at least 240 px with 16 px gaps, as auto-fill does', () => {
+    expect(columnCount(0)).toBe(1);
+    expect(columnCount(200)).toBe(1);
+    expect(columnCount(495)).toBe(1);
+    expect(columnCount(496)).toBe(2);
+    expect(columnCount(1040)).toBe(4);
+    expect(columnCount(1344)).toBe(5);
+  });
+
+  it('mounts the focused row with the range, in order', () => {
+    const range = { startIndex: 10, endIndex: 12, overscan: 1, count: 100 };
+    expect(rowsToMount(range, null)).toEqual([9, 10, 11, 12, 13]);
+    expect(rowsToMount(range, 11)).toEqual([9, 10, 11, 12, 13]);
+    expect(rowsToMount(range, 0)).toEqual([0, 9, 10, 11, 12, 13]);
+    expect(rowsToMount(range, 60)).toEqual([9, 10, 11, 12, 13, 60]);
+    expect(rowsToMount(range, 100)).toEqual([9, 10, 11, 12, 13]);
+  });
+
+  it('keeps the unchanged posts of a refresh as they were, matched by key', () => {
+    const before = wall({ posts: [post(1), post(2)], queue: [post(9, { visibility: 2 })] });
+    const next = JSON.parse(JSON.stringify(wall({ posts: [post(0), post(1), post(2, { likes: 99 })], queue: [post(9, { visibility: 2 })] }))) as MediaWall;
+    const shared = shareWall(before, next) as MediaWall;
+    expect(shared.posts.map((p) => p.key)).toEqual(['twt;0', 'twt;1', 'twt;2']);
+    expect(shared.posts[1]).toBe(before.posts[0]);
+    expect(shared.posts[2]).not.toBe(before.posts[1]);
+    expect(shared.posts[2].likes).toBe(99);
+    expect(shared.posts[2].media).toBe(before.posts[1].media);
+    expect(shared.queue).toBe(before.queue);
+    // The same answer again is the previous one.
+    expect(shareWall(before, JSON.parse(JSON.stringify(before)))).toBe(before);
   });
 });

@@ -7,6 +7,7 @@ import { ConnectorsPage, IntegrationsPage } from './features/settings';
 import { AccountsPage } from './features/admin';
 import { TrialExpiredModal } from './features/plans';
 import { ExportPage } from './features/exports';
+import { UnsubscribePage } from './features/notifications/UnsubscribePage';
 
 export function App() {
   return (
@@ -16,6 +17,7 @@ export function App() {
         <Route path="/setup" element={<SetupPage />} />
         <Route path="/login" element={<LoginPage />} />
         <Route path="/join/:token" element={<JoinPage />} />
+        <Route path="/unsubscribe" element={<UnsubscribePage />} />
         <Route path="/mytracks/hashtag" element={<TrackerListPage />} />
         <Route path="/mytracks/account" element={<TrackerListPage />} />
         <Route path="/new/ht/step1" element={<NewTrackerPage />} />

@@ -135,7 +135,10 @@ pub fn ensure_csrf(state: &AppState, headers: &HeaderMap, jar: CookieJar) -> (Co
 /// Every state-changing request must echo the CSRF cookie in the `X-CSRF-Token` header
 /// (double submit; the cookie is SameSite=Strict so another site can neither read nor send it).
 pub async fn csrf_guard(req: Request, next: Next) -> Response {
-    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+        // One-click unsubscribe (RFC 8058) is posted by mail clients without cookies; its signed
+        // token is all it acts on, and it reads no session.
+        || req.uri().path() == crate::notify::UNSUBSCRIBE_PATH;
     if !safe {
         let jar = CookieJar::from_headers(req.headers());
         let cookie = jar.get(CSRF_COOKIE).map(|c| c.value().to_string());

@@ -28,6 +28,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::ConnectorIncomplete => StatusCode::UNPROCESSABLE_ENTITY,
         Code::CsrfFailed => StatusCode::FORBIDDEN,
         Code::CustomUrlTaken => StatusCode::CONFLICT,
+        Code::DestinationNotSet => StatusCode::UNPROCESSABLE_ENTITY,
         Code::EmptyFile => StatusCode::UNPROCESSABLE_ENTITY,
         Code::ExportNotReady => StatusCode::CONFLICT,
         Code::Forbidden => StatusCode::FORBIDDEN,

@@ -26,6 +26,7 @@ pub mod exports;
 pub mod extract;
 pub mod filters;
 pub mod mail;
+pub mod notify;
 pub mod routes;
 
 use error::ApiError;
@@ -55,6 +56,12 @@ pub struct ApiConfig {
     /// Let the media proxy fetch from this machine and private networks (tests' fake platform
     /// hosts); never set in a deployment.
     pub media_allow_private: bool,
+    /// Let webhooks and Slack messages go to this machine and private networks (a receiver on
+    /// the same network; tests).
+    pub webhooks_allow_private: bool,
+    /// How often the alerts engine judges every tracker (a minute in `hark serve`); none runs no
+    /// alerts worker (tests drive the engine on a clock of their own).
+    pub alerts_interval: Option<Duration>,
 }
 
 impl ApiConfig {
@@ -75,6 +82,8 @@ pub struct AppState {
     pub mailer: Option<Arc<mail::Mailer>>,
     /// Wakes the export worker when a job is asked for.
     pub exports_wake: Arc<tokio::sync::Notify>,
+    /// Wakes the alerts sender (a test message waits for a retry).
+    pub alerts_wake: Arc<tokio::sync::Notify>,
     pub secret_key: Arc<secrets::SecretKey>,
     /// The media proxy's clients and memory.
     pub media: Arc<routes::media::MediaProxy>,
@@ -100,6 +109,7 @@ impl AppState {
             login_limiter: Arc::new(auth::LoginLimiter::default()),
             mailer,
             exports_wake: Arc::new(tokio::sync::Notify::new()),
+            alerts_wake: Arc::new(tokio::sync::Notify::new()),
         }
     }
 
@@ -118,7 +128,7 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hark API", description = "Social listening: trackers, posts and analytics."),
-    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "exports"), (name = "media-wall"), (name = "admin"))
+    tags((name = "session"), (name = "trackers"), (name = "tags"), (name = "posts"), (name = "collection"), (name = "sharing"), (name = "team"), (name = "exports"), (name = "media-wall"), (name = "notifications"), (name = "admin"))
 )]
 struct ApiDoc;
 
@@ -180,6 +190,10 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::media_wall::set_moderation))
         .routes(routes!(routes::media_wall::set_visibility))
         .routes(routes!(routes::media_wall::get_moderation_link, routes::media_wall::rotate_moderation_link))
+        .routes(routes!(routes::notifications::get_notifications, routes::notifications::save_notifications))
+        .routes(routes!(routes::notifications::test_notification))
+        .routes(routes!(routes::notifications::notification_history))
+        .routes(routes!(routes::notifications::unsubscribe_state, routes::notifications::unsubscribe))
         .routes(routes!(posts::list_posts))
         .routes(routes!(posts::export_posts))
         .routes(routes!(posts::tag_posts))
@@ -301,9 +315,15 @@ pub async fn serve(
     // Every server makes exports; a job its worker was making when the server stopped is made
     // again by the next worker once the job's lease runs out.
     let worker = tokio::spawn(exports::run_worker(state.clone()));
+    // Alerts and reports: decided and sent from the database, so any node may do it and a
+    // restart loses nothing.
+    let alerts = state.config.alerts_interval.map(|interval| tokio::spawn(notify::run_worker(state.clone(), interval)));
     let served = axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown)
         .await;
     worker.abort();
+    if let Some(a) = alerts {
+        a.abort();
+    }
     served
 }

@@ -8,6 +8,7 @@ pub mod forecast;
 pub mod gender;
 pub mod job;
 pub mod limits;
+pub mod notify;
 pub mod permission;
 pub mod plans;
 pub mod platform;

@@ -32,6 +32,7 @@ mod influencers;
 mod ingest;
 mod integrations;
 mod maintenance;
+mod notifications;
 mod posts;
 mod reanalysis;
 mod rollups;
@@ -60,6 +61,7 @@ pub use influencers::{
     AccountPostSort, CountField, CountFilter, InfluencerPage, InfluencerQuery, InfluencerRow, InfluencerSort, Profile,
 };
 pub use integrations::IntegrationRow;
+pub use notifications::{DeliveryRow, EngineMemory, EngineStep, EventRow, InfluencerPost, NewDelivery, NewEvent, NotificationRow};
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{
     wall_visibility, PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit, WallQuery, WallRow,

@@ -18,6 +18,8 @@ pub struct Mail {
 struct Sink {
     inbox: Arc<Mutex<Vec<Mail>>>,
     current: Option<Mail>,
+    /// Refuse each message with a temporary failure (451) instead of keeping it.
+    failing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl mailin::Handler for Sink {
@@ -33,6 +35,13 @@ impl mailin::Handler for Sink {
         Ok(())
     }
 
+    fn rcpt(&mut self, _to: &str) -> mailin::Response {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            return mailin::response::INTERNAL_ERROR;
+        }
+        mailin::response::OK
+    }
+
     fn data_end(&mut self) -> mailin::Response {
         if let Some(m) = self.current.take() {
             self.inbox.lock().expect("inbox").push(m);
@@ -46,6 +55,7 @@ pub struct SmtpServer {
     /// `smtp://127.0.0.1:{port}` (no TLS).
     pub url: String,
     inbox: Arc<Mutex<Vec<Mail>>>,
+    failing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 fn session(stream: TcpStream, sink: Sink) -> std::io::Result<()> {
@@ -78,7 +88,8 @@ impl SmtpServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind smtp");
         let url = format!("smtp://{}", listener.local_addr().expect("addr"));
         let inbox: Arc<Mutex<Vec<Mail>>> = Arc::default();
-        let sink = Sink { inbox: inbox.clone(), current: None };
+        let failing: Arc<std::sync::atomic::AtomicBool> = Arc::default();
+        let sink = Sink { inbox: inbox.clone(), current: None, failing: failing.clone() };
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let sink = sink.clone();
@@ -87,7 +98,12 @@ impl SmtpServer {
                 });
             }
         });
-        SmtpServer { url, inbox }
+        SmtpServer { url, inbox, failing }
+    }
+
+    /// From now on refuse every message with a temporary failure (true), or take them again.
+    pub fn set_failing(&self, failing: bool) {
+        self.failing.store(failing, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The messages delivered so far.

@@ -97,6 +97,15 @@ struct ServeArgs {
     /// A pause at each progress step of an export, in milliseconds (to test interrupted exports).
     #[arg(long, env = "HARK_EXPORT_STEP_DELAY_MS", value_parser = clap::value_parser!(u64).range(1..=60_000), hide = true)]
     export_step_delay_ms: Option<u64>,
+    /// Seconds between two rounds of the alerts engine (spikes, negative sentiment, influencers,
+    /// digests and periodic reports); 0 turns alerts and reports off on this server.
+    #[arg(long, env = "HARK_ALERTS_INTERVAL_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    alerts_interval_secs: u64,
+    /// Let webhooks and Slack messages reach this machine and private networks (a receiver inside
+    /// your own network). Off by default: a tracker's owner could otherwise make the server call
+    /// internal services.
+    #[arg(long, env = "HARK_WEBHOOKS_ALLOW_PRIVATE", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false)]
+    webhooks_allow_private: bool,
     /// Key sealing the secrets administrators upload (the Google Sheets key): 64 hexadecimal
     /// digits. By default `secret.key` in the data directory, written on the first start; every
     /// server of a cluster needs the same key.
@@ -212,6 +221,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         export_step_delay: args.export_step_delay_ms.map(std::time::Duration::from_millis),
         secret_key: Some(secret_key(&args)?),
         media_allow_private: false,
+        webhooks_allow_private: args.webhooks_allow_private,
+        alerts_interval: (args.alerts_interval_secs > 0).then(|| std::time::Duration::from_secs(args.alerts_interval_secs)),
     };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)

@@ -1031,6 +1031,64 @@ export interface paths {
         patch: operations["edit_member"];
         trace?: never;
     };
+    "/api/v1/trackers/{hash}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tracker's alert and report settings (made with the spec's defaults the first time). */
+        get: operations["get_notifications"];
+        /**
+         * Saves the settings, whole. A changed report frequency (or reports switched on) starts the
+         *     schedule from now; a first webhook address gets its signing secret.
+         */
+        put: operations["save_notifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/notifications/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What was sent, when, to whom and why, and what failed, newest first. */
+        get: operations["notification_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/notifications/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a test message to a saved destination now (e-mail: to the alert recipients) and answers
+         *     with how it went; a failure is retried like any message.
+         */
+        post: operations["test_notification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trackers/{hash}/owner": {
         parameters: {
             query?: never;
@@ -1481,6 +1539,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who an unsubscribe link is for, and whether they still receive mail (no sign-in). */
+        get: operations["unsubscribe_state"];
+        put?: never;
+        /**
+         * Unsubscribes the link's address from the tracker's alerts and reports: the page's button and
+         *     mail clients' one-click unsubscribe (RFC 8058) post here, without a session.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/export/hashtag/{filename}": {
         parameters: {
             query?: never;
@@ -1841,6 +1920,37 @@ export interface components {
         HideInput: {
             hidden: boolean;
         };
+        History: {
+            items: components["schemas"]["HistoryItem"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            perPage: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description One entry of the alert history: a message sent, waiting or failed. */
+        HistoryItem: {
+            /** Format: int64 */
+            attempts: number;
+            /** @description email, webhook or slack. */
+            channel: string;
+            createdAt: components["schemas"]["i64"];
+            error?: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description spike, negative_sentiment, influencer, digest, report or test. */
+            kind: string;
+            nextAttemptAt?: null | components["schemas"]["i64"];
+            /** @description The figures that triggered it. */
+            reason: string;
+            /** @description The address, or the webhook's host. */
+            recipient: string;
+            sentAt?: null | components["schemas"]["i64"];
+            /** @description pending, sending, sent, retrying or failed. */
+            status: string;
+            subject: string;
+        };
         IgnoreInput: {
             /** @description Authors as `platform;username` (platform name or code). */
             users: string[];
@@ -2176,6 +2286,19 @@ export interface components {
              */
             source: components["schemas"]["ExportSource"];
         };
+        NotificationsView: {
+            /** @description Whether this server sends mail (an SMTP server is configured). */
+            mailConfigured: boolean;
+            nextReportAt?: null | components["schemas"]["i64"];
+            settings: Record<string, never>;
+            /** @description The zone of report periods and times in messages. */
+            timeZone: string;
+            /**
+             * @description The key of the webhook's `X-Hark-Signature` (HMAC-SHA256 of the body); none until a
+             *     webhook address is saved.
+             */
+            webhookSecret?: string | null;
+        };
         PlanCatalogue: {
             plans: components["schemas"]["PlanView"][];
             /**
@@ -2396,6 +2519,8 @@ export interface components {
             /** @description The topic added to the path; null for the path's own line. */
             text?: string | null;
         };
+        /** @description {alerts, report, webhook, slack}: see docs/api.md, Notifications. */
+        SettingsBody: Record<string, never>;
         SetupInput: {
             email: string;
             name?: string;
@@ -2495,6 +2620,13 @@ export interface components {
             /** @description A worker holds the stream right now. */
             running: boolean;
         };
+        Subscription: {
+            email: string;
+            /** @description Whether the address still receives the tracker's alerts or reports. */
+            subscribed: boolean;
+            /** @description The tracker's title. */
+            tracker: string;
+        };
         Subtracker: {
             label: string;
             value: string;
@@ -2550,6 +2682,13 @@ export interface components {
         };
         TermList: {
             items: components["schemas"]["TermCount"][];
+        };
+        TestInput: {
+            /** @description email, webhook or slack. */
+            destination: string;
+        };
+        TestResult: {
+            delivery: components["schemas"]["HistoryItem"];
         };
         Timeline: {
             buckets: components["schemas"]["Bucket"][];
@@ -6027,6 +6166,165 @@ export interface operations {
             };
         };
     };
+    get_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsView"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    notification_history: {
+        parameters: {
+            query?: {
+                /** @description 1-based. */
+                page?: number | null;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["History"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    test_notification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResult"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     transfer_ownership: {
         parameters: {
             query?: never;
@@ -7364,6 +7662,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TotalPosts"];
+                };
+            };
+        };
+    };
+    unsubscribe_state: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

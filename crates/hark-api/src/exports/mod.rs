@@ -129,14 +129,21 @@ fn extension(kind: ExportKind) -> &'static str {
 /// the job's making here (another worker has it).
 pub struct Progress<'a> {
     state: &'a AppState,
-    job: &'a ExportJob,
+    /// None: a file made outside a job (a report mailed by the alerts), nothing to report.
+    job: Option<&'a ExportJob>,
     owner: &'a str,
     pub total: i64,
     last: std::time::Instant,
 }
 
-impl Progress<'_> {
+impl<'a> Progress<'a> {
+    /// Progress of a file made outside a job: reports nothing.
+    pub fn detached(state: &'a AppState) -> Self {
+        Progress { state, job: None, owner: "", total: 1, last: std::time::Instant::now() }
+    }
+
     pub async fn report(&mut self, done: i64, force: bool) -> ApiResult<()> {
+        let Some(job) = self.job else { return Ok(()) };
         if let Some(pause) = self.state.config.export_step_delay {
             tokio::time::sleep(pause).await;
         }
@@ -148,7 +155,7 @@ impl Progress<'_> {
         let held = self
             .state
             .store
-            .export_progress(self.job.id, self.owner, done.min(self.total), self.total, now, now + self.state.config.export_lease().as_millis() as i64)
+            .export_progress(job.id, self.owner, done.min(self.total), self.total, now, now + self.state.config.export_lease().as_millis() as i64)
             .await?;
         if held {
             Ok(())
@@ -170,7 +177,7 @@ async fn make(state: &AppState, job: &ExportJob, owner: &str) -> ApiResult<Made>
         serde_json::from_str(&job.params).map_err(|e| ApiError::Internal(format!("export parameters: {e}")))?;
     let row = state.store.tracker_by_id(job.tracker_id).await?.ok_or_else(ApiError::tracker_not_found)?;
     let view = params.view(&row, job.user_id)?;
-    let mut progress = Progress { state, job, owner, total: 1, last: std::time::Instant::now() };
+    let mut progress = Progress { state, job: Some(job), owner, total: 1, last: std::time::Instant::now() };
     match job.kind {
         ExportKind::Xlsx => {
             let body = xlsx::workbook(state, &row, &params, &view, &mut progress).await?;

@@ -7,6 +7,7 @@ pub mod import;
 pub mod integrations;
 pub mod media;
 pub mod media_wall;
+pub mod notifications;
 pub mod influencers;
 pub mod posts;
 pub mod preview;

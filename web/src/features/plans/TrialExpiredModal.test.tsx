@@ -67,7 +67,7 @@ describe('trial-expired notice', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('stays closed while the trial runs, for other accounts, and on the pricing page itself', async () => {
+  it('stays closed while the trial runs, for other accounts, on the pricing page itself and on the unsubscribe page', async () => {
     show({ trialExpired: false, trialExpires: Date.now() + 86_400_000 });
     await screen.findByText('page');
     await new Promise((r) => setTimeout(r, 50));
@@ -81,6 +81,14 @@ describe('trial-expired notice', () => {
     cleanup();
 
     show({ trialExpired: true }, '/pricing');
+    await screen.findByText('page');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(window.sessionStorage.length).toBe(0);
+    cleanup();
+
+    // Nor over the answer of a mail's unsubscribe link.
+    show({ trialExpired: true }, '/unsubscribe?token=t');
     await screen.findByText('page');
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByRole('dialog')).toBeNull();

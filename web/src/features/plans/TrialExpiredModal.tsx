@@ -15,8 +15,11 @@ export function trialExpiredTitle(days: number = TRIAL_DAYS): string {
 export const TRIAL_EXPIRED_TITLE = trialExpiredTitle();
 export const TRIAL_EXPIRED_TEXT = 'Upgrade now to access your trackers.';
 const NOTICE_KEY = 'hark.trialExpiredNotice';
-/** The pages the notice points to do not open it themselves. */
-const INFO_PAGES = ['/pricing', '/pricing-plans', '/contact-us'];
+/**
+ * The pages the notice points to do not open it themselves, nor does the unsubscribe page (a
+ * mail's link, whose answer the notice would cover).
+ */
+const INFO_PAGES = ['/pricing', '/pricing-plans', '/contact-us', '/unsubscribe'];
 
 /** sessionStorage may be unavailable (storage blocked): then the notice shows once per page load. */
 function shownThisSession(key: string): boolean {

@@ -1,0 +1,322 @@
+//! Notification settings (alerts, the periodic report, webhook and Slack destinations), test
+//! messages, the alert history, and the unsubscribe link of every mail. Settings, tests and
+//! history are for the tracker's owner and administrators; unsubscribing needs only the link.
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use hark_core::notify::NotificationSettings;
+use hark_core::{now_millis, Code, Millis, Permission};
+use hark_store::{DeliveryRow, NewDelivery, NotificationRow, TrackerRow, UserRow};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{CurrentUser, Json, Query};
+use crate::notify::{self, send};
+use crate::routes::load_tracker;
+use crate::AppState;
+
+/// The settings as the page edits them (hark-core's `NotificationSettings`).
+#[derive(Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SettingsBody(pub NotificationSettings);
+
+impl utoipa::PartialSchema for SettingsBody {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .description(Some("{alerts, report, webhook, slack}: see docs/api.md, Notifications."))
+            .into()
+    }
+}
+
+impl ToSchema for SettingsBody {}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationsView {
+    #[schema(value_type = Object)]
+    pub settings: NotificationSettings,
+    /// The key of the webhook's `X-Hark-Signature` (HMAC-SHA256 of the body); none until a
+    /// webhook address is saved.
+    pub webhook_secret: Option<String>,
+    /// Whether this server sends mail (an SMTP server is configured).
+    pub mail_configured: bool,
+    /// When the next periodic report is due; none when reports are off.
+    pub next_report_at: Option<Millis>,
+    /// The zone of report periods and times in messages.
+    pub time_zone: String,
+}
+
+/// The tracker for its owner and administrators.
+async fn manager(state: &AppState, hash: &str, user: &UserRow) -> ApiResult<TrackerRow> {
+    let (row, _) = load_tracker(state, hash, Some(user), Permission::Administrator).await?;
+    Ok(row)
+}
+
+/// The tracker's row, made with the defaults (mailed to its owner) the first time.
+async fn settings_row(state: &AppState, tracker: &TrackerRow, headers: &HeaderMap) -> ApiResult<NotificationRow> {
+    if let Some(row) = state.store.notification_settings(tracker.id).await? {
+        return Ok(row);
+    }
+    let owner = state.store.user_by_id(tracker.owner_id).await?.map(|u| u.email).unwrap_or_default();
+    let settings = NotificationSettings::defaults(&owner);
+    let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let now = now_millis();
+    let base = state.public_base(headers);
+    Ok(state.store.save_notification_settings(tracker.id, &json, None, &notify::fresh_memory(&settings, now), Some(&base), now).await?)
+}
+
+fn view(state: &AppState, row: &NotificationRow) -> ApiResult<NotificationsView> {
+    let settings: NotificationSettings =
+        serde_json::from_str(&row.settings).map_err(|e| ApiError::Internal(format!("notification settings: {e}")))?;
+    Ok(NotificationsView {
+        next_report_at: if settings.report.enabled { row.report_due_at } else { None },
+        settings,
+        webhook_secret: row.webhook_secret.clone(),
+        mail_configured: state.mailer.is_some(),
+        time_zone: "UTC".into(),
+    })
+}
+
+/// The tracker's alert and report settings (made with the spec's defaults the first time).
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/notifications", tag = "notifications", params(("hash" = String, Path)),
+    responses((status = 200, body = NotificationsView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_notifications(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<axum::Json<NotificationsView>> {
+    let tracker = manager(&state, &hash, &user).await?;
+    let row = settings_row(&state, &tracker, &headers).await?;
+    Ok(axum::Json(view(&state, &row)?))
+}
+
+/// Saves the settings, whole. A changed report frequency (or reports switched on) starts the
+/// schedule from now; a first webhook address gets its signing secret.
+#[utoipa::path(put, path = "/api/v1/trackers/{hash}/notifications", tag = "notifications", params(("hash" = String, Path)),
+    request_body = SettingsBody,
+    responses((status = 200, body = NotificationsView), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn save_notifications(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    headers: HeaderMap,
+    Json(SettingsBody(input)): Json<SettingsBody>,
+) -> ApiResult<axum::Json<NotificationsView>> {
+    let tracker = manager(&state, &hash, &user).await?;
+    let settings = input.parse().map_err(|e| ApiError::new(e.code, e.message))?;
+    let old = settings_row(&state, &tracker, &headers).await?;
+    let before: Option<NotificationSettings> = serde_json::from_str(&old.settings).ok();
+    let now = now_millis();
+    let mut memory = old.memory();
+    let report_changed = before.as_ref().is_none_or(|b| b.report.enabled != settings.report.enabled || b.report.frequency != settings.report.frequency);
+    if !settings.report.enabled {
+        memory.report_due_at = None;
+    } else if report_changed || memory.report_due_at.is_none() {
+        memory.report_due_at = Some(notify::next_report_due(settings.report.frequency, now));
+    }
+    let secret = match (&settings.webhook.url, &old.webhook_secret) {
+        (Some(_), Some(s)) => Some(s.clone()),
+        (Some(_), None) => Some(send::new_secret()),
+        (None, s) => s.clone(),
+    };
+    let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let base = state.public_base(&headers);
+    let row = state.store.save_notification_settings(tracker.id, &json, secret.as_deref(), &memory, Some(&base), now).await?;
+    Ok(axum::Json(view(&state, &row)?))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct TestInput {
+    /// email, webhook or slack.
+    pub destination: String,
+}
+
+/// One entry of the alert history: a message sent, waiting or failed.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryItem {
+    pub id: i64,
+    /// spike, negative_sentiment, influencer, digest, report or test.
+    pub kind: String,
+    /// email, webhook or slack.
+    pub channel: String,
+    /// The address, or the webhook's host.
+    pub recipient: String,
+    pub subject: String,
+    /// The figures that triggered it.
+    pub reason: String,
+    /// pending, sending, sent, retrying or failed.
+    pub status: String,
+    pub attempts: i64,
+    pub error: Option<String>,
+    pub created_at: Millis,
+    pub sent_at: Option<Millis>,
+    pub next_attempt_at: Option<Millis>,
+}
+
+impl From<DeliveryRow> for HistoryItem {
+    fn from(d: DeliveryRow) -> Self {
+        HistoryItem {
+            next_attempt_at: (d.status == "retrying").then_some(d.next_attempt_at),
+            id: d.id,
+            kind: d.kind,
+            channel: d.channel,
+            recipient: d.recipient,
+            subject: d.subject,
+            reason: d.reason,
+            status: d.status,
+            attempts: d.attempts,
+            error: d.last_error,
+            created_at: d.created_at,
+            sent_at: d.sent_at,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TestResult {
+    pub delivery: HistoryItem,
+}
+
+/// Sends a test message to a saved destination now (e-mail: to the alert recipients) and answers
+/// with how it went; a failure is retried like any message.
+#[utoipa::path(post, path = "/api/v1/trackers/{hash}/notifications/test", tag = "notifications", params(("hash" = String, Path)),
+    request_body = TestInput,
+    responses((status = 200, body = TestResult), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
+pub async fn test_notification(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    headers: HeaderMap,
+    Json(input): Json<TestInput>,
+) -> ApiResult<axum::Json<TestResult>> {
+    let tracker = manager(&state, &hash, &user).await?;
+    let row = settings_row(&state, &tracker, &headers).await?;
+    let settings: NotificationSettings =
+        serde_json::from_str(&row.settings).map_err(|e| ApiError::Internal(format!("notification settings: {e}")))?;
+    let unset = |what: &str| ApiError::new(Code::DestinationNotSet, format!("Save {what} first, then send a test."));
+    let (channel, recipients): (&'static str, Vec<String>) = match input.destination.as_str() {
+        "email" => {
+            if state.mailer.is_none() {
+                return Err(crate::mail::not_configured());
+            }
+            if settings.alerts.recipients.is_empty() {
+                return Err(unset("at least one alert recipient"));
+            }
+            ("email", settings.alerts.recipients.clone())
+        }
+        "webhook" => ("webhook", vec![send::host_of(settings.webhook.url.as_deref().ok_or_else(|| unset("a webhook address"))?)]),
+        "slack" => ("slack", vec![send::host_of(settings.slack.url.as_deref().ok_or_else(|| unset("a Slack webhook address"))?)]),
+        _ => return Err(ApiError::new(Code::InvalidChoice, "The destination is email, webhook or slack.")),
+    };
+    let now = now_millis();
+    let owner = format!("test-{:x}", rand::random::<u32>());
+    let mut last = None;
+    for recipient in recipients {
+        let d = NewDelivery {
+            kind: "test",
+            channel,
+            recipient,
+            subject: format!("Test message for {}", tracker.title),
+            reason: format!("Sent from the notifications page by {}", user.email),
+            payload: r#"{"test":true}"#.into(),
+        };
+        let added = state.store.add_delivery(tracker.id, &d, now).await?;
+        // Sent here, so the page can say at once how it went; a failure waits for its retry.
+        if let Some(leased) = state.store.lease_delivery(&owner, now, now + notify::DELIVERY_LEASE, Some(added.id)).await? {
+            send::attempt(&state, &owner, leased, now_millis()).await?;
+        }
+        last = state.store.delivery(added.id).await?;
+    }
+    state.alerts_wake.notify_one();
+    let delivery = last.ok_or_else(|| ApiError::Internal("the test message vanished".into()))?;
+    Ok(axum::Json(TestResult { delivery: delivery.into() }))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct HistoryQuery {
+    /// 1-based.
+    pub page: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    pub items: Vec<HistoryItem>,
+    pub total: i64,
+    pub page: i64,
+    pub per_page: i64,
+}
+
+const HISTORY_PAGE: i64 = 20;
+
+/// What was sent, when, to whom and why, and what failed, newest first.
+#[utoipa::path(get, path = "/api/v1/trackers/{hash}/notifications/history", tag = "notifications",
+    params(("hash" = String, Path), HistoryQuery),
+    responses((status = 200, body = History), (status = 403, body = ErrorBody)))]
+pub async fn notification_history(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(hash): Path<String>,
+    Query(q): Query<HistoryQuery>,
+) -> ApiResult<axum::Json<History>> {
+    let tracker = manager(&state, &hash, &user).await?;
+    let page = q.page.unwrap_or(1);
+    if !(1..=100_000).contains(&page) {
+        return Err(ApiError::new(Code::InvalidQuery, "The page is a number from 1."));
+    }
+    let (rows, total) = state.store.delivery_history(tracker.id, page, HISTORY_PAGE).await?;
+    Ok(axum::Json(History { items: rows.into_iter().map(Into::into).collect(), total, page, per_page: HISTORY_PAGE }))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct UnsubscribeQuery {
+    pub token: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscription {
+    pub email: String,
+    /// The tracker's title.
+    pub tracker: String,
+    /// Whether the address still receives the tracker's alerts or reports.
+    pub subscribed: bool,
+}
+
+async fn subscription(state: &AppState, token: &str) -> ApiResult<(TrackerRow, NotificationRow, NotificationSettings, String)> {
+    let gone = || ApiError::new(Code::NotFound, "This unsubscribe link is not valid (or its tracker was deleted).");
+    let (tracker_id, email) = send::read_unsubscribe_token(state, token).ok_or_else(gone)?;
+    let tracker = state.store.tracker_by_id(tracker_id).await?.ok_or_else(gone)?;
+    let row = state.store.notification_settings(tracker_id).await?.ok_or_else(gone)?;
+    let settings: NotificationSettings = serde_json::from_str(&row.settings).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok((tracker, row, settings, email))
+}
+
+fn subscribed(s: &NotificationSettings, email: &str) -> bool {
+    s.alerts.recipients.iter().chain(&s.report.recipients).any(|r| r.eq_ignore_ascii_case(email))
+}
+
+/// Who an unsubscribe link is for, and whether they still receive mail (no sign-in).
+#[utoipa::path(get, path = "/api/v1/unsubscribe", tag = "notifications", params(UnsubscribeQuery),
+    responses((status = 200, body = Subscription), (status = 404, body = ErrorBody)))]
+pub async fn unsubscribe_state(State(state): State<AppState>, Query(q): Query<UnsubscribeQuery>) -> ApiResult<axum::Json<Subscription>> {
+    let (tracker, _, settings, email) = subscription(&state, &q.token).await?;
+    Ok(axum::Json(Subscription { subscribed: subscribed(&settings, &email), email, tracker: tracker.title }))
+}
+
+/// Unsubscribes the link's address from the tracker's alerts and reports: the page's button and
+/// mail clients' one-click unsubscribe (RFC 8058) post here, without a session.
+#[utoipa::path(post, path = "/api/v1/unsubscribe", tag = "notifications", params(UnsubscribeQuery),
+    responses((status = 200, body = Subscription), (status = 404, body = ErrorBody)))]
+pub async fn unsubscribe(State(state): State<AppState>, Query(q): Query<UnsubscribeQuery>) -> ApiResult<axum::Json<Subscription>> {
+    let (tracker, row, mut settings, email) = subscription(&state, &q.token).await?;
+    if settings.unsubscribe(&email) {
+        let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
+        state.store.save_notification_settings(tracker.id, &json, row.webhook_secret.as_deref(), &row.memory(), None, now_millis()).await?;
+        tracing::info!(tracker = tracker.id, "an address unsubscribed from notifications");
+    }
+    Ok(axum::Json(Subscription { subscribed: false, email, tracker: tracker.title }))
+}

@@ -370,6 +370,8 @@ async fn a_quiet_week_sends_the_weekly_report_or_not_per_the_setting() {
         set_clock(&f, monday - DAY).await;
         notify::run_round(&f.state, monday - DAY).await.unwrap();
         assert_eq!(notify::run_round(&f.state, monday + 60_000).await.unwrap().deliveries, 1);
+        // Decided once: the same moment again (a restart, a second node) adds no report.
+        assert_eq!(notify::run_round(&f.state, monday + 60_000).await.unwrap().deliveries, 0);
         notify::deliver_due(&f.state, "sender", monday + 120_000).await.unwrap();
         let mails = mails_with(&smtp, &to);
         assert_eq!(mails.len(), 1);
@@ -380,9 +382,8 @@ async fn a_quiet_week_sends_the_weekly_report_or_not_per_the_setting() {
         assert!(body.contains("List-Unsubscribe"), "{body}");
         let pdf = attachment(&mails[0].data).expect("a PDF attached");
         assert!(pdf.starts_with(b"%PDF-"), "the attachment is a PDF");
-        if let Some(text) = pdf_text(&pdf) {
-            assert!(text.contains("coffee") || text.contains("Posts"), "{text}");
-        }
+        let text = pdf_text(&pdf).expect("pdftotext (poppler-utils) reads the attachment");
+        assert!(text.contains("112"), "the report's post count: {text}");
 
         // The quiet week after: no report without updates...
         assert_eq!(notify::run_round(&f.state, monday + 7 * DAY + 60_000).await.unwrap().deliveries, 0);
@@ -519,6 +520,38 @@ async fn influencer_and_digest_alerts() {
     }
 }
 
+#[tokio::test]
+async fn a_turn_to_negative_sentiment_alerts_once() {
+    let smtp = SmtpServer::start();
+    for backend in backends() {
+        let f = fixture(backend, &smtp).await;
+        let path = format!("/api/v1/trackers/{}/notifications", f.hash);
+        let mut s = f.app.get(&path).await.body["settings"].clone();
+        s["alerts"]["recipients"] = json!([format!("neg-{}@example.org", f.tag)]);
+        s["alerts"]["spike"] = json!(false);
+        s["alerts"]["negativeSentiment"] = json!(true);
+        s["report"]["enabled"] = json!(false);
+        assert_eq!(put_settings(&f.app, &f.hash, &s).await.status, 200);
+        let t = (hark_core::now_millis() / DAY - 3) * DAY;
+        // A week of ordinary posts, then a window where most posts are angry.
+        import_hours(&f.app, &f.hash, t - 8 * DAY, 8 * 24 - 2, |_| 6, "n").await;
+        let angry: Vec<Value> = (0..40)
+            .map(|k| json!({"platform": "twitter", "id": format!("angry{k}"), "createdAt": t - 90 * 60_000 + k * 1_000,
+                "text": format!("this coffee is awful, I hate it, terrible and disgusting service {k}"),
+                "author": {"username": format!("a{k}"), "name": "A", "followers": 10}}))
+            .collect();
+        assert_eq!(f.app.import_posts(&f.hash, &angry).await.status, 200);
+        set_clock(&f, t - HOUR).await;
+        let r = notify::run_round(&f.state, t + 60_000).await.unwrap();
+        assert_eq!((r.events, r.deliveries), (1, 1), "{r:?}");
+        let h = f.app.get(&format!("{path}/history")).await.body;
+        assert_eq!(h["items"][0]["kind"], "negative_sentiment");
+        assert!(h["items"][0]["reason"].as_str().unwrap().contains("were negative"), "{h}");
+        // Still negative an hour later: the same turn, no second alert.
+        assert_eq!(notify::run_round(&f.state, t + HOUR + 60_000).await.unwrap().events, 0);
+    }
+}
+
 /// The first application/pdf part of a raw message, decoded.
 fn attachment(data: &str) -> Option<Vec<u8>> {
     use base64::Engine as _;
@@ -529,7 +562,7 @@ fn attachment(data: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD.decode(body.trim()).ok()
 }
 
-/// The PDF's text through pdftotext when it is installed.
+/// The PDF's text through pdftotext (poppler-utils, which `make test` installs).
 fn pdf_text(pdf: &[u8]) -> Option<String> {
     let dir = tempfile::tempdir().ok()?;
     let p = dir.path().join("r.pdf");

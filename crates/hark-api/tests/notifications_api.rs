@@ -208,9 +208,22 @@ async fn settings_keep_what_the_owner_saves_and_refuse_bad_input() {
         let r = put_settings(&f.app, &f.hash, &bad).await;
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (400, Some("invalid_json")), "{:?}", r.body);
         assert!(r.body["error"]["message"].as_str().unwrap().contains("weekly"), "{:?}", r.body);
+        let mut bad = changed.clone();
+        bad["webhook"]["url"] = json!("https://hooks.example.org:99999/x");
+        let r = put_settings(&f.app, &f.hash, &bad).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("validation_failed")), "{:?}", r.body);
         let r = f.app.send_json("PUT", &path, json!("nonsense")).await;
         assert!(r.status == 400 || r.status == 422, "{:?}", r.body);
         assert_eq!(f.app.get(&path).await.body["settings"], changed);
+
+        // The signing secret stays with the receiver's host and changes with it.
+        let mut moved = changed.clone();
+        moved["webhook"]["url"] = json!("https://hooks.example.org/other-path");
+        assert_eq!(put_settings(&f.app, &f.hash, &moved).await.body["webhookSecret"], secret.as_str());
+        moved["webhook"]["url"] = json!("https://elsewhere.example.org/hark");
+        let other = put_settings(&f.app, &f.hash, &moved).await.body["webhookSecret"].as_str().unwrap().to_string();
+        assert_ne!(other, secret);
+        assert_eq!(put_settings(&f.app, &f.hash, &changed).await.status, 200);
 
         // A test to a destination not set says so.
         changed["slack"]["url"] = Value::Null;
@@ -219,6 +232,14 @@ async fn settings_keep_what_the_owner_saves_and_refuse_bad_input() {
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (422, Some("destination_not_set")));
         let r = f.app.post(&format!("{path}/test"), json!({"destination": "pigeon"})).await;
         assert_eq!(r.status, 422);
+        // Send test is limited, so it cannot mail strangers in bulk.
+        let row = f.app.store.tracker_by_hash(&f.hash).await.unwrap().unwrap();
+        for _ in 0..30 {
+            let d = hark_store::NewDelivery { kind: "test", channel: "email", recipient: "x@example.org".into(), subject: "t".into(), reason: String::new(), payload: "{}".into() };
+            f.app.store.add_delivery(row.id, &d, hark_core::now_millis()).await.unwrap();
+        }
+        let r = f.app.post(&format!("{path}/test"), json!({"destination": "webhook"})).await;
+        assert_eq!((r.status, r.body["error"]["code"].as_str()), (429, Some("rate_limited")), "{:?}", r.body);
         // The history pages.
         let r = f.app.get(&format!("{path}/history?page=0")).await;
         assert_eq!(r.status, 400, "{:?}", r.body);
@@ -517,6 +538,8 @@ async fn influencer_and_digest_alerts() {
         assert_eq!(mails.len(), 1);
         assert!(unfold(&mails[0].data).contains("hourly digest"));
         assert!(f.app.store.waiting_events(f.tracker_id).await.unwrap().is_empty());
+
+        assert!(f.app.store.waiting_events(f.tracker_id).await.unwrap().is_empty());
     }
 }
 
@@ -549,6 +572,32 @@ async fn a_turn_to_negative_sentiment_alerts_once() {
         assert!(h["items"][0]["reason"].as_str().unwrap().contains("were negative"), "{h}");
         // Still negative an hour later: the same turn, no second alert.
         assert_eq!(notify::run_round(&f.state, t + HOUR + 60_000).await.unwrap().events, 0);
+    }
+}
+
+#[tokio::test]
+async fn alerts_waiting_for_a_digest_go_out_when_the_owner_switches_to_realtime() {
+    let smtp = SmtpServer::start();
+    for backend in backends() {
+        let f = fixture(backend, &smtp).await;
+        let path = format!("/api/v1/trackers/{}/notifications", f.hash);
+        let mut s = f.app.get(&path).await.body["settings"].clone();
+        s["alerts"]["recipients"] = json!([format!("switch-{}@example.org", f.tag)]);
+        s["alerts"]["frequency"] = json!("daily");
+        s["alerts"]["influencers"]["twitterFollowers"] = json!(50000);
+        assert_eq!(put_settings(&f.app, &f.hash, &s).await.status, 200);
+        // An alert waiting for the next digest when the owner switches to realtime goes out at
+        // the next round, not weeks later.
+        let lines = vec![json!({"platform": "twitter", "id": "big2", "text": "coffee again from a star", "createdAt": hark_core::now_millis() - 60_000,
+            "author": {"username": "star", "name": "Star", "followers": 130000}})];
+        assert_eq!(f.app.import_posts(&f.hash, &lines).await.status, 200);
+        let r = notify::run_round(&f.state, hark_core::now_millis() + 60_000).await.unwrap();
+        assert_eq!((r.events, r.deliveries), (1, 0));
+        s["alerts"]["frequency"] = json!("realtime");
+        assert_eq!(put_settings(&f.app, &f.hash, &s).await.status, 200);
+        let r = notify::run_round(&f.state, hark_core::now_millis() + 90_000).await.unwrap();
+        assert_eq!(r.deliveries, 1, "{r:?}");
+        assert!(f.app.store.waiting_events(f.tracker_id).await.unwrap().is_empty());
     }
 }
 

@@ -61,7 +61,7 @@ pub use influencers::{
     AccountPostSort, CountField, CountFilter, InfluencerPage, InfluencerQuery, InfluencerRow, InfluencerSort, Profile,
 };
 pub use integrations::IntegrationRow;
-pub use notifications::{DeliveryRow, EngineMemory, EngineStep, EventRow, InfluencerPost, NewDelivery, NewEvent, NotificationRow};
+pub use notifications::{DeliveryRow, EngineMemory, EngineStep, EventRow, InfluencerPost, InfluencerRule, NewDelivery, NewEvent, NotificationRow, WAITING_BATCH};
 pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{
     wall_visibility, PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit, WallQuery, WallRow,

@@ -143,6 +143,20 @@ pub struct EngineStep {
     pub now: Millis,
 }
 
+/// One platform's influencer thresholds, in the store's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InfluencerRule {
+    pub platform: &'static str,
+    pub followers: u64,
+    pub shares: u64,
+    pub likes: u64,
+    pub views: u64,
+    pub verified: bool,
+}
+
+/// Most waiting events one digest gathers.
+pub const WAITING_BATCH: usize = 500;
+
 /// A post looked at for influencer alerts.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct InfluencerPost {
@@ -184,14 +198,17 @@ impl Store {
         .await?))
     }
 
-    /// Saves the settings, creating the row with `memory` when there is none; an existing row
-    /// keeps its memory except the report's due time and the webhook secret, given here.
+    /// Saves the settings, creating the row with `memory` when there is none. An existing row
+    /// keeps the engine's memory, except the report's and the digest's due times when
+    /// `reschedule` (the frequencies changed): a save never moves back a report the engine has
+    /// sent meanwhile.
     pub async fn save_notification_settings(
         &self,
         tracker_id: i64,
         settings: &str,
         webhook_secret: Option<&str>,
         memory: &EngineMemory,
+        reschedule: bool,
         public_base: Option<&str>,
         now: Millis,
     ) -> Result<NotificationRow> {
@@ -199,7 +216,9 @@ impl Store {
             "INSERT INTO notification_settings (tracker_id, settings, webhook_secret, spike_checked_hour, spike_last_alert, \
              negative_checked_hour, negative_above, negative_last_alert, influencer_checked_at, digest_due_at, report_due_at, public_base, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12) \
-             ON CONFLICT (tracker_id) DO UPDATE SET settings = $2, webhook_secret = $3, report_due_at = $11, updated_at = $12, \
+             ON CONFLICT (tracker_id) DO UPDATE SET settings = $2, webhook_secret = $3, updated_at = $12, \
+             report_due_at = CASE WHEN $14 THEN $11 ELSE notification_settings.report_due_at END, \
+             digest_due_at = CASE WHEN $14 THEN $10 ELSE notification_settings.digest_due_at END, \
              public_base = COALESCE($13, notification_settings.public_base), engine_version = notification_settings.engine_version + 1 \
              RETURNING {SETTINGS_COLUMNS}"
         );
@@ -217,8 +236,49 @@ impl Store {
             .bind(memory.report_due_at)
             .bind(now)
             .bind(public_base)
+            .bind(reschedule)
             .fetch_one(p)
             .await?))
+    }
+
+    /// Creates the row when there is none (a tracker's defaults); an existing row is left as it
+    /// is. Returns the row as it now stands.
+    pub async fn ensure_notification_settings(
+        &self,
+        tracker_id: i64,
+        settings: &str,
+        memory: &EngineMemory,
+        public_base: Option<&str>,
+        now: Millis,
+    ) -> Result<NotificationRow> {
+        with_pool!(self, |p| sqlx::query(
+            "INSERT INTO notification_settings (tracker_id, settings, spike_checked_hour, negative_checked_hour, \
+             influencer_checked_at, report_due_at, public_base, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             ON CONFLICT (tracker_id) DO NOTHING"
+        )
+        .bind(tracker_id)
+        .bind(settings)
+        .bind(memory.spike_checked_hour)
+        .bind(memory.negative_checked_hour)
+        .bind(memory.influencer_checked_at)
+        .bind(memory.report_due_at)
+        .bind(public_base)
+        .bind(now)
+        .execute(p)
+        .await
+        .map(|_| ())?);
+        self.notification_settings(tracker_id).await?.ok_or(crate::StoreError::NotFound)
+    }
+
+    /// Counts the tracker's test messages since `since` (a limit on Send test).
+    pub async fn recent_tests(&self, tracker_id: i64, since: Millis) -> Result<i64> {
+        Ok(with_pool!(self, |p| sqlx::query_scalar(
+            "SELECT COUNT(*) FROM notification_deliveries WHERE tracker_id = $1 AND kind = 'test' AND created_at >= $2"
+        )
+        .bind(tracker_id)
+        .bind(since)
+        .fetch_one(p)
+        .await?))
     }
 
     /// Writes one engine step in one transaction; returns the new events' ids, or `None` when
@@ -297,7 +357,7 @@ impl Store {
         })
     }
 
-    /// The events waiting for a digest (not yet queued), oldest first.
+    /// The events waiting for a digest (not yet queued), oldest first, at most [`WAITING_BATCH`].
     pub async fn waiting_events(&self, tracker_id: i64) -> Result<Vec<EventRow>> {
         Ok(with_pool!(self, |p| sqlx::query_as::<_, EventRow>(
             "SELECT id, tracker_id, kind, subject, reason, figures, created_at FROM notification_events \
@@ -446,10 +506,12 @@ impl Store {
     /// Posts and negative posts (negative or slightly negative, after the tracker's own edits)
     /// created in `[from, to)`.
     pub async fn negative_counts(&self, tracker_id: i64, from: Millis, to: Millis) -> Result<(i64, i64)> {
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, (i64, i64)>(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN bucket IN ('negative', 'slight_negative') THEN 1 ELSE 0 END), 0) \
-             FROM tracker_posts WHERE tracker_id = $1 AND created_at >= $2 AND created_at < $3"
-        )
+        let sql = format!(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN tp.bucket IN ('negative', 'slight_negative') THEN 1 ELSE 0 END), 0) \
+             FROM tracker_posts tp WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at < $3 AND {}",
+            self.backend().live_link("tp")
+        );
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, (i64, i64)>(&sql)
         .bind(tracker_id)
         .bind(from)
         .bind(to)
@@ -457,27 +519,46 @@ impl Store {
         .await?))
     }
 
-    /// Posts on `platforms` matched in `(after, until]` and created since `created_from` (the
-    /// time index bounds the scan), biggest accounts first, at most `limit`.
+    /// Live posts matched in `(after, until]` and created since `created_from` (the time index
+    /// bounds the scan) that pass one of `rules` — (platform's stored name, followers, shares,
+    /// likes, views, verified), a 0 or false leaving that figure out — oldest match first, at most
+    /// `limit`.
     pub async fn influencer_alert_posts(
         &self,
         tracker_id: i64,
-        platforms: &[&str],
+        rules: &[InfluencerRule],
         after: Millis,
         until: Millis,
         created_from: Millis,
         limit: i64,
     ) -> Result<Vec<InfluencerPost>> {
-        if platforms.is_empty() {
+        let mut any = vec![];
+        for r in rules {
+            let mut past = vec![];
+            for (column, min) in [("p.author_followers", r.followers), ("p.shares", r.shares), ("p.likes", r.likes), ("p.views", r.views)] {
+                if min > 0 {
+                    past.push(format!("{column} >= {min}"));
+                }
+            }
+            if r.verified {
+                past.push("p.author_verified = TRUE".to_string());
+            }
+            if !past.is_empty() {
+                let platform = r.platform.replace('\'', "");
+                any.push(format!("(tp.platform = '{platform}' AND ({}))", past.join(" OR ")));
+            }
+        }
+        if any.is_empty() {
             return Ok(vec![]);
         }
-        let list = platforms.iter().map(|p| format!("'{}'", p.replace('\'', ""))).collect::<Vec<_>>().join(",");
         let sql = format!(
             "SELECT p.id AS post_id, p.platform, p.author_username, p.author_name, p.author_followers AS followers, \
              p.author_verified AS verified, p.shares, p.likes, p.views, p.url, p.text, p.created_at, tp.matched_at \
              FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id \
-             WHERE tp.tracker_id = $1 AND tp.created_at >= $4 AND tp.matched_at > $2 AND tp.matched_at <= $3 AND tp.platform IN ({list}) \
-             ORDER BY p.author_followers DESC, p.id LIMIT $5"
+             WHERE tp.tracker_id = $1 AND tp.created_at >= $4 AND tp.matched_at > $2 AND tp.matched_at <= $3 AND {} AND ({}) \
+             ORDER BY tp.matched_at, p.id LIMIT $5",
+            self.backend().live_link("tp"),
+            any.join(" OR ")
         );
         Ok(with_pool!(self, |p| sqlx::query_as::<_, InfluencerPost>(&sql)
             .bind(tracker_id)

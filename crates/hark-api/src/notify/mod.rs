@@ -32,8 +32,10 @@ const CATCH_UP_HOURS: i64 = 48;
 const NEGATIVE_COOLDOWN: Millis = 12 * HOUR;
 /// Posts matched this recently may still be committing; influencer alerts look at them next time.
 const SETTLE_MS: Millis = 30_000;
-/// How long a sender holds a delivery.
-pub const DELIVERY_LEASE: Millis = 120_000;
+/// How long a sender holds a delivery: long enough to make a large report's PDF.
+pub const DELIVERY_LEASE: Millis = 600_000;
+/// Posts looked at for influencer alerts in one round.
+const INFLUENCER_BATCH: i64 = 1000;
 /// Tries of a delivery that keeps failing for a reason that may pass (about two days at the
 /// longest back-off) before it is failed for good.
 pub const MAX_ATTEMPTS: i64 = 50;
@@ -75,7 +77,7 @@ pub async fn run_round(state: &AppState, now: Millis) -> ApiResult<RoundStats> {
     for (tracker_id, email) in state.store.trackers_without_notifications().await? {
         let settings = NotificationSettings::defaults(&email);
         let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
-        state.store.save_notification_settings(tracker_id, &json, None, &fresh_memory(&settings, now), None, now).await?;
+        state.store.ensure_notification_settings(tracker_id, &json, &fresh_memory(&settings, now), None, now).await?;
     }
     let mut stats = RoundStats::default();
     for row in state.store.all_notification_settings().await? {
@@ -164,9 +166,14 @@ async fn step(
     let until = now - SETTLE_MS;
     let after = m.influencer_checked_at.unwrap_or(until);
     if until > after {
-        let platforms = s.alerts.influencers.platforms();
-        if alerts_on && !platforms.is_empty() {
-            let posts = state.store.influencer_alert_posts(tracker.id, &platforms, after, until, until - 7 * DAY, 1000).await?;
+        let rules = influencer_rules(&s.alerts.influencers);
+        let mut checked = until;
+        if alerts_on && !rules.is_empty() {
+            let posts = state.store.influencer_alert_posts(tracker.id, &rules, after, until, until - 7 * DAY, INFLUENCER_BATCH).await?;
+            // A full batch: the rest are looked at next round, from the last one seen.
+            if posts.len() as i64 == INFLUENCER_BATCH {
+                checked = posts.last().map_or(until, |p| p.matched_at);
+            }
             let mut hits = vec![];
             for p in posts {
                 let reach = PostReach {
@@ -202,21 +209,29 @@ async fn step(
                 });
             }
         }
-        m.influencer_checked_at = Some(until);
+        m.influencer_checked_at = Some(checked);
     }
 
     let mut deliveries = vec![];
     let mut queue_through = None;
     let mut events_sent = false;
     match s.alerts.frequency {
-        AlertFrequency::Realtime if !events.is_empty() => {
-            let (kind, subject) = if events.len() == 1 {
-                (events[0].kind, events[0].subject.clone())
-            } else {
-                ("digest", format!("{} alerts about {}", events.len(), tracker.title))
-            };
-            let reason = events.iter().map(|e| e.reason.as_str()).collect::<Vec<_>>().join("\n\n");
-            deliveries = send::fan_out(state, s, &s.alerts.recipients, kind, &subject, &reason, r#"{"events":"new"}"#);
+        AlertFrequency::Realtime if !events.is_empty() || m.digest_due_at.is_some() => {
+            // Alerts still waiting from a digest frequency go out now with the new ones.
+            let waiting = if m.digest_due_at.is_some() { state.store.waiting_events(tracker.id).await? } else { vec![] };
+            let ids: Vec<i64> = waiting.iter().map(|e| e.id).collect();
+            queue_through = ids.last().copied();
+            m.digest_due_at = (waiting.len() >= hark_store::WAITING_BATCH).then_some(now);
+            let n = waiting.len() + events.len();
+            if n > 0 {
+                let (kind, subject) = match (waiting.first(), events.first()) {
+                    (None, Some(e)) if n == 1 => (e.kind, e.subject.clone()),
+                    _ => ("digest", format!("{n} alerts about {}", tracker.title)),
+                };
+                let reason = waiting.iter().map(|e| e.reason.as_str()).chain(events.iter().map(|e| e.reason.as_str())).collect::<Vec<_>>().join("\n\n");
+                let payload = json!({"events": "new", "digest": ids}).to_string();
+                deliveries = send::fan_out(state, s, &s.alerts.recipients, kind, &subject, &reason, &payload);
+            }
             events_sent = true;
         }
         AlertFrequency::Hourly | AlertFrequency::Daily => {
@@ -238,10 +253,16 @@ async fn step(
                     queue_through = ids.last().copied();
                     events_sent = true;
                 }
-                m.digest_due_at = None;
+                // More waiting than one digest holds: the next one at once.
+                m.digest_due_at = (waiting.len() >= hark_store::WAITING_BATCH).then_some(now);
             }
         }
-        AlertFrequency::Off => m.digest_due_at = None,
+        AlertFrequency::Off => {
+            // Alerts switched off: what was waiting for a digest is dropped, not sent weeks later.
+            if m.digest_due_at.take().is_some() {
+                queue_through = state.store.waiting_events(tracker.id).await?.last().map(|e| e.id);
+            }
+        }
         _ => {}
     }
 
@@ -347,27 +368,65 @@ pub async fn deliver_due(state: &AppState, owner: &str, now: Millis) -> ApiResul
     Ok(n)
 }
 
-/// The alerts worker of a server: a round a minute (`interval`), deliveries every few seconds or
-/// when woken (a test message).
+/// The alerts worker of a server: the engine's round every `interval`, and beside it the sender,
+/// which sends due deliveries every few seconds or when woken, reading the clock for each.
 pub async fn run_worker(state: AppState, interval: Duration) {
-    let owner = format!("alerts-{}-{:x}", std::process::id(), rand::random::<u32>());
-    let mut last_round = 0;
-    loop {
-        let now = hark_core::now_millis();
-        if now - last_round >= interval.as_millis() as i64 {
-            last_round = now;
-            if let Err(e) = run_round(&state, now).await {
+    let engine_state = state.clone();
+    let engine = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(interval);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if let Err(e) = run_round(&engine_state, hark_core::now_millis()).await {
                 tracing::warn!(error = %e, "alert round");
             }
         }
-        if let Err(e) = deliver_due(&state, &owner, hark_core::now_millis()).await {
-            tracing::warn!(error = %e, "alert deliveries");
+    });
+    // Aborting the worker ends the engine too.
+    struct AbortOnDrop(tokio::task::JoinHandle<()>);
+    impl Drop for AbortOnDrop {
+        fn drop(&mut self) {
+            self.0.abort();
+        }
+    }
+    let _engine = AbortOnDrop(engine);
+    let owner = format!("alerts-{}-{:x}", std::process::id(), rand::random::<u32>());
+    loop {
+        loop {
+            let now = hark_core::now_millis();
+            match state.store.lease_delivery(&owner, now, now + DELIVERY_LEASE, None).await {
+                Ok(Some(d)) => {
+                    if let Err(e) = send::attempt(&state, &owner, d, now).await {
+                        tracing::warn!(error = %e, "alert delivery");
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::warn!(error = %e, "alert deliveries");
+                    break;
+                }
+            }
         }
         tokio::select! {
             _ = state.alerts_wake.notified() => {}
             _ = tokio::time::sleep(Duration::from_secs(5)) => {}
         }
     }
+}
+
+/// A tracker's influencer thresholds as the store's rules, one per platform with any set.
+fn influencer_rules(t: &hark_core::notify::InfluencerThresholds) -> Vec<hark_store::InfluencerRule> {
+    let rule = |platform, followers, shares, likes, views, verified| hark_store::InfluencerRule { platform, followers, shares, likes, views, verified };
+    [
+        rule("twitter", t.twitter_followers, t.twitter_retweets, 0, 0, t.twitter_verified),
+        rule("tiktok", t.tiktok_followers, 0, 0, 0, t.tiktok_verified),
+        rule("instagram", t.instagram_followers, 0, t.instagram_likes, 0, false),
+        rule("youtube", t.youtube_followers, 0, 0, t.youtube_views, false),
+        rule("facebook", t.facebook_fans, 0, t.facebook_likes, 0, false),
+    ]
+    .into_iter()
+    .filter(|r| r.followers > 0 || r.shares > 0 || r.likes > 0 || r.views > 0 || r.verified)
+    .collect()
 }
 
 #[cfg(test)]

@@ -63,7 +63,19 @@ async fn settings_row(state: &AppState, tracker: &TrackerRow, headers: &HeaderMa
     let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
     let now = now_millis();
     let base = state.public_base(headers);
-    Ok(state.store.save_notification_settings(tracker.id, &json, None, &notify::fresh_memory(&settings, now), Some(&base), now).await?)
+    Ok(state.store.ensure_notification_settings(tracker.id, &json, &notify::fresh_memory(&settings, now), Some(&base), now).await?)
+}
+
+/// A webhook address must parse as a URL with a host (a port out of range, say, would only fail
+/// when an alert is sent).
+fn check_url(field: &str, url: Option<&str>) -> ApiResult<()> {
+    if let Some(u) = url {
+        let ok = url::Url::parse(u).ok().is_some_and(|p| p.host_str().is_some_and(|h| !h.is_empty()));
+        if !ok {
+            return Err(ApiError::new(Code::ValidationFailed, format!("{field} is not a valid address.")));
+        }
+    }
+    Ok(())
 }
 
 fn view(state: &AppState, row: &NotificationRow) -> ApiResult<NotificationsView> {
@@ -106,26 +118,45 @@ pub async fn save_notifications(
 ) -> ApiResult<axum::Json<NotificationsView>> {
     let tracker = manager(&state, &hash, &user).await?;
     let settings = input.parse().map_err(|e| ApiError::new(e.code, e.message))?;
+    check_url("The webhook address", settings.webhook.url.as_deref())?;
+    check_url("The Slack webhook address", settings.slack.url.as_deref())?;
     let old = settings_row(&state, &tracker, &headers).await?;
     let before: Option<NotificationSettings> = serde_json::from_str(&old.settings).ok();
     let now = now_millis();
     let mut memory = old.memory();
     let report_changed = before.as_ref().is_none_or(|b| b.report.enabled != settings.report.enabled || b.report.frequency != settings.report.frequency);
-    if !settings.report.enabled {
-        memory.report_due_at = None;
-    } else if report_changed || memory.report_due_at.is_none() {
-        memory.report_due_at = Some(notify::next_report_due(settings.report.frequency, now));
+    let digest_changed = before.as_ref().is_none_or(|b| b.alerts.frequency != settings.alerts.frequency);
+    // Only a changed schedule is written: the engine may have sent a report since `old` was read.
+    let reschedule = report_changed || digest_changed || (settings.report.enabled && memory.report_due_at.is_none());
+    memory.report_due_at = settings.report.enabled.then(|| notify::next_report_due(settings.report.frequency, now));
+    if digest_changed {
+        // Waiting alerts go out at the next round (or are dropped when alerts are off).
+        memory.digest_due_at = memory.digest_due_at.map(|_| now);
     }
+    if !report_changed && !(settings.report.enabled && old.report_due_at.is_none()) {
+        memory.report_due_at = old.report_due_at;
+    }
+    // A new secret for a new receiver: the old one must not sign for the next.
+    let same_host = |a: &Option<String>, b: &Option<String>| match (a, b) {
+        (Some(a), Some(b)) => send::host_of(a) == send::host_of(b),
+        _ => false,
+    };
+    let old_url = before.as_ref().and_then(|b| b.webhook.url.clone());
     let secret = match (&settings.webhook.url, &old.webhook_secret) {
-        (Some(_), Some(s)) => Some(s.clone()),
-        (Some(_), None) => Some(send::new_secret()),
+        (Some(_), Some(s)) if same_host(&settings.webhook.url, &old_url) => Some(s.clone()),
+        (Some(_), _) => Some(send::new_secret()),
         (None, s) => s.clone(),
     };
     let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
     let base = state.public_base(&headers);
-    let row = state.store.save_notification_settings(tracker.id, &json, secret.as_deref(), &memory, Some(&base), now).await?;
+    let row = state.store.save_notification_settings(tracker.id, &json, secret.as_deref(), &memory, reschedule, Some(&base), now).await?;
     Ok(axum::Json(view(&state, &row)?))
 }
+
+/// Test messages a tracker may send in [`TEST_WINDOW_MS`] (each e-mail recipient counts): enough
+/// to try every destination a few times, too few to make Send test a way to mail strangers.
+const MAX_TESTS: i64 = 30;
+const TEST_WINDOW_MS: i64 = 10 * 60_000;
 
 #[derive(Deserialize, ToSchema)]
 pub struct TestInput {
@@ -212,6 +243,12 @@ pub async fn test_notification(
         _ => return Err(ApiError::new(Code::InvalidChoice, "The destination is email, webhook or slack.")),
     };
     let now = now_millis();
+    if state.store.recent_tests(tracker.id, now - TEST_WINDOW_MS).await? >= MAX_TESTS {
+        return Err(ApiError::new(
+            Code::RateLimited,
+            format!("At most {MAX_TESTS} test messages in {} minutes; try again shortly.", TEST_WINDOW_MS / 60_000),
+        ));
+    }
     let owner = format!("test-{:x}", rand::random::<u32>());
     let mut last = None;
     for recipient in recipients {
@@ -315,7 +352,7 @@ pub async fn unsubscribe(State(state): State<AppState>, Query(q): Query<Unsubscr
     let (tracker, row, mut settings, email) = subscription(&state, &q.token).await?;
     if settings.unsubscribe(&email) {
         let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
-        state.store.save_notification_settings(tracker.id, &json, row.webhook_secret.as_deref(), &row.memory(), None, now_millis()).await?;
+        state.store.save_notification_settings(tracker.id, &json, row.webhook_secret.as_deref(), &row.memory(), false, None, now_millis()).await?;
         tracing::info!(tracker = tracker.id, "an address unsubscribed from notifications");
     }
     Ok(axum::Json(Subscription { subscribed: false, email, tracker: tracker.title }))

@@ -65,7 +65,9 @@ export function SettingsForm({ view, hash, now }: { view: NotificationsView; has
   const touched = (key: string) => {
     setDone(false);
     setServerError(null);
-    save.reset();
+    // Not while a save is under way: resetting would let go of it (Save enabled again mid-flight,
+    // and its answer never applied).
+    if (!save.isPending) save.reset();
     setErrors((e) => {
       if (!(key in e)) return e;
       const next = { ...e };
@@ -103,9 +105,11 @@ export function SettingsForm({ view, hash, now }: { view: NotificationsView; has
     const sent = form;
     save.mutate(checked.settings, {
       onSuccess: (next) => {
+        // The server's answer is what is saved now. The form takes it only if it still holds what
+        // was sent: changes typed while the request was under way are kept, and show as not saved.
         const fresh = formFromSettings(next.settings);
         setSaved(fresh);
-        setForm(fresh);
+        setForm((current) => (formChanged(current, sent) ? current : fresh));
         setDone(true);
       },
       onError: (err) => {
@@ -148,12 +152,13 @@ export function SettingsForm({ view, hash, now }: { view: NotificationsView; has
             <p role="alert" className="text-red-700">
               {FIX_FIELDS_TEXT}
             </p>
+          ) : dirty ? (
+            // Before the confirmation: changes typed while a save was under way are not saved.
+            <p className="text-slate-600">You have changes that are not saved.</p>
           ) : done ? (
             <p role="status" className="font-medium text-emerald-700">
               {SAVED_TEXT}
             </p>
-          ) : dirty ? (
-            <p className="text-slate-600">You have changes that are not saved.</p>
           ) : (
             <p className="text-slate-500">All changes saved.</p>
           )}

@@ -88,7 +88,7 @@ function open(
   opts: {
     initial?: NotificationsView;
     get?: () => Answer;
-    put?: (c: ApiCall) => Answer;
+    put?: (c: ApiCall) => Answer | Promise<Answer>;
     test?: (c: ApiCall) => Answer;
     history?: (c: ApiCall) => Answer;
     url?: string;
@@ -240,6 +240,38 @@ describe('notification settings', { timeout: 20_000 }, () => {
     // The form now holds what the server kept.
     expect(within(alerts).getByLabelText('Alert recipients')).toHaveValue('ann@example.org\nBob@Example.org');
     expect(within(alerts).getByLabelText('Twitter Followers ≥')).toHaveValue('10000');
+  });
+
+  it('keeps what is typed while the save is under way; the answer becomes what is saved', async () => {
+    let answer!: (a: Answer) => void;
+    const calls = open({ put: () => new Promise<Answer>((resolve) => (answer = resolve)) });
+    await form();
+    const recipients = screen.getByLabelText('Alert recipients');
+    type(recipients, 'ann@EXAMPLE.org');
+    fireEvent.click(saveButton());
+    await waitFor(() => expect(puts(calls)).toHaveLength(1));
+    const sent = puts(calls)[0].body as NotificationSettings;
+    expect(sent.alerts.recipients).toEqual(['ann@EXAMPLE.org']);
+    expect(saveButton()).toBeDisabled();
+
+    // The request is held: the field can still be typed in, and Save stays busy.
+    expect(recipients).toBeEnabled();
+    type(recipients, 'ann@EXAMPLE.org\nbob@example.org');
+    expect(recipients).toHaveValue('ann@EXAMPLE.org\nbob@example.org');
+    expect(saveButton()).toBeDisabled();
+
+    // The server keeps the address in its own spelling.
+    await act(async () => answer({ body: view({ settings: { ...sent, alerts: { ...sent.alerts, recipients: ['ann@example.org'] } } }) }));
+    await waitFor(() => expect(saveButton()).toBeEnabled());
+    expect(recipients).toHaveValue('ann@EXAMPLE.org\nbob@example.org');
+    expect(screen.getByTestId('save-bar')).toHaveTextContent('You have changes that are not saved.');
+    expect(puts(calls)).toHaveLength(1);
+
+    // What is saved now is the server's answer: Cancel puts it back.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(recipients).toHaveValue('ann@example.org');
+    expect(saveButton()).toBeDisabled();
+    expect(screen.getByTestId('save-bar')).toHaveTextContent('All changes saved.');
   });
 
   it('turns the spike alert off and the frequency to Off', async () => {

@@ -56,11 +56,25 @@ else
 fi
 rm -f "$built_after"
 
-step "Browser tests on SQLite"
-(cd web && node --test e2e/)
-
-step "Browser tests on PostgreSQL"
-# Every server a browser test starts gets its own fresh database on this server.
-(cd web && HARK_E2E_POSTGRES_URL="$PG_URL" node --test e2e/)
+step "Browser tests on SQLite and on PostgreSQL, side by side"
+# The two runs wait on servers and browsers more than they compute, so side by side they take
+# little more than one. Every server a PostgreSQL test starts gets its own fresh database there.
+sqlite_log=$(mktemp) pg_log=$(mktemp)
+(cd web && node --test e2e/ >"$sqlite_log" 2>&1) &
+sqlite_pid=$!
+(cd web && HARK_E2E_POSTGRES_URL="$PG_URL" node --test e2e/ >"$pg_log" 2>&1) &
+pg_pid=$!
+sqlite_rc=0 pg_rc=0
+wait "$sqlite_pid" || sqlite_rc=$?
+wait "$pg_pid" || pg_rc=$?
+step "Browser tests on SQLite (exit $sqlite_rc)"
+cat "$sqlite_log"
+step "Browser tests on PostgreSQL (exit $pg_rc)"
+cat "$pg_log"
+rm -f "$sqlite_log" "$pg_log"
+if [ "$sqlite_rc" -ne 0 ] || [ "$pg_rc" -ne 0 ]; then
+  echo "Browser tests failed: SQLite exit $sqlite_rc, PostgreSQL exit $pg_rc" >&2
+  exit 1
+fi
 
 step "All tests passed"

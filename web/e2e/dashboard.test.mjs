@@ -3,7 +3,7 @@
 // moved and one hidden in Customize, and the customization found again after a reload.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, screenshotDir, shot, startServer, waitUntil, dashboardSettled as settled } from './harness.mjs';
+import { api, clickOutsideUntilClosed, launchBrowser, ownerWithTracker, screenshotDir, shot, startServer, waitUntil, dashboardSettled as settled } from './harness.mjs';
 
 const ACCOUNT = { name: 'Dana Dash', email: 'dana@example.com', password: 'correct horse battery' };
 
@@ -227,8 +227,7 @@ describe('dashboard', () => {
       { what: 'customization saved', timeoutMs: 10_000 },
     );
     // An outside click closes the panel.
-    await page.mouse.click(200, 500);
-    await panel.waitFor({ state: 'detached' });
+    await clickOutsideUntilClosed(page, panel, { x: 200, y: 500 });
 
     await page.reload();
     await settled(page);
@@ -238,5 +237,59 @@ describe('dashboard', () => {
     await shot(page, 'dashboard-09-after-reload');
     assert.deepEqual(errors, []);
     await context.close();
+  });
+});
+
+describe('dashboard answers kept while the tracker is unchanged', () => {
+  let server;
+  let context;
+  before(async () => {
+    server = await startServer();
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  });
+  after(async () => {
+    await context?.close();
+    await server?.stop();
+  });
+
+  test('a reload is confirmed with 304s; new posts are shown at once', async () => {
+    const now = Date.now();
+    const tweet = (i) => ({ platform: 'twitter', id: `k${i}`, text: `latte art number ${i}`, createdAt: now - (i + 1) * 3_600_000, author: { username: `barista${i % 4}`, followers: 100 + i } });
+    const t = await ownerWithTracker(context, server.url, { term: 'latte', posts: Array.from({ length: 12 }, (_, i) => tweet(i)) });
+    assert.equal(t.imported, 12);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const seen = [];
+    page.on('requestfinished', async (req) => {
+      if (!req.url().includes('/dashboard/top-stats')) return;
+      const res = await req.response();
+      const sent = await req.allHeaders();
+      seen.push({ status: res?.status(), answer: res?.headers()['x-hark-answer'], ifNoneMatch: sent['if-none-match'] ?? null, body: (await req.sizes()).responseBodySize });
+    });
+    await page.goto(`${server.url}/hashtag-tracking/dashboard/${t.hash}/${t.friendly}`);
+    await settled(page);
+    await waitUntil(async () => (await statPosts(page)) === '12' || null, { what: 'Posts: 12' });
+    assert.equal(seen[0]?.status, 200);
+
+    // The same view again: the browser's copy is confirmed, the panels show the same figures.
+    seen.length = 0;
+    await page.reload();
+    await settled(page);
+    assert.equal(await statPosts(page), '12');
+    // The browser asked with the ETag it held and the server answered 304, without a body (the
+    // page is handed the stored answer, which Playwright reports as a 200).
+    assert.ok(seen.some((r) => r.ifNoneMatch && r.answer === 'hit' && r.body === 0), JSON.stringify(seen));
+
+    // Posts arrive: the next load answers afresh.
+    const imp = await api(context, server.url, 'POST', `/trackers/${t.hash}/import?format=ndjson`, undefined, [12, 13, 14].map((i) => JSON.stringify(tweet(i))).join('\n'));
+    assert.equal(imp.body.imported, 3);
+    seen.length = 0;
+    await page.reload();
+    await settled(page);
+    await waitUntil(async () => (await statPosts(page)) === '15' || null, { what: 'Posts: 15' });
+    assert.ok(seen.some((r) => r.status === 200 && r.answer === 'miss' && r.body > 0), JSON.stringify(seen));
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 });

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, dashboardSettled as settled, launchBrowser, ndjson, ownerWithTracker, shot, startServer, waitUntil } from './harness.mjs';
+import { api as apiAt, dashboardSettled as settled, launchBrowser, ndjson, ownerWithTracker, rewriteAnswers, shot, startServer, waitUntil } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -177,10 +177,7 @@ describe('XLS exports', () => {
 
     // Its progress as the page shows it while the job is made (the answer held at 9 of 20 steps).
     const progress = await owner.newPage();
-    await progress.route(`**/api/v1/exports/${token}`, async (route) => {
-      const real = await (await route.fetch()).json();
-      await route.fulfill({ json: { ...real, state: 'running', done: 9, total: 20, fileUrl: null } });
-    });
+    const releaseProgress = await rewriteAnswers(progress, `**/api/v1/exports/${token}`, (real) => ({ ...real, state: 'running', done: 9, total: 20, fileUrl: null }));
     await progress.goto(`${server.url}${opened.pathname}${opened.search}`);
     const bar = progress.getByRole('progressbar', { name: 'XLS export progress' });
     await bar.waitFor();
@@ -188,6 +185,7 @@ describe('XLS exports', () => {
     await progress.getByText('Preparing your XLS…').waitFor();
     await progress.waitForTimeout(600); // the bar's width transition
     await shot(progress, 'exports-03-export-page-progress', { fullPage: false });
+    await releaseProgress();
     await progress.close();
 
     // A reload of the finished page does not download again.
@@ -201,10 +199,7 @@ describe('XLS exports', () => {
     await popup.close();
 
     // The dashboard's button while a job is made (this window's answers held at 9 of 20 steps).
-    await page.route('**/api/v1/exports/*', async (route) => {
-      const real = await (await route.fetch()).json();
-      await route.fulfill({ json: { ...real, state: 'running', done: 9, total: 20, fileUrl: null } });
-    });
+    const release = await rewriteAnswers(page, '**/api/v1/exports/*', (real) => ({ ...real, state: 'running', done: 9, total: 20, fileUrl: null }));
     const secondPopup = page.waitForEvent('popup');
     const otherDownload = secondPopup.then((p) => p.waitForEvent('download', { timeout: 60_000 }));
     await page.getByTestId('export-menu').click();
@@ -213,7 +208,7 @@ describe('XLS exports', () => {
     await shot(page, 'exports-05-dashboard-progress', { fullPage: false });
     const other = await secondPopup;
     // Once the job is seen as it is, the button is idle again; the other window has the file.
-    await page.unroute('**/api/v1/exports/*');
+    await release();
     await page.getByRole('button', { name: 'Export' }).waitFor({ timeout: 10_000 });
     await savedWorkbook(await otherDownload, 'second.xlsx');
     await other.close();
@@ -450,10 +445,7 @@ describe('PDF reports', () => {
     await page.locator('[data-testid="chart-timeline"] [data-chart-ready="true"]').waitFor();
 
     // The job's answers held at 6 of 15 steps, so its loading state can be looked at.
-    await page.route('**/api/v1/exports/*', async (route) => {
-      const real = await (await route.fetch()).json();
-      await route.fulfill({ json: { ...real, state: 'running', done: 6, total: 15, fileUrl: null } });
-    });
+    const release = await rewriteAnswers(page, '**/api/v1/exports/*', (real) => ({ ...real, state: 'running', done: 6, total: 15, fileUrl: null }));
     const button = page.getByTestId('export-menu');
     await button.click();
     const item = page.getByRole('menuitem', { name: /^PDF/ });
@@ -476,7 +468,7 @@ describe('PDF reports', () => {
     assert.equal(owner.pages().length, 1);
 
     // Let the job be seen as it is: idle again, and the notice.
-    await page.unroute('**/api/v1/exports/*');
+    await release();
     const notice = page.getByTestId('notice');
     await notice.getByText('Your PDF is ready to be viewed').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Export' }).waitFor();
@@ -600,10 +592,7 @@ describe('PDF reports', () => {
     const page = await owner.newPage();
     const seen = watch(page);
     // Its progress first (the answers held at 6 of 15 steps), with the app's H mark.
-    await page.route('**/api/v1/exports/*', async (route) => {
-      const real = await (await route.fetch()).json();
-      await route.fulfill({ json: { ...real, state: 'running', done: 6, total: 15, fileUrl: null } });
-    });
+    const release = await rewriteAnswers(page, '**/api/v1/exports/*', (real) => ({ ...real, state: 'running', done: 6, total: 15, fileUrl: null }));
     const asked = exportRequest(page, hash);
     await page.goto(`${server.url}/hashtag-tracking/export/${hash}/pdf/30?platforms=twt&grouping=week`);
     const request = await asked;
@@ -616,7 +605,7 @@ describe('PDF reports', () => {
     await shot(page, 'exports-13-export-page-pdf-progress', { fullPage: false });
 
     const responseWait = owner.waitForEvent('response', (r) => /^\/export\/hashtag\/[0-9a-f]{32}\.pdf$/.test(new URL(r.url()).pathname));
-    await page.unroute('**/api/v1/exports/*');
+    await release();
     const response = await responseWait;
     assert.equal(response.headers()['content-type'], 'application/pdf');
     assert.equal(response.frame().page(), page);

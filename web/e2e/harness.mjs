@@ -204,6 +204,59 @@ export async function waitUntil(check, { timeoutMs = 60_000, intervalMs = 250, w
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`);
 }
 
+/**
+ * Clicks the page at (x, y), outside `layer`, until the layer has gone. A dismissable layer starts
+ * listening for outside clicks a task after it opens, so on a busy machine the first click can land
+ * before it listens; a user would simply click again, and so does this.
+ */
+export async function clickOutsideUntilClosed(page, layer, { x, y, tries = 5 } = {}) {
+  for (let i = 0; i < tries; i++) {
+    await page.mouse.click(x, y);
+    try {
+      await layer.waitFor({ state: 'detached', timeout: 3_000 });
+      return;
+    } catch {
+      // still open: click again
+    }
+  }
+  throw new Error(`still open after ${tries} clicks outside at (${x}, ${y})`);
+}
+
+/**
+ * Answers requests matching `pattern` on `page` with the server's own answer passed through
+ * `change`, until the returned `release()` is called. `release()` removes the route and waits for
+ * answers already being made. A request whose answer was being made when the route was removed or
+ * the page closed may be answered by the browser meanwhile; that answer is left alone rather than
+ * raised after the test (Playwright then reports "Route is already handled").
+ */
+export async function rewriteAnswers(page, pattern, change) {
+  let released = false;
+  const pending = new Set();
+  const handler = async (route) => {
+    const work = (async () => {
+      try {
+        const real = await (await route.fetch()).json();
+        await route.fulfill({ json: change(real) });
+      } catch (e) {
+        const gone = released || page.isClosed() || /already handled|has been closed|Target closed/i.test(String(e?.message ?? e));
+        if (!gone) throw e;
+      }
+    })();
+    pending.add(work);
+    try {
+      await work;
+    } finally {
+      pending.delete(work);
+    }
+  };
+  await page.route(pattern, handler);
+  return async function release() {
+    released = true;
+    if (!page.isClosed()) await page.unroute(pattern, handler);
+    await Promise.allSettled([...pending]);
+  };
+}
+
 /** Posts as the NDJSON import takes them: one JSON object a line. */
 export const ndjson = (list) => list.map((p) => JSON.stringify(p)).join('\n') + '\n';
 

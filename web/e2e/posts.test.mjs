@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
+import { api as apiAt, clickOutsideUntilClosed, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;
@@ -180,8 +180,7 @@ describe('posts page', () => {
     await page.locator('tr[data-post="twitter;1005"] td button').first().click();
     await panel.waitFor();
     assert.match(await panel.innerText(), /Retweeted from @user1/);
-    await page.mouse.click(20, 450);
-    await panel.waitFor({ state: 'detached' });
+    await clickOutsideUntilClosed(page, panel, { x: 20, y: 450 });
     await page.close();
   });
 

@@ -6,7 +6,7 @@
 // page for a news-only tracker.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
+import { api as apiAt, clickOutsideUntilClosed, launchBrowser, shot, startServer, waitUntil, ndjson } from './harness.mjs';
 
 const DAY = 86_400_000;
 const SECOND = 1000;
@@ -340,8 +340,7 @@ describe('trending topics page', () => {
     assert.equal(await side.getByTestId('side-view-count').innerText(), `${expected} ${expected === 1 ? 'post' : 'posts'}`);
     await shot(page, 'topics-05-bucket-side-view', { fullPage: false });
     // The overlay closes it.
-    await page.mouse.click(40, 450);
-    await side.waitFor({ state: 'detached' });
+    await clickOutsideUntilClosed(page, side, { x: 40, y: 450 });
 
     // A bucket without posts (the range's first day, through the chart's data table) says so.
     await page.getByText('Data table').click();

@@ -7,7 +7,7 @@ use hark_core::{Code, SearchError};
 use hark_store::StoreError;
 use serde::Serialize;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ApiError {
     #[error("{message}")]
     Client { code: Code, message: String },

@@ -98,6 +98,8 @@ pub struct TrackerPage {
     pub embedded: bool,
     /// The media wall's moderation key the request carries, if any.
     pub moderation_key: Option<String>,
+    /// The range is a number of days back from now (it moves with the clock).
+    pub relative_range: bool,
 }
 
 impl FromRequestParts<AppState> for TrackerPage {
@@ -120,6 +122,8 @@ impl FromRequestParts<AppState> for TrackerPage {
         let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), keys).await?;
         let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
         let embedded = q.embed_key.is_some();
-        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared, embedded, moderation_key: q.moderation_key })
+        let relative_range =
+            q.start.as_deref().is_none_or(str::is_empty) && q.days.as_deref().is_some_and(|d| d.trim().parse::<i64>().is_ok());
+        Ok(Self { row, perm, user, filter, tz: q.time_zone()?, shared, embedded, moderation_key: q.moderation_key, relative_range })
     }
 }

@@ -17,6 +17,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+pub mod answers;
 pub mod auth;
 pub mod csv_file;
 pub mod secrets;
@@ -62,6 +63,9 @@ pub struct ApiConfig {
     /// How often the alerts engine judges every tracker (a minute in `hark serve`); none runs no
     /// alerts worker (tests drive the engine on a clock of their own).
     pub alerts_interval: Option<Duration>,
+    /// Memory for kept answers of the analytic reads, in MB ([`answers::DEFAULT_MB`] when unset;
+    /// 0 keeps none: every read is computed, and still confirmed with a 304 when unchanged).
+    pub answer_cache_mb: Option<u64>,
 }
 
 impl ApiConfig {
@@ -87,6 +91,8 @@ pub struct AppState {
     pub secret_key: Arc<secrets::SecretKey>,
     /// The media proxy's clients and memory.
     pub media: Arc<routes::media::MediaProxy>,
+    /// Answers of the analytic reads, kept while they cannot have changed.
+    pub answers: Arc<answers::Answers>,
 }
 
 impl AppState {
@@ -105,6 +111,7 @@ impl AppState {
             store,
             secret_key,
             media: Arc::new(routes::media::MediaProxy::new(config.media_allow_private)),
+            answers: Arc::new(answers::Answers::new(config.answer_cache_mb.unwrap_or(answers::DEFAULT_MB))),
             config: Arc::new(config),
             login_limiter: Arc::new(auth::LoginLimiter::default()),
             mailer,
@@ -255,7 +262,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/{*rest}", any(api_not_found))
         .layer(axum::middleware::from_fn(auth::csrf_guard))
         .layer(DefaultBodyLimit::max(1 << 20))
-        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
+        // Nothing of the API is stored by browsers, but for the kept answers' own `private,
+        // no-cache` (stored, and confirmed with the server on every use).
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
     // Media are cached by browsers, so they live outside the API's `no-store`.
     let media = Router::new()
         .route(routes::media::PROXY_PATH, get(routes::media::proxy))

@@ -301,7 +301,7 @@ async fn the_embed_shows_the_saved_public_wall_and_opens_nothing_else() {
 async fn a_plan_without_the_wall_locks_it() {
     each(|app| async move {
         app.setup_admin().await;
-        let t = app.create_tracker("nike").await;
+        app.create_tracker("nike").await;
         // An account of its own (made today, after the date that opens the wall to all), with a
         // tracker of its own, then put on a plan below the wall's.
         let (small, token) = signed_in_now(&app, "small@example.org").await;

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Entities {
@@ -38,12 +38,32 @@ const MAX_TAG_CHARS: usize = 140;
 
 impl Entities {
     pub fn extract(text: &str) -> Self {
-        let text: String = text.nfkc().collect();
-        let chars: Vec<char> = text.chars().collect();
+        // NFKC folds the full-width '＃', '＠' and '＄' and composes diacritics. Most posts are
+        // already in that form (all ASCII text is), and the quick check says so without
+        // building a copy.
+        let normalized: String;
+        let text = if text.is_ascii() || is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+            text
+        } else {
+            normalized = text.nfkc().collect();
+            &normalized
+        };
         let mut e = Self::default();
+        // Every entity starts at '#', '@', '$' or a link's "http"; most posts have none.
+        let bytes = text.as_bytes();
+        if !bytes.iter().any(|b| matches!(b, b'#' | b'@' | b'$'))
+            && !bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b"http"))
+        {
+            return e;
+        }
+        let chars: Vec<char> = text.chars().collect();
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
+            if !matches!(c, 'h' | 'H' | '#' | '@' | '$') {
+                i += 1;
+                continue;
+            }
             let after_word = i > 0 && is_tag_char(chars[i - 1]);
             if (c == 'h' || c == 'H') && !after_word {
                 if let Some((link, end)) = link_at(&chars, i) {
@@ -200,6 +220,17 @@ mod tests {
         assert_eq!(domain("https://WWW.x.com."), Some("x.com".into()));
         assert_eq!(domain("http://[::1]:80/"), Some("[::1]".into()));
         assert_eq!(domain("https://"), None);
+    }
+
+    #[test]
+    fn text_not_in_normal_form_is_normalised_first() {
+        // A decomposed é and full-width letters: NFKC composes and folds them.
+        let e = Entities::extract("#Cafe\u{301} ＠ｎｉｋｅ ｈｔｔｐｓ://ｔ.ｃｏ/x ＄ＡＡＰＬ");
+        assert_eq!(e.hashtags, ["café"]);
+        assert_eq!(e.mentions, ["nike"]);
+        assert_eq!(e.links, ["https://t.co/x"]);
+        assert_eq!(e.cashtags, ["AAPL"]);
+        assert_eq!(Entities::extract("Plain words, café and 日本, no entity at all"), Entities::default());
     }
 
     #[test]

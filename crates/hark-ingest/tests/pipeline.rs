@@ -3,28 +3,14 @@
 
 use std::sync::Arc;
 
-use hark_core::{Platform, Post, SearchRow, SearchRowKind, TrackerCriteria, TrackerSearch};
+use hark_core::{Platform, Post, SearchRow, SearchRowKind, TrackerCriteria};
 use hark_ingest::demo::DemoGenerator;
 use hark_ingest::pipeline::{compile, ingest_with, prepare, Pipeline};
 use hark_store::{PostCountFilter, Store, TrackerEdit};
 use hark_testkit::{backends, TestDb};
 
 fn criteria(terms: &[&str]) -> TrackerCriteria {
-    TrackerCriteria {
-        search: TrackerSearch { include: vec![terms.iter().map(|t| t.to_string()).collect()], exclude: vec![] },
-        platforms: hark_core::PlatformSet::all(),
-        exclude_retweets: false,
-        verified_users: false,
-        verified_tiktok_users: false,
-        language: None,
-        country_locations: vec![],
-        volume_limit: None,
-        usernames: Default::default(),
-        ignore: Default::default(),
-        subtrackers: vec!["espresso".into()],
-        highlights: vec![],
-        sentiment_keywords: Default::default(),
-    }
+    TrackerCriteria { subtrackers: vec!["espresso".into()], ..hark_testkit::criteria(terms) }
 }
 
 async fn setup(store: &Store, terms: &[&str]) -> i64 {

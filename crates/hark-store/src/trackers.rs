@@ -40,6 +40,9 @@ pub struct TrackerRow {
     pub owner_name: String,
     /// When the owner's trial ends (none when the owner is not on a trial).
     pub owner_trial_ends: Option<Millis>,
+    /// Taken by every write that adds, removes or changes the tracker's posts (in its
+    /// transaction): an answer made from the posts at one version holds until the next.
+    pub post_version: i64,
 }
 
 impl TrackerRow {
@@ -87,7 +90,7 @@ const TRACKER_SELECT: &str = "SELECT t.id, t.hash, t.friendly, t.title, t.owner_
      t.criteria, t.volume_limit, t.unlock_date, t.share_exports, t.media_moderation, t.custom_config, \
      t.hide_auth_metrics, t.is_preview_mode, t.is_demo, t.total_posts, t.link_sharing, t.custom_url, \
      t.share_hash, t.last_edit_mode, t.media_wall, t.moderation_key, u.name AS owner_name, \
-     CASE WHEN u.trial THEN u.trial_expires END AS owner_trial_ends FROM trackers t JOIN users u ON u.id = t.owner_id";
+     CASE WHEN u.trial THEN u.trial_expires END AS owner_trial_ends, t.post_version FROM trackers t JOIN users u ON u.id = t.owner_id";
 
 pub const LOG_CREATED: &str = "tracker_created";
 pub const LOG_PAUSED: &str = "tracker_paused";

@@ -43,6 +43,26 @@ pub fn new_tracker(name: &str, owner_id: i64, platforms: i64, criteria: impl Int
     }
 }
 
+/// Criteria of a tracker on every platform that includes posts with any of `terms`, and nothing
+/// else set.
+pub fn criteria(terms: &[&str]) -> hark_core::TrackerCriteria {
+    hark_core::TrackerCriteria {
+        search: hark_core::TrackerSearch { include: vec![terms.iter().map(|t| t.to_string()).collect()], exclude: vec![] },
+        platforms: hark_core::PlatformSet::all(),
+        exclude_retweets: false,
+        verified_users: false,
+        verified_tiktok_users: false,
+        language: None,
+        country_locations: vec![],
+        volume_limit: None,
+        usernames: Default::default(),
+        ignore: Default::default(),
+        subtrackers: vec![],
+        highlights: vec![],
+        sentiment_keywords: Default::default(),
+    }
+}
+
 /// The backends to run store and HTTP tests on: SQLite always, PostgreSQL when
 /// `HARK_TEST_POSTGRES_URL` is set.
 pub fn backends() -> Vec<Backend> {
@@ -161,6 +181,8 @@ pub struct TestApp {
     jar: Arc<Jar>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     pub db: TestDb,
+    /// The server's kept answers (their hit and miss counts).
+    pub answers: Arc<hark_api::answers::Answers>,
 }
 
 pub struct Response {
@@ -178,6 +200,7 @@ impl TestApp {
         let db = TestDb::new(backend).await;
         let store = db.store().await;
         let state = AppState::new(store.clone(), config);
+        let answers = state.answers.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -188,7 +211,7 @@ impl TestApp {
             .await;
         });
         let (client, jar) = new_client();
-        TestApp { base, store, client, jar, shutdown: Some(tx), db }
+        TestApp { base, store, client, jar, shutdown: Some(tx), db, answers }
     }
 
     /// A second browser: its own cookies, same server.

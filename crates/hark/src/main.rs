@@ -9,6 +9,8 @@ use clap::{Args, Parser, Subcommand};
 use hark_api::{ApiConfig, AppState};
 use hark_store::Store;
 
+mod progress;
+
 #[derive(Parser)]
 #[command(name = "hark", version, about = "Hark: self-hosted social listening")]
 struct Cli {
@@ -101,6 +103,10 @@ struct ServeArgs {
     /// digests and periodic reports); 0 turns alerts and reports off on this server.
     #[arg(long, env = "HARK_ALERTS_INTERVAL_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=86_400))]
     alerts_interval_secs: u64,
+    /// Memory for answers of the dashboard, topics and sentiment pages kept while their tracker is
+    /// unchanged, in MB; 0 keeps none (each read is computed).
+    #[arg(long, env = "HARK_ANSWER_CACHE_MB", default_value_t = hark_api::answers::DEFAULT_MB, value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    answer_cache_mb: u64,
     /// Let webhooks and Slack messages reach this machine and private networks (a receiver inside
     /// your own network). Off by default: a tracker's owner could otherwise make the server call
     /// internal services.
@@ -130,6 +136,10 @@ struct ImportArgs {
     /// CSV: explicit column mapping, `field=Column,...` (e.g. `text=Body,created_at=Date`).
     #[arg(long)]
     map: Option<String>,
+    /// Seconds between two progress lines when standard error is not a terminal (a log); on a
+    /// terminal a progress bar moves instead.
+    #[arg(long, env = "HARK_PROGRESS_SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=3600))]
+    progress_secs: u64,
     /// The file to import.
     file: PathBuf,
 }
@@ -223,6 +233,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         media_allow_private: false,
         webhooks_allow_private: args.webhooks_allow_private,
         alerts_interval: (args.alerts_interval_secs > 0).then(|| std::time::Duration::from_secs(args.alerts_interval_secs)),
+        answer_cache_mb: Some(args.answer_cache_mb),
     };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)
@@ -331,8 +342,34 @@ fn import_format(args: &ImportArgs) -> &'static str {
     }
 }
 
+/// The posts of an import file, in either format.
+enum PostReader<R: std::io::BufRead> {
+    Csv(hark_ingest::import::CsvReader<R>),
+    Ndjson(hark_ingest::import::NdjsonReader<R>),
+}
+
+impl<R: std::io::BufRead> PostReader<R> {
+    /// Lines (NDJSON) or records (CSV) read so far.
+    fn lines(&self) -> usize {
+        match self {
+            Self::Csv(r) => r.lines(),
+            Self::Ndjson(r) => r.lines(),
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for PostReader<R> {
+    type Item = Result<hark_core::Post, hark_ingest::import::LineError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Self::Csv(r) => r.next(),
+            Self::Ndjson(r) => r.next(),
+        }
+    }
+}
+
 async fn import(args: ImportArgs) -> anyhow::Result<()> {
-    use hark_ingest::import::{parse_csv, CsvMapping, NdjsonReader};
+    use hark_ingest::import::{take_batch, CsvMapping, CsvReader, NdjsonReader};
     use hark_ingest::pipeline::{compile, import_posts, ImportSummary, BATCH};
     let format = import_format(&args);
     let mapping = match (&args.map, &args.platform) {
@@ -344,6 +381,8 @@ async fn import(args: ImportArgs) -> anyhow::Result<()> {
         None => mapping,
     };
     let file = std::fs::File::open(&args.file).with_context(|| format!("cannot open {}", args.file.display()))?;
+    // A regular file has a size to measure progress against; a pipe or device does not.
+    let total = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
     let store = args.db.store().await?;
     let tracker = store
         .tracker_by_hash(&args.tracker)
@@ -352,40 +391,34 @@ async fn import(args: ImportArgs) -> anyhow::Result<()> {
     let matcher = std::sync::Arc::new(compile(&[(tracker.id, tracker.criteria.clone())])?);
     let mut summary = ImportSummary::default();
     let now = hark_core::now_millis();
-    if format == "csv" {
-        let batch = parse_csv(std::io::BufReader::new(file), &mapping);
-        summary.lines = batch.lines;
+    let (file, read) = progress::Counting::new(file);
+    let every = std::time::Duration::from_secs(args.progress_secs);
+    let mut bar = progress::Progress::new(total, std::io::stderr().is_terminal(), every);
+    // Both formats are read a batch at a time, so memory stays flat whatever the file's size.
+    let mut posts = if format == "csv" {
+        PostReader::Csv(CsvReader::new(std::io::BufReader::new(file), &mapping))
+    } else {
+        PostReader::Ndjson(NdjsonReader::new(std::io::BufReader::new(file)))
+    };
+    loop {
+        let batch = take_batch(&mut posts, BATCH);
+        if batch.posts.is_empty() && batch.errors.is_empty() {
+            break;
+        }
+        for e in &batch.errors {
+            bar.println(&e.to_string());
+        }
         summary.add_errors(batch.errors);
         import_posts(&store, &matcher, batch.posts, &mut summary, now).await?;
-    } else {
-        let mut reader = NdjsonReader::new(std::io::BufReader::new(file));
-        loop {
-            let mut posts = Vec::with_capacity(BATCH);
-            let mut errors = Vec::new();
-            for item in reader.by_ref().take(BATCH) {
-                match item {
-                    Ok(p) => posts.push(p),
-                    Err(e) => errors.push(e),
-                }
-            }
-            if posts.is_empty() && errors.is_empty() {
-                break;
-            }
-            for e in &errors {
-                eprintln!("{e}");
-            }
-            summary.add_errors(errors);
-            import_posts(&store, &matcher, posts, &mut summary, now).await?;
-            eprint!("\r{} lines read, {} posts imported", reader.lines(), summary.imported);
-        }
-        eprintln!();
-        summary.lines = reader.lines();
+        bar.update(progress::Status {
+            bytes: read.load(std::sync::atomic::Ordering::Relaxed),
+            lines: posts.lines() as u64,
+            imported: summary.imported,
+            invalid: summary.invalid,
+        });
     }
-    if format == "csv" {
-        for e in &summary.errors {
-            eprintln!("{e}");
-        }
-    }
+    summary.lines = posts.lines();
+    bar.finish();
     println!(
         "{} lines read: {} posts imported into '{}' ({} new), {} did not match its search, {} invalid",
         summary.lines, summary.imported, tracker.title, summary.new_posts, summary.unmatched, summary.invalid
@@ -400,8 +433,10 @@ fn analyze() -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     for line in stdin.lock().lines() {
         let line = line.context("reading standard input")?;
-        if let Some(v) = hark_ingest::analyze::analyze_line(&line) {
-            serde_json::to_writer(&mut out, &v)?;
+        // The struct itself, not a JSON value: its keys keep their documented order, and no map
+        // is built per line.
+        if let Some(a) = hark_ingest::analyze::analysis(&line) {
+            serde_json::to_writer(&mut out, &a)?;
             out.write_all(b"\n")?;
         }
     }

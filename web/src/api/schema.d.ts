@@ -2987,6 +2987,8 @@ export interface components {
             /** Format: int64 */
             shares: number;
             text: string;
+            /** @description A video's, article's or blog post's title; the search finds words in it as in the text. */
+            title?: string | null;
             /** @description The post on its platform. */
             url?: string | null;
             /** Format: int64 */

@@ -18,6 +18,7 @@ use crate::csv_file::CsvFile;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Query, TrackerPage};
 use crate::filters::FilterQuery;
+use crate::answers::Ask;
 use crate::AppState;
 use hark_core::Code;
 
@@ -67,8 +68,9 @@ pub(crate) async fn top_stats_of(state: &AppState, row_id: i64, f: &PageFilter) 
 pub async fn top_stats(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<TopStats>> {
-    Ok(axum::Json(top_stats_of(&state, c.row.id, &c.filter).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, top_stats_of(&state, c.row.id, &c.filter)).await
 }
 
 // ---- timeline ----------------------------------------------------------------------------------
@@ -230,6 +232,7 @@ pub async fn timeline(
     State(state): State<AppState>,
     c: TrackerPage,
     Query(t): Query<TimelineQuery>,
+    ask: Ask,
 ) -> ApiResult<Response> {
     let csv = match t.format.as_deref() {
         None | Some("") | Some("json") => false,
@@ -243,10 +246,10 @@ pub async fn timeline(
             ApiError::forbidden("Exporting needs the owner, an administrator or shared exports.")
         });
     }
-    let timeline = timeline_of(&state, c.row.id, &c.filter, &c.tz, t.grouping.as_deref()).await?;
     if !csv {
-        return Ok(axum::Json(timeline).into_response());
+        return ask.serve(&state, &c, timeline_of(&state, c.row.id, &c.filter, &c.tz, t.grouping.as_deref())).await;
     }
+    let timeline = timeline_of(&state, c.row.id, &c.filter, &c.tz, t.grouping.as_deref()).await?;
     // Bucket starts in the viewer's time zone, as the chart shows them (with the offset, so a
     // spreadsheet can read them back as moments).
     let mut w = CsvFile::new(["Start", "Posts", "Engagement", "Reach", "Impressions"])?;
@@ -325,8 +328,9 @@ pub struct CountryCount {
 pub async fn locations(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<Locations>> {
-    Ok(axum::Json(locations_of(&state, c.row.id, &c.filter).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, locations_of(&state, c.row.id, &c.filter)).await
 }
 
 pub(crate) async fn locations_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<Locations> {
@@ -385,8 +389,9 @@ pub struct Sentiments {
 pub async fn sentiments(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<Sentiments>> {
-    Ok(axum::Json(sentiments_of(&state, &c.row, &c.filter).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, sentiments_of(&state, &c.row, &c.filter)).await
 }
 
 pub(crate) async fn sentiments_of(state: &AppState, row: &TrackerRow, f: &PageFilter) -> ApiResult<Sentiments> {
@@ -426,8 +431,9 @@ pub(crate) async fn term_list(state: &AppState, row_id: i64, f: &PageFilter, kin
 pub async fn devices(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<TermList>> {
-    Ok(axum::Json(term_list(&state, c.row.id, &c.filter, "source").await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, term_list(&state, c.row.id, &c.filter, "source")).await
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/genders", tag = "dashboard",
@@ -435,8 +441,9 @@ pub async fn devices(
 pub async fn genders(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<TermList>> {
-    Ok(axum::Json(term_list(&state, c.row.id, &c.filter, "gender").await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, term_list(&state, c.row.id, &c.filter, "gender")).await
 }
 
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/post-types", tag = "dashboard",
@@ -444,8 +451,9 @@ pub async fn genders(
 pub async fn post_types(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<TermList>> {
-    Ok(axum::Json(term_list(&state, c.row.id, &c.filter, "post_type").await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, term_list(&state, c.row.id, &c.filter, "post_type")).await
 }
 
 #[derive(Serialize, ToSchema)]
@@ -459,8 +467,9 @@ pub struct ViewerSentiments {
 pub async fn viewer_sentiments(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<ViewerSentiments>> {
-    Ok(axum::Json(viewer_sentiments_of(&state, c.row.id, &c.filter).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, viewer_sentiments_of(&state, c.row.id, &c.filter)).await
 }
 
 pub(crate) async fn viewer_sentiments_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<ViewerSentiments> {
@@ -502,8 +511,9 @@ pub async fn influencers(
     State(state): State<AppState>,
     c: TrackerPage,
     Query(iq): Query<InfluencerQuery>,
-) -> ApiResult<axum::Json<Influencers>> {
-    Ok(axum::Json(influencers_of(&state, c.row.id, &c.filter, iq.facebook != Some(0)).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, influencers_of(&state, c.row.id, &c.filter, iq.facebook != Some(0))).await
 }
 
 /// The top accounts by engagement and by posts; `facebook` false leaves facebook out.
@@ -541,8 +551,9 @@ pub struct Topics {
 pub async fn topics(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<Topics>> {
-    Ok(axum::Json(topics_of(&state, c.row.id, &c.filter).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, topics_of(&state, c.row.id, &c.filter)).await
 }
 
 pub(crate) async fn topics_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<Topics> {
@@ -569,8 +580,9 @@ pub struct TopPages {
 pub async fn top_pages(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<TopPages>> {
-    Ok(axum::Json(top_pages_of(&state, c.row.id, &c.filter).await?))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, top_pages_of(&state, c.row.id, &c.filter)).await
 }
 
 pub(crate) async fn top_pages_of(state: &AppState, row_id: i64, f: &PageFilter) -> ApiResult<TopPages> {
@@ -599,9 +611,9 @@ pub struct TopPosts {
 pub async fn top_posts(
     State(state): State<AppState>,
     c: TrackerPage,
-) -> ApiResult<axum::Json<TopPosts>> {
-    let posts = state.store.dash_top_posts(c.row.id, &c.filter, TOP as i64).await?;
-    Ok(axum::Json(TopPosts { posts }))
+    ask: Ask,
+) -> ApiResult<Response> {
+    ask.serve(&state, &c, async { Ok(TopPosts { posts: state.store.dash_top_posts(c.row.id, &c.filter, TOP as i64).await? }) }).await
 }
 
 // ---- prediction --------------------------------------------------------------------------------

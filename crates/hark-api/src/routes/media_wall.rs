@@ -184,6 +184,8 @@ pub struct WallPost {
     pub url: Option<String>,
     pub created_at: i64,
     pub author: WallAuthor,
+    /// A video's, article's or blog post's title; the search finds words in it as in the text.
+    pub title: Option<String>,
     pub text: String,
     pub engagement: i64,
     pub likes: i64,
@@ -343,6 +345,7 @@ fn wall_post(state: &AppState, w: WallRow) -> Option<WallPost> {
             name: post.author.name,
             username: post.author.username,
         },
+        title: post.title.filter(|t| !t.trim().is_empty()),
         text: post.text,
         engagement: w.row.engagement,
         likes: c.likes.unwrap_or(0),

@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 
 use axum::extract::State;
+use axum::response::Response;
 use hark_core::{Code, Platform, PlatformSet};
 use hark_store::{DashboardPost, PageFilter, TermKind, TermRef, TopicQuery, TopicSort};
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Query, TrackerPage};
 use crate::filters::FilterQuery;
 use crate::routes::dashboard::{group_series, Grouping};
+use crate::answers::Ask;
 use crate::AppState;
 
 /// Topics (and posts) per page of the trending topics and sentiment tables.
@@ -174,71 +176,74 @@ pub struct TopicLayer {
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/topics", tag = "topics",
     params(("hash" = String, Path), FilterQuery, TopicParams),
     responses((status = 200, body = TopicLayer), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn topic_layer(State(state): State<AppState>, c: TrackerPage, Query(p): Query<TopicParams>) -> ApiResult<axum::Json<TopicLayer>> {
-    let kind = match p.kind.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => TermKind::Word,
-        Some(k) => TermKind::parse(k).ok_or_else(|| bad("kind must be word or hashtag."))?,
-    };
-    let path = terms(p.path.as_deref(), "path", MAX_PATH)?;
-    let (sort, ascending) = match p.sort.as_deref().map(str::trim).unwrap_or("") {
-        "" | "count" | "count;desc" => (TopicSort::Count, false),
-        "count;asc" => (TopicSort::Count, true),
-        "trend" | "trend;desc" => (TopicSort::Trend, false),
-        "trend;asc" => (TopicSort::Trend, true),
-        other => return Err(bad(format!("Topics cannot be sorted by '{other}': use count or trend, ;asc or ;desc."))),
-    };
-    let page = page_of(p.page.as_deref())?;
-    let mut out = TopicLayer {
-        reason: None,
-        kind: kind.name().into(),
-        posts: 0,
-        total: 0,
-        page,
-        per_page: PAGE_SIZE,
-        grouping: "day".into(),
-        buckets: vec![],
-        items: vec![],
-        window: None,
-    };
-    let Some(filter) = narrowed(&c.filter, &TOPIC_PLATFORMS) else {
-        out.reason = Some(NO_PLATFORM.into());
-        return Ok(axum::Json(out));
-    };
-    let q = TopicQuery { filter, kind, path, sort, ascending, page, per_page: PAGE_SIZE };
-    let layer = state.store.topic_layer(c.row.id, &q).await?;
-    out.posts = layer.posts;
-    out.total = layer.total;
-    if let Some(range) = layer.range {
-        let grouping = grouping_for(range.0, range.1);
-        out.grouping = grouping_name(grouping).into();
-        let mut buckets = None;
-        for item in layer.items {
-            let g = grouped(&item.hours, grouping, &c, range)?;
-            buckets.get_or_insert_with(|| g.iter().map(|x| x.0).collect::<Vec<_>>());
-            out.items.push(TopicItem {
-                text: item.text,
-                kind: item.kind.name().into(),
-                count: item.count,
-                share: item.share,
-                trend: (item.trend * 100.0).round() / 100.0,
-                change: item.change.map(|c| (c * 1000.0).round() / 1000.0),
-                spark: g.into_iter().map(|x| x.1).collect(),
-            });
-        }
-        out.buckets = match buckets {
-            Some(b) => b,
-            None => grouped(&[], grouping, &c, range)?.into_iter().map(|x| x.0).collect(),
+pub async fn topic_layer(State(state): State<AppState>, c: TrackerPage, Query(p): Query<TopicParams>, ask: Ask) -> ApiResult<Response> {
+    ask.serve(&state, &c, async {
+        let kind = match p.kind.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => TermKind::Word,
+            Some(k) => TermKind::parse(k).ok_or_else(|| bad("kind must be word or hashtag."))?,
         };
-    }
-    out.window = layer.window.map(|w| TrendWindowDto {
-        current_start: w.current.0,
-        current_end: w.current.1,
-        baseline_start: w.baseline.0,
-        baseline_end: w.baseline.1,
-        current_posts: w.current_posts,
-        baseline_posts: w.baseline_posts,
-    });
-    Ok(axum::Json(out))
+        let path = terms(p.path.as_deref(), "path", MAX_PATH)?;
+        let (sort, ascending) = match p.sort.as_deref().map(str::trim).unwrap_or("") {
+            "" | "count" | "count;desc" => (TopicSort::Count, false),
+            "count;asc" => (TopicSort::Count, true),
+            "trend" | "trend;desc" => (TopicSort::Trend, false),
+            "trend;asc" => (TopicSort::Trend, true),
+            other => return Err(bad(format!("Topics cannot be sorted by '{other}': use count or trend, ;asc or ;desc."))),
+        };
+        let page = page_of(p.page.as_deref())?;
+        let mut out = TopicLayer {
+            reason: None,
+            kind: kind.name().into(),
+            posts: 0,
+            total: 0,
+            page,
+            per_page: PAGE_SIZE,
+            grouping: "day".into(),
+            buckets: vec![],
+            items: vec![],
+            window: None,
+        };
+        let Some(filter) = narrowed(&c.filter, &TOPIC_PLATFORMS) else {
+            out.reason = Some(NO_PLATFORM.into());
+            return Ok(out);
+        };
+        let q = TopicQuery { filter, kind, path, sort, ascending, page, per_page: PAGE_SIZE };
+        let layer = state.store.topic_layer(c.row.id, &q).await?;
+        out.posts = layer.posts;
+        out.total = layer.total;
+        if let Some(range) = layer.range {
+            let grouping = grouping_for(range.0, range.1);
+            out.grouping = grouping_name(grouping).into();
+            let mut buckets = None;
+            for item in layer.items {
+                let g = grouped(&item.hours, grouping, &c, range)?;
+                buckets.get_or_insert_with(|| g.iter().map(|x| x.0).collect::<Vec<_>>());
+                out.items.push(TopicItem {
+                    text: item.text,
+                    kind: item.kind.name().into(),
+                    count: item.count,
+                    share: item.share,
+                    trend: (item.trend * 100.0).round() / 100.0,
+                    change: item.change.map(|c| (c * 1000.0).round() / 1000.0),
+                    spark: g.into_iter().map(|x| x.1).collect(),
+                });
+            }
+            out.buckets = match buckets {
+                Some(b) => b,
+                None => grouped(&[], grouping, &c, range)?.into_iter().map(|x| x.0).collect(),
+            };
+        }
+        out.window = layer.window.map(|w| TrendWindowDto {
+            current_start: w.current.0,
+            current_end: w.current.1,
+            baseline_start: w.baseline.0,
+            baseline_end: w.baseline.1,
+            current_posts: w.current_posts,
+            baseline_posts: w.baseline_posts,
+        });
+        Ok(out)
+    })
+    .await
 }
 
 fn grouping_name(g: Grouping) -> &'static str {
@@ -283,31 +288,34 @@ pub struct TopicSeries {
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/topics/series", tag = "topics",
     params(("hash" = String, Path), FilterQuery, SeriesParams),
     responses((status = 200, body = TopicSeries), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn topic_series(State(state): State<AppState>, c: TrackerPage, Query(p): Query<SeriesParams>) -> ApiResult<axum::Json<TopicSeries>> {
-    let path = terms(p.path.as_deref(), "path", MAX_PATH)?;
-    let items = terms(p.items.as_deref(), "series", MAX_SERIES_ITEMS)?;
-    let mut out = TopicSeries { reason: None, grouping: "day".into(), buckets: vec![], lines: vec![] };
-    let Some(filter) = narrowed(&c.filter, &TOPIC_PLATFORMS) else {
-        out.reason = Some(NO_PLATFORM.into());
-        return Ok(axum::Json(out));
-    };
-    let (range, series) = state.store.topic_series(c.row.id, &filter, &path, &items).await?;
-    let Some(range) = range else { return Ok(axum::Json(out)) };
-    let grouping = grouping_for(range.0, range.1);
-    out.grouping = grouping_name(grouping).into();
-    for (i, hours) in series.iter().enumerate() {
-        let g = grouped(hours, grouping, &c, range)?;
-        if i == 0 {
-            out.buckets = g.iter().map(|x| x.0).collect();
+pub async fn topic_series(State(state): State<AppState>, c: TrackerPage, Query(p): Query<SeriesParams>, ask: Ask) -> ApiResult<Response> {
+    ask.serve(&state, &c, async {
+        let path = terms(p.path.as_deref(), "path", MAX_PATH)?;
+        let items = terms(p.items.as_deref(), "series", MAX_SERIES_ITEMS)?;
+        let mut out = TopicSeries { reason: None, grouping: "day".into(), buckets: vec![], lines: vec![] };
+        let Some(filter) = narrowed(&c.filter, &TOPIC_PLATFORMS) else {
+            out.reason = Some(NO_PLATFORM.into());
+            return Ok(out);
+        };
+        let (range, series) = state.store.topic_series(c.row.id, &filter, &path, &items).await?;
+        let Some(range) = range else { return Ok(out) };
+        let grouping = grouping_for(range.0, range.1);
+        out.grouping = grouping_name(grouping).into();
+        for (i, hours) in series.iter().enumerate() {
+            let g = grouped(hours, grouping, &c, range)?;
+            if i == 0 {
+                out.buckets = g.iter().map(|x| x.0).collect();
+            }
+            let item = i.checked_sub(1).map(|j| &items[j]);
+            out.lines.push(SeriesLine {
+                text: item.map(|t| t.text.clone()),
+                kind: item.map(|t| t.kind.name().to_string()),
+                points: g.into_iter().map(|x| x.1).collect(),
+            });
         }
-        let item = i.checked_sub(1).map(|j| &items[j]);
-        out.lines.push(SeriesLine {
-            text: item.map(|t| t.text.clone()),
-            kind: item.map(|t| t.kind.name().to_string()),
-            points: g.into_iter().map(|x| x.1).collect(),
-        });
-    }
-    Ok(axum::Json(out))
+        Ok(out)
+    })
+    .await
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -399,38 +407,41 @@ pub struct SentimentOverview {
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/sentiment", tag = "topics",
     params(("hash" = String, Path), FilterQuery),
     responses((status = 200, body = SentimentOverview), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn sentiment(State(state): State<AppState>, c: TrackerPage) -> ApiResult<axum::Json<SentimentOverview>> {
-    let mut out = SentimentOverview {
-        reason: None,
-        score: 0.0,
-        total: 0,
-        counts: BucketCountsDto::default(),
-        grouping: "day".into(),
-        points: vec![],
-        start: None,
-        end: None,
-    };
-    let Some(filter) = narrowed(&c.filter, &SENTIMENT_PLATFORMS) else {
-        out.reason = Some(NO_PLATFORM.into());
-        return Ok(axum::Json(out));
-    };
-    let sum = state.store.sentiment_summary(c.row.id, &filter).await?;
-    out.score = (sum.score() * 1000.0).round() / 1000.0;
-    out.total = sum.counts.iter().sum();
-    out.counts = sum.counts.into();
-    if let Some(range) = sum.range {
-        let grouping = grouping_for(range.0, range.1);
-        out.grouping = grouping_name(grouping).into();
-        let per: Vec<Vec<(i64, i64)>> = (0..5)
-            .map(|b| grouped(&sum.hours.iter().map(|(t, c)| (*t, c[b])).collect::<Vec<_>>(), grouping, &c, range))
-            .collect::<ApiResult<_>>()?;
-        out.points = (0..per[0].len())
-            .map(|i| SentimentPoint { t: per[0][i].0, counts: [per[0][i].1, per[1][i].1, per[2][i].1, per[3][i].1, per[4][i].1].into() })
-            .collect();
-        out.start = Some(range.0);
-        out.end = Some(range.1);
-    }
-    Ok(axum::Json(out))
+pub async fn sentiment(State(state): State<AppState>, c: TrackerPage, ask: Ask) -> ApiResult<Response> {
+    ask.serve(&state, &c, async {
+        let mut out = SentimentOverview {
+            reason: None,
+            score: 0.0,
+            total: 0,
+            counts: BucketCountsDto::default(),
+            grouping: "day".into(),
+            points: vec![],
+            start: None,
+            end: None,
+        };
+        let Some(filter) = narrowed(&c.filter, &SENTIMENT_PLATFORMS) else {
+            out.reason = Some(NO_PLATFORM.into());
+            return Ok(out);
+        };
+        let sum = state.store.sentiment_summary(c.row.id, &filter).await?;
+        out.score = (sum.score() * 1000.0).round() / 1000.0;
+        out.total = sum.counts.iter().sum();
+        out.counts = sum.counts.into();
+        if let Some(range) = sum.range {
+            let grouping = grouping_for(range.0, range.1);
+            out.grouping = grouping_name(grouping).into();
+            let per: Vec<Vec<(i64, i64)>> = (0..5)
+                .map(|b| grouped(&sum.hours.iter().map(|(t, c)| (*t, c[b])).collect::<Vec<_>>(), grouping, &c, range))
+                .collect::<ApiResult<_>>()?;
+            out.points = (0..per[0].len())
+                .map(|i| SentimentPoint { t: per[0][i].0, counts: [per[0][i].1, per[1][i].1, per[2][i].1, per[3][i].1, per[4][i].1].into() })
+                .collect();
+            out.start = Some(range.0);
+            out.end = Some(range.1);
+        }
+        Ok(out)
+    })
+    .await
 }
 
 #[derive(Serialize, ToSchema)]
@@ -476,23 +487,26 @@ fn search_terms(c: &TrackerPage) -> ApiResult<Vec<String>> {
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/sentiment/keywords", tag = "topics",
     params(("hash" = String, Path), FilterQuery),
     responses((status = 200, body = SentimentKeywordsDto), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn sentiment_keywords(State(state): State<AppState>, c: TrackerPage) -> ApiResult<axum::Json<SentimentKeywordsDto>> {
-    let mut out = SentimentKeywordsDto { reason: None, positive: vec![], negative: vec![], positive_posts: 0, negative_posts: 0, posts: 0 };
-    let Some(filter) = narrowed(&c.filter, &SENTIMENT_PLATFORMS) else {
-        out.reason = Some(NO_PLATFORM.into());
-        return Ok(axum::Json(out));
-    };
-    let exclude = search_terms(&c)?;
-    let k = state.store.significant_keywords(c.row.id, &filter, &exclude, KEYWORDS).await?;
-    let dto = |v: Vec<hark_store::Keyword>| -> Vec<KeywordDto> {
-        v.into_iter()
-            .map(|k| KeywordDto { text: k.text, kind: k.kind.name().into(), count: k.count, total: k.total, z: (k.z * 100.0).round() / 100.0 })
-            .collect()
-    };
-    out.positive = dto(k.positive);
-    out.negative = dto(k.negative);
-    out.positive_posts = k.positive_posts;
-    out.negative_posts = k.negative_posts;
-    out.posts = k.posts;
-    Ok(axum::Json(out))
+pub async fn sentiment_keywords(State(state): State<AppState>, c: TrackerPage, ask: Ask) -> ApiResult<Response> {
+    ask.serve(&state, &c, async {
+        let mut out = SentimentKeywordsDto { reason: None, positive: vec![], negative: vec![], positive_posts: 0, negative_posts: 0, posts: 0 };
+        let Some(filter) = narrowed(&c.filter, &SENTIMENT_PLATFORMS) else {
+            out.reason = Some(NO_PLATFORM.into());
+            return Ok(out);
+        };
+        let exclude = search_terms(&c)?;
+        let k = state.store.significant_keywords(c.row.id, &filter, &exclude, KEYWORDS).await?;
+        let dto = |v: Vec<hark_store::Keyword>| -> Vec<KeywordDto> {
+            v.into_iter()
+                .map(|k| KeywordDto { text: k.text, kind: k.kind.name().into(), count: k.count, total: k.total, z: (k.z * 100.0).round() / 100.0 })
+                .collect()
+        };
+        out.positive = dto(k.positive);
+        out.negative = dto(k.negative);
+        out.positive_posts = k.positive_posts;
+        out.negative_posts = k.negative_posts;
+        out.posts = k.posts;
+        Ok(out)
+    })
+    .await
 }

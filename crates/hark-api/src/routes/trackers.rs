@@ -568,6 +568,7 @@ pub async fn demo_tracker(State(state): State<AppState>) -> ApiResult<axum::Json
 pub async fn key_statistics(
     state: State<AppState>,
     page: crate::extract::TrackerPage,
-) -> ApiResult<axum::Json<super::dashboard::TopStats>> {
-    super::dashboard::top_stats(state, page).await
+    ask: crate::answers::Ask,
+) -> ApiResult<axum::response::Response> {
+    super::dashboard::top_stats(state, page, ask).await
 }

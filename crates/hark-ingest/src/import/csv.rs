@@ -195,69 +195,111 @@ fn count(s: &str) -> Result<Option<i64>, String> {
 /// Reads CSV. Fields without a column in `mapping` are guessed from the header. Without an id
 /// column, the id is a hash of the record, so importing the same file twice adds nothing.
 pub fn parse_csv<R: Read>(r: R, mapping: &CsvMapping) -> ImportBatch {
-    let mut batch = ImportBatch::default();
-    let mut reader = ::csv::ReaderBuilder::new().flexible(true).has_headers(true).from_reader(r);
-    let headers = match reader.headers() {
-        Ok(h) => h.clone(),
-        Err(e) => {
-            batch.errors.push(LineError::new(1, format!("cannot read the header row: {e}")));
-            return batch;
+    let mut reader = CsvReader::new(r, mapping);
+    let mut batch = super::take_batch(&mut reader, usize::MAX);
+    batch.lines = reader.lines();
+    batch
+}
+
+/// CSV read a record at a time, as [`parse_csv`] reads it, so a file of any size is imported in
+/// batches with flat memory. A header that cannot be used is one error, and nothing after it.
+pub struct CsvReader<R> {
+    reader: ::csv::Reader<R>,
+    record: ::csv::StringRecord,
+    index: [Option<usize>; CsvField::ALL.len()],
+    platform: Option<Platform>,
+    /// The header's error, returned once.
+    header_error: Option<LineError>,
+    lines: usize,
+    done: bool,
+}
+
+impl<R: Read> CsvReader<R> {
+    pub fn new(r: R, mapping: &CsvMapping) -> Self {
+        let reader = ::csv::ReaderBuilder::new().flexible(true).has_headers(true).from_reader(r);
+        let mut me = Self {
+            reader,
+            record: ::csv::StringRecord::new(),
+            index: [None; CsvField::ALL.len()],
+            platform: None,
+            header_error: None,
+            lines: 0,
+            done: false,
+        };
+        if let Err(e) = me.read_header(mapping) {
+            me.header_error = Some(e);
+            me.done = true;
         }
-    };
-    let names: Vec<&str> = headers.iter().map(|h| h.trim_start_matches('\u{feff}').trim()).collect();
-    let m = mapping.clone().or(&CsvMapping::from_header(&names));
-    let mut index = [None; CsvField::ALL.len()];
-    for (i, f) in CsvField::ALL.into_iter().enumerate() {
-        if let Some(col) = m.column(f) {
-            match names.iter().position(|h| h.eq_ignore_ascii_case(col)) {
-                Some(pos) => index[i] = Some(pos),
-                None => {
-                    batch.errors.push(LineError::new(1, format!("column '{col}' for {} is not in the header", f.name())));
-                    return batch;
-                }
-            }
-        }
-    }
-    let col = |f: CsvField| index[f as usize];
-    if col(CsvField::Text).is_none() && col(CsvField::Title).is_none() {
-        batch.errors.push(LineError::new(1, "no text column (name one with text=Column)"));
-        return batch;
-    }
-    if col(CsvField::CreatedAt).is_none() {
-        batch.errors.push(LineError::new(1, "no date column (name one with created_at=Column)"));
-        return batch;
-    }
-    if col(CsvField::Platform).is_none() && m.platform.is_none() {
-        batch.errors.push(LineError::new(1, "no platform column and no default platform"));
-        return batch;
+        me
     }
 
-    let mut record = ::csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line() as usize);
-                batch.lines += 1;
-                batch.errors.push(LineError::new(line, format!("bad CSV: {e}")));
-                if matches!(e.kind(), ::csv::ErrorKind::Io(_)) {
-                    break;
+    /// Data records read so far (blank ones left out).
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    fn read_header(&mut self, mapping: &CsvMapping) -> Result<(), LineError> {
+        let headers = match self.reader.headers() {
+            Ok(h) => h.clone(),
+            Err(e) => return Err(LineError::new(1, format!("cannot read the header row: {e}"))),
+        };
+        let names: Vec<&str> = headers.iter().map(|h| h.trim_start_matches('\u{feff}').trim()).collect();
+        let m = mapping.clone().or(&CsvMapping::from_header(&names));
+        for (i, f) in CsvField::ALL.into_iter().enumerate() {
+            if let Some(col) = m.column(f) {
+                match names.iter().position(|h| h.eq_ignore_ascii_case(col)) {
+                    Some(pos) => self.index[i] = Some(pos),
+                    None => return Err(LineError::new(1, format!("column '{col}' for {} is not in the header", f.name()))),
                 }
-                continue;
             }
         }
-        let line = record.position().map_or(0, |p| p.line() as usize);
-        if record.iter().all(|f| f.trim().is_empty()) {
-            continue;
+        let col = |f: CsvField| self.index[f as usize];
+        if col(CsvField::Text).is_none() && col(CsvField::Title).is_none() {
+            return Err(LineError::new(1, "no text column (name one with text=Column)"));
         }
-        batch.lines += 1;
-        match row(&record, &col, m.platform) {
-            Ok(p) => batch.posts.push(p),
-            Err(reason) => batch.errors.push(LineError::new(line, reason)),
+        if col(CsvField::CreatedAt).is_none() {
+            return Err(LineError::new(1, "no date column (name one with created_at=Column)"));
         }
+        if col(CsvField::Platform).is_none() && m.platform.is_none() {
+            return Err(LineError::new(1, "no platform column and no default platform"));
+        }
+        self.platform = m.platform;
+        Ok(())
     }
-    batch
+}
+
+impl<R: Read> Iterator for CsvReader<R> {
+    type Item = Result<Post, LineError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.header_error.take() {
+            return Some(Err(e));
+        }
+        while !self.done {
+            match self.reader.read_record(&mut self.record) {
+                Ok(false) => self.done = true,
+                Ok(true) => {
+                    let line = self.record.position().map_or(0, |p| p.line() as usize);
+                    if self.record.iter().all(|f| f.trim().is_empty()) {
+                        continue;
+                    }
+                    self.lines += 1;
+                    let index = &self.index;
+                    let col = |f: CsvField| index[f as usize];
+                    return Some(row(&self.record, &col, self.platform).map_err(|reason| LineError::new(line, reason)));
+                }
+                Err(e) => {
+                    let line = e.position().map_or(0, |p| p.line() as usize);
+                    self.lines += 1;
+                    if matches!(e.kind(), ::csv::ErrorKind::Io(_)) {
+                        self.done = true;
+                    }
+                    return Some(Err(LineError::new(line, format!("bad CSV: {e}"))));
+                }
+            }
+        }
+        None
+    }
 }
 
 fn row(rec: &::csv::StringRecord, col: &dyn Fn(CsvField) -> Option<usize>, default: Option<Platform>) -> Result<Post, String> {

@@ -10,7 +10,7 @@ use hark_core::post::normalize_timestamp;
 use hark_core::{Millis, Platform, Post};
 use serde::Serialize;
 
-pub use self::csv::{parse_csv, CsvMapping, CsvField};
+pub use self::csv::{parse_csv, CsvField, CsvMapping, CsvReader};
 pub use ndjson::{parse_line, parse_ndjson, NdjsonReader};
 
 /// A line (or CSV record) that could not be imported. Lines count from 1; for CSV the header
@@ -40,6 +40,19 @@ pub struct ImportBatch {
     pub errors: Vec<LineError>,
     /// Non-blank lines (NDJSON) or data records (CSV) read.
     pub lines: usize,
+}
+
+/// Up to `limit` items of a reader ([`NdjsonReader`], [`CsvReader`]) as posts and line errors;
+/// `lines` is left to the caller, who asks the reader.
+pub fn take_batch(reader: &mut impl Iterator<Item = Result<Post, LineError>>, limit: usize) -> ImportBatch {
+    let mut batch = ImportBatch::default();
+    for item in reader.take(limit) {
+        match item {
+            Ok(p) => batch.posts.push(p),
+            Err(e) => batch.errors.push(e),
+        }
+    }
+    batch
 }
 
 /// A timestamp as platforms and exports write it: a number of seconds or milliseconds (by

@@ -77,13 +77,7 @@ impl<R: BufRead> Iterator for NdjsonReader<R> {
 /// Reads a whole NDJSON file.
 pub fn parse_ndjson<R: BufRead>(r: R) -> ImportBatch {
     let mut reader = NdjsonReader::new(r);
-    let mut batch = ImportBatch::default();
-    for item in reader.by_ref() {
-        match item {
-            Ok(p) => batch.posts.push(p),
-            Err(e) => batch.errors.push(e),
-        }
-    }
+    let mut batch = super::take_batch(&mut reader, usize::MAX);
     batch.lines = reader.lines();
     batch
 }

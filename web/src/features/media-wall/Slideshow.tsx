@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { WallPost } from '../../api/queries/media-wall';
 import { NO_CAPTION } from '../posts/format';
-import { previousIndex, SLIDE_MS, slideshowNext } from './wall-data';
+import { cardTitle, previousIndex, SLIDE_MS, slideshowNext } from './wall-data';
 import { IconChevronLeft, IconChevronRight, IconPause, IconPlay } from './wall-icons';
 import { WallMedia } from './WallMedia';
 import { authorLabel, Avatar, PlatformChip, PostTime, Stats, useEnterAnimation, type WallTheme } from './WallPostCard';
@@ -152,6 +152,7 @@ function Slide({
   const dark = theme === 'dark';
   const who = authorLabel(post);
   const text = post.text.trim();
+  const title = cardTitle(post);
   // The slide fills what the page leaves it: the whole screen in full screen or in an embed's frame.
   const height = fullscreen ? 'h-[calc(100vh-9rem)]' : embedded ? 'h-[calc(100vh-7rem)]' : 'h-[clamp(18rem,calc(100vh-26rem),40rem)]';
   return (
@@ -187,6 +188,7 @@ function Slide({
             </div>
             <PostTime post={post} now={now} theme={theme} />
           </div>
+          {title ? <h3 className="break-words text-xl font-semibold leading-snug">{title}</h3> : null}
           <p className={`min-h-0 flex-1 overflow-y-auto whitespace-pre-line break-words text-lg leading-relaxed ${text ? '' : dark ? 'italic text-slate-500' : 'italic text-slate-400'}`}>
             {text || NO_CAPTION}
           </p>

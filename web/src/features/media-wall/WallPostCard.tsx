@@ -6,7 +6,7 @@ import type { WallPost } from '../../api/queries/media-wall';
 import { formatMetric } from '../../lib/numbers';
 import { PLATFORMS } from '../../lib/platforms';
 import { NO_CAPTION } from '../posts/format';
-import { timeAgo } from './wall-data';
+import { cardTitle, timeAgo } from './wall-data';
 import { IconComment, IconEye, IconEyeOff, IconHeart, IconRepeat } from './wall-icons';
 import { WallMedia } from './WallMedia';
 
@@ -118,6 +118,7 @@ export const WallPostCard = memo(function WallPostCard({
   const hidden = post.visibility === 0;
   const who = authorLabel(post);
   const text = post.text.trim();
+  const title = cardTitle(post);
   return (
     <article
       ref={ref}
@@ -159,6 +160,7 @@ export const WallPostCard = memo(function WallPostCard({
             </div>
             <PostTime post={post} now={now} theme={theme} />
           </div>
+          {title ? <h3 className="line-clamp-2 break-words text-sm font-semibold leading-snug">{title}</h3> : null}
           <p className={`line-clamp-4 whitespace-pre-line break-words text-sm leading-snug ${text ? '' : dark ? 'italic text-slate-500' : 'italic text-slate-400'}`}>
             {text || NO_CAPTION}
           </p>

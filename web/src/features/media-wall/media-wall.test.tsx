@@ -62,6 +62,7 @@ function post(n: number, over: Partial<WallPost> = {}): WallPost {
     url: `https://x.com/u${n}/status/${n}`,
     createdAt: NOW - n * 60_000,
     author: { name: `Fan ${n}`, username: `fan${n}`, avatarUrl: null },
+    title: null,
     text: `Sunset number ${n}`,
     engagement: n,
     likes: n,
@@ -149,6 +150,19 @@ describe('media wall page', () => {
     expect([...q.keys()].sort()).toEqual(['platforms']);
     // No date range on this page.
     expect(screen.queryByRole('button', { name: /Last 14 days/ })).toBeNull();
+  });
+
+  it('shows a video title above its caption, and not twice', async () => {
+    const titled = [
+      post(1, { platform: 'yt', title: 'Kestrel Coffee almond croissant review - worth it?', text: 'We tried it so you do not have to.' }),
+      post(2, { title: 'Sunset number 2', text: 'Sunset number 2 over the bay' }),
+    ];
+    open({ answer: () => ({ body: wall({ posts: titled }) }) });
+    await grid();
+    const cards = screen.getAllByRole('article');
+    expect(within(cards[0]).getByRole('heading', { name: 'Kestrel Coffee almond croissant review - worth it?' })).toBeInTheDocument();
+    expect(within(cards[0]).getByText('We tried it so you do not have to.')).toBeInTheDocument();
+    expect(within(cards[1]).queryByRole('heading')).toBeNull();
   });
 
   it('shows a viewer the wall with only Full Screen', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyState } from '../../state/query-state';
 import {
   arrivedKeys,
+  cardTitle,
   clampFrequency,
   DEFAULT_SETTINGS,
   grownCount,
@@ -218,5 +219,14 @@ describe('timeAgo', () => {
     expect(timeAgo(now - 3 * 3_600_000, now)).toBe('3h');
     expect(timeAgo(now - 2 * 86_400_000, now)).toBe('2d');
     expect(timeAgo(Date.UTC(2026, 3, 1, 12), now)).toBe('Apr 1');
+  });
+});
+
+describe('cardTitle', () => {
+  it('shows a title the text does not already open with', () => {
+    expect(cardTitle({ title: 'Best almond croissant in Lyon', text: 'We tried six bakeries.' })).toBe('Best almond croissant in Lyon');
+    expect(cardTitle({ title: '  Morning brew ', text: 'morning brew, then the rest of the caption' })).toBeNull();
+    expect(cardTitle({ title: null, text: 'no title' })).toBeNull();
+    expect(cardTitle({ title: '   ', text: 'blank title' })).toBeNull();
   });
 });

@@ -51,6 +51,14 @@ function clamp(n: number, min: number, max: number): number {
 }
 
 /** A refresh interval in whole seconds within 20–120 (the default for anything unreadable). */
+/** The title a card shows above the text (a video's, an article's), unless the text already opens
+ * with it. */
+export function cardTitle(post: Pick<WallPost, 'title' | 'text'>): string | null {
+  const title = post.title?.trim();
+  if (!title) return null;
+  return post.text.trim().toLowerCase().startsWith(title.toLowerCase()) ? null : title;
+}
+
 export function clampFrequency(seconds: number | null | undefined): number {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return REFRESH_DEFAULT_S;
   return clamp(Math.round(seconds), REFRESH_MIN_S, REFRESH_MAX_S);

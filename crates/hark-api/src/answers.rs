@@ -1,0 +1,230 @@
+//! Answers of the analytic reads, kept while they cannot have changed.
+//!
+//! An answer is named by everything it is made from: the request (path and query), the tracker's
+//! row and its `post_version` (taken by every write that adds, removes or changes its posts, in
+//! the write's own transaction), and who asks (user, role, share link, embed). A repeated read
+//! with the same name is served from memory, and the browser's copy is confirmed with a 304 when
+//! its `If-None-Match` carries the answer's ETag. Concurrent reads of one name wait for a single
+//! computation.
+//!
+//! What the name cannot see bounds how long an answer lives: a window relative to now (`days`)
+//! moves, so such answers live [`RELATIVE_TTL`]; author profiles (names, avatars, followers) may
+//! be refreshed by another tracker's posts, so any answer lives at most [`ABSOLUTE_TTL`]. Filters
+//! on post or influencer tags are never kept (tagging does not move the version).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::{FromRequestParts, OriginalUri};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use moka::future::Cache;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::TrackerPage;
+use crate::AppState;
+
+/// How long an answer over a window relative to now is kept.
+pub const RELATIVE_TTL: Duration = Duration::from_secs(10);
+/// How long any other answer is kept.
+pub const ABSOLUTE_TTL: Duration = Duration::from_secs(60);
+/// Memory the kept answers may take together, in MB, unless configured.
+pub const DEFAULT_MB: u64 = 64;
+
+/// One kept answer: the JSON body and its ETag.
+pub struct Answer {
+    body: Bytes,
+    etag: HeaderValue,
+    ttl: Duration,
+}
+
+struct Lifetime;
+
+impl moka::Expiry<[u8; 32], Arc<Answer>> for Lifetime {
+    fn expire_after_create(&self, _key: &[u8; 32], value: &Arc<Answer>, _now: Instant) -> Option<Duration> {
+        Some(value.ttl)
+    }
+}
+
+/// The kept answers of a server, with counts of reads served from memory and computed.
+pub struct Answers {
+    cache: Cache<[u8; 32], Arc<Answer>>,
+    enabled: bool,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+/// A read that may be answered from memory: its request (path and query, as sent) and the
+/// caller's `If-None-Match`.
+pub struct Ask {
+    request: String,
+    headers: HeaderMap,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Ask {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let uri = parts.extensions.get::<OriginalUri>().map_or(&parts.uri, |o| &o.0);
+        let request = uri.path_and_query().map_or_else(|| uri.path().to_string(), |pq| pq.as_str().to_string());
+        let mut headers = HeaderMap::new();
+        for v in parts.headers.get_all(header::IF_NONE_MATCH) {
+            headers.append(header::IF_NONE_MATCH, v.clone());
+        }
+        Ok(Self { request, headers })
+    }
+}
+
+impl Ask {
+    /// The answer `make` computes for a tracker page's read, or the one kept for it.
+    pub async fn serve<T, F>(self, state: &AppState, page: &TrackerPage, make: F) -> ApiResult<Response>
+    where
+        T: Serialize,
+        F: std::future::Future<Output = ApiResult<T>>,
+    {
+        state.answers.serve(page, &self.request, &self.headers, make).await
+    }
+}
+
+impl Default for Answers {
+    fn default() -> Self {
+        Self::new(DEFAULT_MB)
+    }
+}
+
+impl Answers {
+    /// Answers kept in at most `mb` MB; 0 keeps none.
+    pub fn new(mb: u64) -> Self {
+        let cache = Cache::builder()
+            .max_capacity(mb.saturating_mul(1024 * 1024))
+            .weigher(|_k: &[u8; 32], v: &Arc<Answer>| u32::try_from(v.body.len() + 128).unwrap_or(u32::MAX))
+            .expire_after(Lifetime)
+            .build();
+        Self { cache, enabled: mb > 0, hits: AtomicU64::new(0), misses: AtomicU64::new(0) }
+    }
+
+    /// Reads served from memory and reads computed, since the start.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.hits.load(Ordering::Relaxed), self.misses.load(Ordering::Relaxed))
+    }
+
+    /// The answer of a tracker page's read: kept when it can be, computed by `make` otherwise;
+    /// a 304 when the caller already holds it.
+    pub async fn serve<T, F>(&self, page: &TrackerPage, request: &str, headers: &HeaderMap, make: F) -> ApiResult<Response>
+    where
+        T: Serialize,
+        F: std::future::Future<Output = ApiResult<T>>,
+    {
+        let keepable = self.enabled && page.filter.post_tags.is_empty() && page.filter.influencer_tags.is_empty();
+        if !keepable {
+            self.misses.fetch_add(1, Ordering::Relaxed);
+            let answer = render(make.await?, ABSOLUTE_TTL)?;
+            return Ok(respond(&answer, headers, false));
+        }
+        let ttl = if page.relative_range { RELATIVE_TTL } else { ABSOLUTE_TTL };
+        let key = name(page, request);
+        // Set when this read computes the answer (not when it waits for another's or finds it).
+        let made = AtomicBool::new(false);
+        let flag = &made;
+        let answer = self
+            .cache
+            .try_get_with(key, async move {
+                flag.store(true, Ordering::Relaxed);
+                render(make.await?, ttl).map(Arc::new)
+            })
+            .await
+            .map_err(|e: Arc<ApiError>| (*e).clone())?;
+        let fresh = made.load(Ordering::Relaxed);
+        if fresh { &self.misses } else { &self.hits }.fetch_add(1, Ordering::Relaxed);
+        Ok(respond(&answer, headers, !fresh))
+    }
+}
+
+/// The name of an answer: a digest of the request, the tracker as it stands and who asks.
+fn name(page: &TrackerPage, request: &str) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for part in [
+        request,
+        &format!("{:?}", page.row),
+        &format!("{:?}", page.user),
+        &format!("{:?}", page.perm),
+        &format!("{:?}", page.shared),
+        &format!("{}|{:?}|{:?}", page.embedded, page.tz, page.moderation_key),
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().into()
+}
+
+fn render<T: Serialize>(value: T, ttl: Duration) -> ApiResult<Answer> {
+    let body = serde_json::to_vec(&value).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let digest = Sha256::digest(&body);
+    let etag = HeaderValue::from_str(&format!("W/\"{}\"", hex::encode(&digest[..16]))).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(Answer { body: Bytes::from(body), etag, ttl })
+}
+
+/// 304 when `If-None-Match` names the answer's ETag (weak comparison, as for any GET), else the
+/// answer. The browser keeps it and asks again each time (`no-cache`), so a changed answer shows at
+/// once.
+fn respond(answer: &Answer, headers: &HeaderMap, kept: bool) -> Response {
+    let source = HeaderValue::from_static(if kept { "hit" } else { "miss" });
+    let common = [
+        (header::ETAG, answer.etag.clone()),
+        (header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache")),
+        (header::HeaderName::from_static("x-hark-answer"), source),
+    ];
+    if etag_matches(headers, &answer.etag) {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    (StatusCode::OK, common, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], answer.body.clone()).into_response()
+}
+
+/// Whether an `If-None-Match` list names `etag` (`*` names any).
+fn etag_matches(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let Ok(ours) = etag.to_str() else { return false };
+    let bare = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim() == "*" || bare(t) == bare(ours))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
+        h
+    }
+
+    #[test]
+    fn if_none_match_is_compared_weakly_and_as_a_list() {
+        let etag = HeaderValue::from_static("W/\"abc\"");
+        assert!(etag_matches(&with("W/\"abc\""), &etag));
+        assert!(etag_matches(&with("\"abc\""), &etag));
+        assert!(etag_matches(&with("W/\"x\", W/\"abc\""), &etag));
+        assert!(etag_matches(&with("*"), &etag));
+        assert!(!etag_matches(&with("W/\"abd\""), &etag));
+        assert!(!etag_matches(&HeaderMap::new(), &etag));
+    }
+
+    #[test]
+    fn the_etag_follows_the_body() {
+        let a = render(serde_json::json!({"posts": 1}), ABSOLUTE_TTL).unwrap();
+        let b = render(serde_json::json!({"posts": 1}), RELATIVE_TTL).unwrap();
+        let c = render(serde_json::json!({"posts": 2}), ABSOLUTE_TTL).unwrap();
+        assert_eq!(a.etag, b.etag);
+        assert_ne!(a.etag, c.etag);
+        assert!(a.etag.to_str().unwrap().starts_with("W/\""));
+    }
+}

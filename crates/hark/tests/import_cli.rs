@@ -1,0 +1,73 @@
+//! `hark import` from the command line, on SQLite and PostgreSQL: CSV and NDJSON are read a batch
+//! at a time, bad lines are reported with their number, and progress written to a log is plain
+//! lines (share of the file, rate), never carriage returns.
+
+use std::process::Command;
+
+use hark_testkit::{backends, TestDb};
+
+fn import(db: &TestDb, hash: &str, file: &std::path::Path) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hark"))
+        .args(["import", "--database-url", &db.url, "--tracker", hash])
+        .arg(file)
+        .env("HARK_LOG", "error")
+        // A line at every batch, so this small file gets one.
+        .env("HARK_PROGRESS_SECS", "0")
+        .output()
+        .expect("run hark");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[tokio::test]
+async fn import_reports_bad_lines_and_plain_progress() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let user = store.create_user(&hark_testkit::new_user("o@example.org"), 1).await.unwrap();
+        let c = hark_testkit::criteria(&["coffee"]);
+        let tracker = store
+            .create_tracker(&hark_testkit::new_tracker("Coffee", user.id, c.platforms.bits(), serde_json::to_string(&c).unwrap()), 1)
+            .await
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+
+        let csv = dir.path().join("posts.csv");
+        std::fs::write(
+            &csv,
+            "platform,id,text,created_at,author_username\n\
+             twt,1,I love coffee,2024-06-01 10:00:00,ann\n\
+             twt,2,Tea is fine,2024-06-01 11:00:00,bob\n\
+             twt,3,More coffee please,,cy\n\
+             twt,4,Coffee at noon,2024-06-01 12:00:00,dee\n",
+        )
+        .unwrap();
+        let (ok, stdout, stderr) = import(&db, &tracker.hash, &csv);
+        assert!(ok, "{stderr}");
+        assert!(stdout.contains("4 lines read: 2 posts imported into 'Coffee' (2 new), 1 did not match its search, 1 invalid"), "{stdout}");
+        assert!(stderr.contains("line 4: missing date"), "{stderr}");
+        assert!(stderr.contains("import: 100% of 0.0 MB, 4 lines, 2 posts imported, 1 invalid, "), "{stderr}");
+        assert!(!stderr.contains('\r'), "no carriage returns in a log: {stderr:?}");
+
+        let ndjson = dir.path().join("posts.ndjson");
+        let mut lines = String::new();
+        for i in 0..300 {
+            lines.push_str(&format!(
+                "{{\"platform\":\"twitter\",\"id\":\"n{i}\",\"text\":\"coffee number {i}\",\"createdAt\":{},\"author\":{{\"username\":\"u{i}\"}}}}\n",
+                1_717_236_000_000i64 + i * 60_000
+            ));
+        }
+        lines.push_str("{not json\n");
+        std::fs::write(&ndjson, &lines).unwrap();
+        let (ok, stdout, stderr) = import(&db, &tracker.hash, &ndjson);
+        assert!(ok, "{stderr}");
+        assert!(stdout.contains("301 lines read: 300 posts imported into 'Coffee' (300 new), 0 did not match its search, 1 invalid"), "{stdout}");
+        assert!(stderr.contains("line 301: "), "{stderr}");
+        assert!(stderr.contains("import: 100% of 0.0 MB, 301 lines, 300 posts imported, 1 invalid, "), "{stderr}");
+        assert!(!stderr.contains('\r'), "{stderr:?}");
+
+        // A file that is not there: a message and a failing exit, nothing written.
+        let (ok, _, stderr) = import(&db, &tracker.hash, &dir.path().join("missing.csv"));
+        assert!(!ok);
+        assert!(stderr.contains("cannot open"), "{stderr}");
+    }
+}

@@ -12,7 +12,9 @@
 //!
 //! `cargo bench -p hark-ingest --bench topics` — `HARK_BENCH_POSTS` (default 1,000,000),
 //! `HARK_BENCH_REPS` (default 20: p95 is the 19th), `HARK_BENCH_BASE_REPS` (default 3; 0 skips the
-//! baseline), `HARK_BENCH_BACKENDS` (default `sqlite,postgres`), `HARK_BENCH_POSTGRES_URL`.
+//! baseline), `HARK_BENCH_BACKENDS` (default `sqlite,postgres`), `HARK_BENCH_POSTGRES_URL`,
+//! `HARK_BENCH_WRITER_ROUNDS` (default 1: groups of four re-analyses comparing one writer with the
+//! database's default, on PostgreSQL; 0 skips them).
 
 #[path = "shapes/mod.rs"]
 mod shapes;
@@ -150,6 +152,36 @@ async fn bench(backend: &str, url: &str, shape: &str, posts: usize, reps: usize,
     let fast = store.sentiment_summary(t, &all).await.expect("sentiment");
     let rate = links as f64 / secs;
     println!("  | re-analysis, new sentiment keywords ({links} posts) | {:.1} s | {rate:.0} posts/s | target 50,000 posts/s{}", secs, if rate >= 50_000.0 { "" } else { "  ← under" });
+    // One writer against the database's default number, alternated (ABBA): the keywords go back
+    // and forth, so each run moves the same posts, and the last leaves the new keywords.
+    let defaults = hark_ingest::reanalysis::writers(store.backend());
+    let groups: usize = std::env::var("HARK_BENCH_WRITER_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    if defaults > 1 && groups > 0 {
+        let before = hark_ingest::demo::demo_criteria();
+        let (mut one, mut many) = (Vec::new(), Vec::new());
+        for i in 0..groups * 4 {
+            let w = if matches!(i % 4, 0 | 3) { 1 } else { defaults };
+            store.edit_tracker(t, &edit(if i % 2 == 0 { &before } else { &c }), 10 + i as i64).await.expect("edit");
+            let start = Instant::now();
+            while hark_ingest::reanalysis::run_next_with(&store, w).await.expect("re-analysis") {}
+            let s = start.elapsed().as_secs_f64();
+            println!("  |   round {}: {w} writer(s) {s:.1} s, {:.0} posts/s", i + 1, links as f64 / s);
+            if w == 1 { one.push(s) } else { many.push(s) }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (a, b) = (median(&mut one), median(&mut many));
+        println!(
+            "  | re-analysis, 1 writer against {defaults} (medians of {}, alternated) | {:.0} against {:.0} posts/s | ratio {:.2}x",
+            one.len(),
+            links as f64 / a,
+            links as f64 / b,
+            a / b
+        );
+        assert_eq!(store.sentiment_summary(t, &all).await.expect("sentiment").counts, fast.counts, "re-analysis rounds");
+    }
     if base_reps > 0 {
         c.highlights = vec!["kestrel".into()];
         store.edit_tracker(t, &edit(&c), 2).await.expect("edit");

@@ -16,6 +16,13 @@ const PAGE: i64 = 2_000;
 
 /// Runs the oldest pending re-analysis to the end. Returns false when none was pending.
 pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
+    run_next_with(store, writers(store.backend())).await
+}
+
+/// [`run_next`] with `writers` writers for a sentiment-only re-analysis (the benchmark compares
+/// counts).
+#[doc(hidden)]
+pub async fn run_next_with(store: &Store, writers: usize) -> Result<bool, IngestError> {
     let Some(job) = store.pending_reanalysis().await? else {
         return Ok(false);
     };
@@ -35,7 +42,7 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
     let total = store.count_links(tracker.id).await?;
     if let Some((before, after)) = store.reanalysis_criteria(job.id).await? {
         if sentiment_only(&before, &after) {
-            return rescore(store, matcher, tracker.id, job.id, total).await.map(|_| true);
+            return rescore(store, matcher, tracker.id, job.id, total, writers).await.map(|_| true);
         }
     }
     let (mut processed, mut removed, mut after) = (0i64, 0i64, 0i64);
@@ -99,19 +106,31 @@ const READERS: usize = 2;
 /// Changed posts written in one transaction at most (when the readers are ahead of the writer).
 const WRITE_BATCH: usize = 40_000;
 
+/// Writers of a sentiment-only re-analysis on each database. On PostgreSQL a post whose bucket
+/// moves is a new row version with an entry in each of the link's indexes; that is most of the
+/// work, and two transactions do it side by side on two cores (the readers are done long before).
+/// SQLite writes one transaction at a time, so a second writer would only wait.
+pub fn writers(backend: hark_store::Backend) -> usize {
+    match backend {
+        hark_store::Backend::Postgres => 2,
+        hark_store::Backend::Sqlite => 1,
+    }
+}
+
 /// A re-analysis after a change of the custom sentiment keywords alone: each stored post's text is
 /// read (not the whole post), the keywords give its rule, and only the posts whose rule changed
 /// are written, many to a statement. Reading the texts and writing the posts that moved are the
 /// work, so they overlap: two readers read ranges of post ids side by side (each on its own
-/// connection), and one writer writes what they found while they read on.
-async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, total: i64) -> Result<(), IngestError> {
+/// connection), and `writers` writers write what they found while they read on (each batch by one
+/// writer; the rollups by one writer at a time).
+async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, total: i64, writers: usize) -> Result<(), IngestError> {
     store.set_reanalysis_progress(job, 0, total, 0, None).await?;
     let mut processed = 0i64;
     if let Some((lo, hi)) = store.link_id_bounds(tracker_id).await? {
         let ranges = Arc::new(id_ranges(lo, hi, RANGES));
         let next = Arc::new(AtomicUsize::new(0));
         let matcher = Arc::new(matcher);
-        let (tx, mut rx) = tokio::sync::mpsc::channel::<(usize, Vec<(i64, Option<&'static str>)>)>(READERS * 4);
+        let (tx, rx) = tokio::sync::mpsc::channel::<(usize, Vec<(i64, Option<&'static str>)>)>(READERS * 4);
         let mut readers = tokio::task::JoinSet::new();
         for _ in 0..READERS {
             let (store, ranges, next, matcher, tx) = (store.clone(), ranges.clone(), next.clone(), matcher.clone(), tx.clone());
@@ -139,25 +158,62 @@ async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, tot
             });
         }
         drop(tx);
-        while let Some((mut read, mut rules)) = rx.recv().await {
-            // What the readers found meanwhile is written in the same transaction: each changed
-            // post rewrites index pages that its neighbours in the batch share.
-            while rules.len() < WRITE_BATCH {
-                match rx.try_recv() {
-                    Ok((n, more)) => {
-                        read += n;
-                        rules.extend(more);
+        let rx = Arc::new(tokio::sync::Mutex::new(rx));
+        // The rollups' turn, and the count of posts read whose changes are written (the progress
+        // is stored under its lock, so it never goes back).
+        let turn = Arc::new(tokio::sync::Mutex::new(()));
+        let written = Arc::new(tokio::sync::Mutex::new(0i64));
+        let mut writing = tokio::task::JoinSet::new();
+        for _ in 0..writers.max(1) {
+            let (store, rx, turn, written) = (store.clone(), rx.clone(), turn.clone(), written.clone());
+            writing.spawn(async move {
+                loop {
+                    let (mut read, mut rules) = {
+                        let mut rx = rx.lock().await;
+                        let Some(first) = rx.recv().await else { break };
+                        first
+                    };
+                    // What the readers found meanwhile is written in the same transaction: each
+                    // changed post rewrites index pages that its neighbours in the batch share.
+                    {
+                        let mut rx = rx.lock().await;
+                        while rules.len() < WRITE_BATCH {
+                            match rx.try_recv() {
+                                Ok((n, more)) => {
+                                    read += n;
+                                    rules.extend(more);
+                                }
+                                Err(_) => break,
+                            }
+                        }
                     }
-                    Err(_) => break,
+                    if let Err(e) = store.set_sentiment_rules_in_turn(tracker_id, &rules, now_millis(), Some(&turn)).await {
+                        // The readers stop when no one receives; the other writers with them.
+                        rx.lock().await.close();
+                        return Err(IngestError::from(e));
+                    }
+                    let mut written = written.lock().await;
+                    *written += read as i64;
+                    store.set_reanalysis_progress(job, *written, total.max(*written), 0, None).await?;
                 }
+                Ok::<_, IngestError>(())
+            });
+        }
+        let mut failed = None;
+        while let Some(done) = writing.join_next().await {
+            if let Err(e) = done.map_err(|e| IngestError::Task(e.to_string())).and_then(|r| r) {
+                failed.get_or_insert(e);
             }
-            store.set_sentiment_rules(tracker_id, &rules, now_millis()).await?;
-            processed += read as i64;
-            store.set_reanalysis_progress(job, processed, total.max(processed), 0, None).await?;
         }
         while let Some(done) = readers.join_next().await {
-            done.map_err(|e| IngestError::Task(e.to_string()))??;
+            if let Err(e) = done.map_err(|e| IngestError::Task(e.to_string())).and_then(|r| r) {
+                failed.get_or_insert(e);
+            }
         }
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        processed = *written.lock().await;
     }
     store.set_reanalysis_progress(job, processed, total.max(processed), 0, Some(now_millis())).await?;
     tracing::info!(tracker = tracker_id, processed, "sentiment re-analysis finished");

@@ -147,6 +147,52 @@ async fn reanalysis_removes_posts_that_no_longer_match() {
     }
 }
 
+#[tokio::test]
+async fn keyword_reanalysis_by_several_writers_moves_each_post_once() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee"]).await;
+        let pipeline = Pipeline::new(store.clone()).await.unwrap();
+        // 1,200 posts over 50 days, every third "wonderful": the readers cut them into many
+        // ranges, so the writers take many batches side by side.
+        let posts: Vec<Post> = (0..1_200)
+            .map(|i| {
+                let text = if i % 3 == 0 { format!("coffee {i} wonderful") } else { format!("coffee {i} at noon") };
+                post(&i.to_string(), &text, 1_700_000_000_000 + i * 3_600_000)
+            })
+            .collect();
+        pipeline.ingest(posts, 5).await.unwrap();
+        let (rollups_before, links_before) = store.sentiment_counts_both_ways(tracker).await.unwrap();
+        assert_eq!(rollups_before, links_before, "{b:?}");
+        let owner = store.tracker_by_id(tracker).await.unwrap().unwrap().owner_id;
+        let edit = |negative: Vec<String>| {
+            let mut c = criteria(&["coffee"]);
+            c.sentiment_keywords.negative = negative;
+            TrackerEdit {
+                title: "t".into(),
+                platforms: c.platforms.bits(),
+                criteria: serde_json::to_string(&c).unwrap(),
+                volume_limit: None,
+                mode: "reanalyze",
+                user_id: owner,
+            }
+        };
+        store.edit_tracker(tracker, &edit(vec!["wonderful".into()]), 10).await.unwrap();
+        assert!(hark_ingest::reanalysis::run_next_with(&store, 3).await.unwrap());
+        let job = store.latest_reanalysis(tracker).await.unwrap().unwrap();
+        assert_eq!((job.processed, job.total, job.removed), (1_200, 1_200, 0), "{b:?}");
+        assert!(job.applied_at.is_some());
+        let (rollups, links) = store.sentiment_counts_both_ways(tracker).await.unwrap();
+        assert_eq!(links.get("negative"), Some(&400), "{b:?}: {links:?}");
+        assert_eq!(rollups, links, "{b:?}: the rollups move with the links");
+        // And back, by one writer: where it started.
+        store.edit_tracker(tracker, &edit(vec![]), 11).await.unwrap();
+        assert!(hark_ingest::reanalysis::run_next_with(&store, 1).await.unwrap());
+        assert_eq!(store.sentiment_counts_both_ways(tracker).await.unwrap(), (rollups_before, links_before), "{b:?}");
+    }
+}
+
 #[test]
 fn rows_helper_is_consistent() {
     // The builder rows a stored search shows match what was parsed.

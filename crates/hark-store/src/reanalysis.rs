@@ -199,6 +199,21 @@ impl Store {
     /// (`None`: no keyword matches) and moves the sentiment rollups of posts whose sentiment in
     /// the tracker changed. A manual edit still wins, so those posts keep their counts.
     pub async fn set_sentiment_rules(&self, tracker_id: i64, updates: &[(i64, Option<&'static str>)], now: Millis) -> Result<()> {
+        self.set_sentiment_rules_in_turn(tracker_id, updates, now, None).await
+    }
+
+    /// [`Store::set_sentiment_rules`] for writers working side by side on disjoint posts of one
+    /// tracker: each changes its links on its own, then takes `turn` to write the rollups and
+    /// commit. The rows every writer shares (the rollups, the tracker's `post_version`) are so
+    /// locked by one transaction at a time, in no order that could deadlock, while the costly part
+    /// (the links and their index entries) goes on in parallel.
+    pub async fn set_sentiment_rules_in_turn(
+        &self,
+        tracker_id: i64,
+        updates: &[(i64, Option<&'static str>)],
+        now: Millis,
+        turn: Option<&tokio::sync::Mutex<()>>,
+    ) -> Result<()> {
         if updates.is_empty() {
             return Ok(());
         }
@@ -276,6 +291,10 @@ impl Store {
                     sqlx::query(&update).bind(tracker_id).bind(crate::dialect::json_ids(part)).bind(rule).execute(&mut *tx).await?;
                 }
             }
+            let _turn = match turn {
+                Some(t) => Some(t.lock().await),
+                None => None,
+            };
             crate::rollups::write(&mut tx, &deltas, now).await?;
             tx.commit().await?;
             Ok::<_, crate::StoreError>(())

@@ -32,6 +32,24 @@ impl Store {
         Ok(())
     }
 
+    /// A tracker's sentiment as its rollups count it, bucket by bucket (buckets at zero left out),
+    /// and as its live links give it: (rollups, links).
+    pub async fn sentiment_counts_both_ways(
+        &self,
+        tracker_id: i64,
+    ) -> Result<(std::collections::BTreeMap<String, i64>, std::collections::BTreeMap<String, i64>)> {
+        let rollups = "SELECT term, CAST(SUM(count) AS BIGINT) FROM rollup_terms WHERE tracker_id = $1 AND kind = 'sentiment' GROUP BY term";
+        let links = format!(
+            "SELECT tp.bucket, COUNT(*) FROM tracker_posts tp WHERE tp.tracker_id = $1 AND {} GROUP BY tp.bucket",
+            self.backend().live_link("tp")
+        );
+        let (a, b): (Vec<(String, i64)>, Vec<(String, i64)>) = with_pool!(self, |p| (
+            sqlx::query_as(rollups).bind(tracker_id).fetch_all(p).await?,
+            sqlx::query_as(&links).bind(tracker_id).fetch_all(p).await?
+        ));
+        Ok((a.into_iter().filter(|(_, n)| *n != 0).collect(), b.into_iter().collect()))
+    }
+
     /// The same store ranking influencers by SQL alone, as for a tracker too large to index.
     pub fn without_author_index(&self) -> Store {
         Store { use_author_index: false, ..self.clone() }

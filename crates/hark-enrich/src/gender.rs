@@ -66,19 +66,43 @@ pub fn from_display_name(display_name: &str) -> Gender {
     let mut names = words.iter().map(|w| w.trim_matches(|c: char| !c.is_alphabetic() && c != '-'));
     let Some(mut first) = names.find(|w| !w.is_empty()) else { return Gender::Unknown };
     // Titles say it outright; otherwise skip to the name after them.
-    match first.to_lowercase().trim_end_matches('.') {
-        "mr" | "sir" | "mister" | "sr" => return Gender::Male,
-        "mrs" | "ms" | "miss" | "mme" | "madame" | "sra" | "srta" | "lady" => return Gender::Female,
-        "dr" | "prof" | "professor" | "rev" => match names.find(|w| !w.is_empty()) {
+    enum Title {
+        Of(Gender),
+        Neutral,
+        None,
+    }
+    let title = with_lower(first, |w| match w.trim_end_matches('.') {
+        "mr" | "sir" | "mister" | "sr" => Title::Of(Gender::Male),
+        "mrs" | "ms" | "miss" | "mme" | "madame" | "sra" | "srta" | "lady" => Title::Of(Gender::Female),
+        "dr" | "prof" | "professor" | "rev" => Title::Neutral,
+        _ => Title::None,
+    });
+    match title {
+        Title::Of(g) => return g,
+        Title::Neutral => match names.find(|w| !w.is_empty()) {
             Some(next) => first = next,
             None => return Gender::Unknown,
         },
-        _ => {}
+        Title::None => {}
     }
-    if BRANDS.contains(&first.to_lowercase().as_str()) {
+    if with_lower(first, |w| BRANDS.contains(&w)) {
         return Gender::Unknown;
     }
     from_first_name(first)
+}
+
+/// `f` of the word in lower case: short ASCII words (nearly all names) on the stack, the rest in
+/// a new string.
+fn with_lower<R>(word: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buf = [0u8; 32];
+    if word.is_ascii() && word.len() <= buf.len() {
+        let lower = &mut buf[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        f(std::str::from_utf8(lower).unwrap_or_default())
+    } else {
+        f(&word.to_lowercase())
+    }
 }
 
 /// Gender of a single first name ("Maria", "jean-pierre").
@@ -112,20 +136,19 @@ fn guess(name: &str) -> Gender {
 
 fn looks_like_organisation(words: &[&str]) -> bool {
     words.iter().any(|w| {
-        let lower = w.to_lowercase();
-        let bare = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-        w.chars().any(|c| c.is_ascii_digit())
-            || ORGANISATION_WORDS.contains(&bare)
-            || bare.ends_with("news")
-            || bare.ends_with("official")
+        w.bytes().any(|b| b.is_ascii_digit())
+            || with_lower(w, |lower| {
+                let bare = lower.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+                ORGANISATION_WORDS.contains(&bare) || bare.ends_with("news") || bare.ends_with("official")
+            })
     }) || (words.len() == 1 && is_acronym(words[0]))
         || words.first().is_some_and(|w| is_acronym(w) && w.chars().count() >= 3)
 }
 
 /// "BBC", "NASA": brand-style capitals, not a person's name.
 fn is_acronym(word: &str) -> bool {
-    let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
-    letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase())
+    let mut letters = word.chars().filter(|c| c.is_alphabetic());
+    letters.clone().nth(1).is_some() && letters.all(char::is_uppercase)
 }
 
 #[cfg(test)]
@@ -144,6 +167,21 @@ mod tests {
         assert_eq!(from_display_name("Dr. Emily Chen"), Gender::Female);
         assert_eq!(from_display_name("Mrs Robinson"), Gender::Female);
         assert_eq!(from_display_name("Mr. Bean"), Gender::Male);
+        // Titles and brands in any case; a name after a neutral title.
+        assert_eq!(from_display_name("MR Bean"), Gender::Male);
+        assert_eq!(from_display_name("mrs. robinson"), Gender::Female);
+        assert_eq!(from_display_name("prof. Maria Curie"), Gender::Female);
+        assert_eq!(from_display_name("NIKE"), Gender::Unknown);
+        assert_eq!(from_display_name("Tesla Motors"), Gender::Unknown);
+    }
+
+    #[test]
+    fn organisation_words_outside_ascii_and_long_words() {
+        assert_eq!(from_display_name("Ümit NEWS"), Gender::Unknown);
+        assert_eq!(from_display_name("Anna Müller"), Gender::Female);
+        assert_eq!(from_display_name("Anna ÖFFICIAL"), Gender::Female);
+        assert_eq!(from_display_name("Anna Supercalifragilisticexpialidocious-official"), Gender::Unknown);
+        assert_eq!(from_display_name("Anna Supercalifragilisticexpialidocious-Smith"), Gender::Female);
     }
 
     #[test]

@@ -572,7 +572,8 @@ describe('PDF reports', () => {
     assert.equal(request.postDataJSON().paper, 'letter');
     const notice = page.getByTestId('notice');
     await notice.getByText('Your PDF is ready to be viewed').waitFor({ timeout: 60_000 });
-    // The job's file URL carries the link.
+    // The job's file URL carries the link (the ready answer's body is read after the page has it).
+    await waitUntil(async () => jobs.some((j) => j?.state === 'ready'), { timeoutMs: 10_000, what: "the ready job's answer" });
     const done = jobs.find((j) => j?.state === 'ready');
     assert.match(done.fileUrl, new RegExp(`^/export/hashtag/[0-9a-f]{32}\\.pdf\\?shareHash=${shareHash}$`));
 

@@ -170,7 +170,8 @@ async fn bench(backend: &str, url: &str, shape: &str, posts: usize, reps: usize,
         }
         let median = |v: &mut Vec<f64>| {
             v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
+            let n = v.len();
+            if n % 2 == 0 { (v[n / 2 - 1] + v[n / 2]) / 2.0 } else { v[n / 2] }
         };
         let (a, b) = (median(&mut one), median(&mut many));
         println!(

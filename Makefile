@@ -1,5 +1,5 @@
 # Hark — the two commands a newcomer needs are `make run` and `make test`.
-.PHONY: run test web web-deps server bench e2e clean api-types
+.PHONY: run test web web-deps server bench e2e clean api-types train-sentiment
 
 CARGO ?= cargo
 
@@ -30,6 +30,12 @@ api-types: web-deps
 
 bench:
 	bash scripts/bench.sh
+
+# Trains the learned sentiment model from ../shared/data (see scripts/train-sentiment.sh) and
+# writes its weights into crates/hark-enrich/src/sentiment/; CHECK=1 compares a fresh run with
+# the shipped weights instead.
+train-sentiment:
+	bash scripts/train-sentiment.sh
 
 clean:
 	$(CARGO) clean

@@ -226,6 +226,8 @@ pub struct Tracker {
     pub owner_name: String,
     /// Progress of the latest re-analysis of stored posts, when one was asked for.
     pub reanalysis: Option<ReanalysisProgress>,
+    /// Progress of scoring every stored post with a new sentiment model, while that runs.
+    pub sentiment_model: Option<SentimentModelProgress>,
     /// A historical backfill is collecting for this tracker ('Backfill in Progress').
     pub is_backfilling: bool,
     /// The caller reads through the tracker's share link (an anonymous visitor's limited view:
@@ -240,6 +242,20 @@ pub struct ReanalysisProgress {
     pub total: i64,
     pub removed: i64,
     pub done: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SentimentModelProgress {
+    pub processed: i64,
+    pub total: i64,
+}
+
+impl SentimentModelProgress {
+    /// The run's progress, `None` when no run is under way.
+    pub fn of(state: &hark_store::SentimentModelState) -> Option<Self> {
+        state.running().then(|| SentimentModelProgress { processed: state.processed, total: state.total })
+    }
 }
 
 impl From<hark_store::Reanalysis> for ReanalysisProgress {
@@ -311,6 +327,7 @@ impl Tracker {
             is_owner: permission == Permission::Owner,
             owner_name: row.owner_name.clone(),
             reanalysis: None,
+            sentiment_model: None,
             is_backfilling: false,
             shared: false,
         })

@@ -607,7 +607,7 @@ async fn custom_sentiment_keywords_override_the_score_and_yield_to_manual_edits(
             .await;
         assert_eq!(saved.status, 200, "{:?}", saved.body);
         assert_eq!(saved.body["sentimentKeywords"], json!({"positive": [], "neutral": ["Love"], "negative": ["counter"]}));
-        import(concat!(r#"{"platform":"twitter","id":"3","text":"coffee at the counter again","createdAt":1700000000000}"#, "\n")).await;
+        import(concat!(r#"{"platform":"twitter","id":"3","text":"coffee order at the counter at 3pm","createdAt":1700000000000}"#, "\n")).await;
         let after_new = sentiments().await;
         assert!(after_new.contains(&("negative".to_string(), 1)), "{after_new:?}");
 

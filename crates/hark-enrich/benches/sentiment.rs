@@ -8,6 +8,7 @@
 //! (default 7) Rust rounds; HARK_BENCH_REF_LIMIT (default 50000) lines timed in Python, whose
 //! three rounds take a while; HARK_BENCH_PYTHON (default python3).
 
+use hark_enrich::sentiment::model::predict;
 use hark_enrich::sentiment::{bucket, score};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -57,6 +58,33 @@ fn main() {
         rates.iter().cloned().fold(0.0, f64::max)
     );
 
+    // The learned model (`sentiment::model::predict`), alternated round by round with the
+    // lexicon so both see the same machine load.
+    black_box(predict("warm up :)"));
+    let (mut model_rates, mut lexicon_rates) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let started = Instant::now();
+        for line in &lines {
+            black_box(predict(black_box(line)));
+        }
+        model_rates.push(lines.len() as f64 / started.elapsed().as_secs_f64());
+        let started = Instant::now();
+        for line in &lines {
+            black_box(score(black_box(line)));
+        }
+        lexicon_rates.push(lines.len() as f64 / started.elapsed().as_secs_f64());
+    }
+    println!(
+        "  learned model: median {:.0} posts/s over {rounds} rounds (min {:.0}, max {:.0}), one thread; lexicon alternated with it: median {:.0}",
+        median(model_rates.clone()),
+        model_rates.iter().cloned().fold(f64::INFINITY, f64::min),
+        model_rates.iter().cloned().fold(0.0, f64::max),
+        median(lexicon_rates)
+    );
+
+    if std::env::var("HARK_BENCH_REF_LIMIT").as_deref() == Ok("0") {
+        return;
+    }
     reference(&lines, rust_rate);
 }
 

@@ -11,6 +11,7 @@
 //! x / sqrt(x² + 15).
 
 mod keywords;
+pub mod model;
 mod lexicon;
 
 pub use keywords::{CustomKeywords, KeywordMatcher};
@@ -57,6 +58,47 @@ pub fn analyze(text: &str) -> Sentiment {
     Sentiment { score, bucket: bucket(score) }
 }
 
+/// Which scorer judged a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The learned model, for English and for text whose language is unknown.
+    Model,
+    /// The lexicon scorer, for other languages: the model has no training data there.
+    Lexicon,
+}
+
+/// A text's sentiment: the score, its bucket, and the model's probabilities when it judged.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Judgement {
+    pub score: f64,
+    pub bucket: Bucket,
+    pub method: Method,
+    pub probabilities: Option<model::Probabilities>,
+}
+
+/// Whether the learned model judges text in `lang` (ISO 639-1, `None` when unknown).
+pub fn model_covers(lang: Option<&str>) -> bool {
+    lang.is_none_or(|l| l.eq_ignore_ascii_case("en"))
+}
+
+/// The sentiment of `text` written in `lang`: the learned model where it has training data
+/// (see [`model_covers`]), the lexicon elsewhere.
+pub fn judge(text: &str, lang: Option<&str>) -> Judgement {
+    if text.trim().is_empty() {
+        // Nothing to judge: neutral, whatever the model's priors.
+        return Judgement { score: 0.0, bucket: Bucket::Neutral, method: Method::Model, probabilities: None };
+    }
+    if model_covers(lang) {
+        let p = model::predict(text);
+        let score = p.score();
+        Judgement { score, bucket: bucket(score), method: Method::Model, probabilities: Some(p) }
+    } else {
+        let score = score(text);
+        Judgement { score, bucket: bucket(score), method: Method::Lexicon, probabilities: None }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Token {
     info: WordInfo,
@@ -85,6 +127,74 @@ pub fn score(text: &str) -> f64 {
 }
 
 fn score_with(text: &str, tables: &Tables, scratch: &mut Scratch) -> f64 {
+    let sum = valence_sum(text, tables, scratch);
+    if sum != 0.0 {
+        normalize(sum + punctuation_emphasis(text).copysign(sum))
+    } else {
+        0.0
+    }
+}
+
+/// The lexicon's reading of a text as the learned model's dense features: the compound score,
+/// how much positive and negative valence it holds and in how many words, its strongest and
+/// last sentiment words, '!' and '?' emphasis, negations and a "but". Each lies in [-1, 1].
+pub(crate) fn lexicon_features(text: &str) -> [f32; LEXICON_FEATURES] {
+    let tables = tables();
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut scratch) => lexicon_features_with(text, tables, &mut scratch),
+        Err(_) => lexicon_features_with(text, tables, &mut Scratch::default()),
+    })
+}
+
+pub(crate) const LEXICON_FEATURES: usize = 12;
+
+fn lexicon_features_with(text: &str, tables: &Tables, scratch: &mut Scratch) -> [f32; LEXICON_FEATURES] {
+    let sum = valence_sum(text, tables, scratch);
+    let compound = if sum != 0.0 { normalize(sum + punctuation_emphasis(text).copysign(sum)) } else { 0.0 };
+    let (mut pos, mut neg, mut pos_n, mut neg_n) = (0.0f64, 0.0f64, 0u32, 0u32);
+    let (mut max, mut min, mut last) = (0.0f64, 0.0f64, 0.0f64);
+    for &v in &scratch.valences {
+        if v > 0.0 {
+            pos += v;
+            pos_n += 1;
+        } else if v < 0.0 {
+            neg -= v;
+            neg_n += 1;
+        }
+        if v != 0.0 {
+            last = v;
+        }
+        max = max.max(v);
+        min = min.min(v);
+    }
+    let negations = scratch.tokens.iter().filter(|t| t.info.negation).count();
+    let but = scratch.tokens.iter().any(|t| t.info.id == id::BUT);
+    let (mut bangs, mut questions) = (0u32, 0u32);
+    for b in text.bytes() {
+        bangs += (b == b'!') as u32;
+        questions += (b == b'?') as u32;
+    }
+    let quarter = |n: u32| n.min(4) as f64 / 4.0;
+    [
+        compound,
+        pos / (pos + 2.0),
+        neg / (neg + 2.0),
+        quarter(pos_n),
+        quarter(neg_n),
+        (max / 4.0).clamp(-1.0, 1.0),
+        (min / 4.0).clamp(-1.0, 1.0),
+        (last / 4.0).clamp(-1.0, 1.0),
+        quarter(bangs),
+        quarter(questions),
+        negations.min(2) as f64 / 2.0,
+        but as u8 as f64,
+    ]
+    .map(|x| x as f32)
+}
+
+/// The sum of the text's word valences after every rule but the punctuation emphasis; the
+/// tokens and per-word valences stay in `scratch`.
+fn valence_sum(text: &str, tables: &Tables, scratch: &mut Scratch) -> f64 {
     let Scratch { tokens, valences, lower } = scratch;
     tokens.clear();
     valences.clear();
@@ -107,12 +217,7 @@ fn score_with(text: &str, tables: &Tables, scratch: &mut Scratch) -> f64 {
             }
         }
     }
-    let mut sum: f64 = valences.iter().sum();
-    if sum != 0.0 {
-        let emphasis = punctuation_emphasis(text);
-        sum += emphasis.copysign(sum);
-    }
-    normalize(sum)
+    valences.iter().sum()
 }
 
 fn normalize(sum: f64) -> f64 {

@@ -4,7 +4,8 @@
 
 use hark_core::{Platform, Post};
 use hark_enrich::gender::Gender;
-use hark_enrich::sentiment::Bucket;
+use hark_enrich::sentiment::model::Probabilities;
+use hark_enrich::sentiment::{Bucket, Method};
 use serde::Serialize;
 
 use crate::enrich::enrich;
@@ -16,6 +17,11 @@ const INPUT_MAX_CHARS: usize = 280;
 pub struct Sentiment {
     pub score: f64,
     pub bucket: Bucket,
+    /// `model` (the learned model) or `lexicon` (languages the model has no training data for).
+    pub method: Method,
+    /// The model's P(negative), P(neutral) and P(positive); absent when the lexicon judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probabilities: Option<Probabilities>,
 }
 
 /// What `hark analyze` prints for a line. Serialize this struct (not the `Value` of
@@ -46,7 +52,12 @@ pub fn analyze_post(post: &Post) -> Analysis {
     let input = crate::import::truncate(text, INPUT_MAX_CHARS).to_string();
     Analysis {
         input,
-        sentiment: Sentiment { score: e.sentiment, bucket: e.sentiment_bucket },
+        sentiment: Sentiment {
+            score: e.sentiment,
+            bucket: e.sentiment_bucket,
+            method: e.sentiment_method,
+            probabilities: e.sentiment_probabilities,
+        },
         language: e.lang,
         hashtags: e.hashtags,
         mentions: e.mentions,

@@ -12,7 +12,8 @@ use hark_core::Post;
 use hark_enrich::gender::{from_display_name, Gender};
 use hark_enrich::geo::{country_from_location, place_from_coordinates, region_from_location};
 use hark_enrich::language::detect;
-use hark_enrich::sentiment::{bucket, score, Bucket};
+use hark_enrich::sentiment::model::Probabilities;
+use hark_enrich::sentiment::{judge, Bucket, Method};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -21,6 +22,10 @@ pub struct Enrichment {
     /// Sentiment score in [-1, 1].
     pub sentiment: f64,
     pub sentiment_bucket: Bucket,
+    /// The learned model for English or unknown languages, the lexicon for others.
+    pub sentiment_method: Method,
+    /// The model's class probabilities (`None` when the lexicon judged).
+    pub sentiment_probabilities: Option<Probabilities>,
     /// ISO 639-1: the platform's hint when it is a language code, else detected from the text.
     pub lang: Option<String>,
     pub hashtags: Vec<String>,
@@ -72,17 +77,19 @@ fn place_of(post: &Post) -> (Option<&'static str>, Option<&'static str>) {
 
 pub fn enrich(post: &Post) -> Enrichment {
     let text = body(post);
-    let sentiment = score(text);
     let lang = match post.lang.as_deref().and_then(lang_hint) {
         Some(l) => Some(l),
         None => detect(text).map(str::to_string),
     };
+    let sentiment = judge(text, lang.as_deref());
     let Entities { hashtags, mentions, cashtags, links, domains } = Entities::extract(&post.text);
     let (country, region) = place_of(post);
     let (country, region) = (country.map(str::to_string), region.map(str::to_string));
     Enrichment {
-        sentiment,
-        sentiment_bucket: bucket(sentiment),
+        sentiment: sentiment.score,
+        sentiment_bucket: sentiment.bucket,
+        sentiment_method: sentiment.method,
+        sentiment_probabilities: sentiment.probabilities,
         lang,
         hashtags,
         mentions,
@@ -103,6 +110,7 @@ pub fn enrich(post: &Post) -> Enrichment {
 mod tests {
     use super::*;
     use hark_core::Platform;
+    use hark_enrich::sentiment::bucket;
 
     fn tweet(text: &str) -> Post {
         Post::new(Platform::Twitter, "1", text, 1_700_000_000_000)

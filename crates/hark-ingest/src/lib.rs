@@ -10,5 +10,6 @@ pub mod import;
 pub mod keywords;
 pub mod pipeline;
 pub mod reanalysis;
+pub mod sentiment_model;
 
 pub use enrich::{enrich, Enrichment};

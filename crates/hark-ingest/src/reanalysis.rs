@@ -229,6 +229,13 @@ fn id_ranges(lo: i64, hi: i64, n: i64) -> Vec<(i64, i64)> {
 /// Works through pending re-analyses, checking every `every`.
 pub async fn run_worker(store: Store, every: Duration) {
     loop {
+        // Stored posts are scored with this build's sentiment model first, so the re-analyses
+        // after it see the buckets the model gives.
+        if let Err(e) = crate::sentiment_model::run(&store).await {
+            tracing::warn!(error = %e, "scoring stored posts with the sentiment model failed; will retry");
+            tokio::time::sleep(every).await;
+            continue;
+        }
         match run_next(&store).await {
             Ok(true) => continue,
             Ok(false) => {}

@@ -193,6 +193,92 @@ async fn keyword_reanalysis_by_several_writers_moves_each_post_once() {
     }
 }
 
+#[tokio::test]
+async fn a_new_sentiment_model_scores_stored_posts_again_and_moves_each_count_once() {
+    use hark_core::Bucket;
+    use hark_ingest::sentiment_model::run_with;
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let mut c = criteria(&["coffee"]);
+        c.sentiment_keywords.negative = vec!["decaf".into()];
+        let tracker = setup_with(&store, c.clone()).await;
+        let matcher = Arc::new(compile(&[(tracker, serde_json::to_string(&c).unwrap())]).unwrap());
+        let texts = [
+            "This coffee is wonderful, I love it!",
+            "The coffee was awful, worst service ever",
+            "Coffee order at noon for the meeting",
+            "Decaf coffee is wonderful and I love it",
+            "Le café est magnifique, coffee délicieux et parfait",
+        ];
+        let posts: Vec<Post> = (0..40)
+            .map(|i| post(&i.to_string(), texts[i as usize % texts.len()], 1_700_000_000_000 + i * 3_600_000))
+            .collect();
+        // The posts as an older model stored them: every one neutral.
+        let mut records = prepare(&matcher, &posts);
+        let fresh: std::collections::HashMap<String, (f64, Bucket)> =
+            records.iter().map(|r| (r.text.clone(), (r.sentiment, r.sentiment_bucket))).collect();
+        assert!(fresh.values().any(|(_, b)| *b != Bucket::Neutral), "the test needs posts that move");
+        for r in &mut records {
+            r.sentiment = 0.0;
+            r.sentiment_bucket = Bucket::Neutral;
+        }
+        store.ingest_batch(&records, 5).await.unwrap();
+        let stored = store.sentiment_model_page(0, i64::MAX, 1_000).await.unwrap();
+        assert_eq!(stored.len(), 40);
+        // A manual edit on the first post wins over any model.
+        store.edit_sentiment(tracker, stored[0].id, "slight_negative").await.unwrap();
+        let (rollups, links) = store.sentiment_counts_both_ways(tracker).await.unwrap();
+        assert_eq!(rollups, links, "{b:?}");
+
+        assert!(run_with(&store, "test-model", 7).await.unwrap(), "{b:?}");
+        let state = store.sentiment_model_state().await.unwrap();
+        assert_eq!(state.version.as_deref(), Some("test-model"), "{b:?}");
+        assert!(!state.running());
+        assert_eq!((state.processed, state.total), (40, 40), "{b:?}");
+        // Stored scores are the model's now.
+        for p in store.sentiment_model_page(0, i64::MAX, 1_000).await.unwrap() {
+            let (score, bucket) = fresh[&p.text];
+            assert!((p.sentiment.unwrap() - score).abs() < 1e-12, "{b:?}: {}", p.text);
+            assert_eq!(p.sentiment_bucket.as_deref(), Some(bucket.as_str()), "{b:?}: {}", p.text);
+        }
+        // Shown buckets: the manual edit, else the keyword list ("decaf" is negative), else the model.
+        let mut expected: std::collections::BTreeMap<String, i64> = Default::default();
+        for (i, p) in stored.iter().enumerate() {
+            let shown = if i == 0 {
+                "slight_negative"
+            } else if p.text.contains("Decaf") {
+                "negative"
+            } else {
+                fresh[&p.text].1.as_str()
+            };
+            *expected.entry(shown.to_string()).or_default() += 1;
+        }
+        let (rollups, links) = store.sentiment_counts_both_ways(tracker).await.unwrap();
+        assert_eq!(links, expected, "{b:?}");
+        assert_eq!(rollups, links, "{b:?}: the rollups moved with the links");
+        // The same model again: nothing to do; another label with the same scores moves nothing.
+        assert!(!run_with(&store, "test-model", 7).await.unwrap());
+        assert!(run_with(&store, "test-model-2", 100).await.unwrap());
+        let state = store.sentiment_model_state().await.unwrap();
+        assert_eq!((state.changed, state.processed), (0, 40), "{b:?}");
+        assert_eq!(store.sentiment_counts_both_ways(tracker).await.unwrap(), (links.clone(), links), "{b:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_sentiment_model_run_on_an_empty_store_only_records_the_version() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        assert_eq!(store.sentiment_model_state().await.unwrap().version, None);
+        assert!(!hark_ingest::sentiment_model::run(&store).await.unwrap());
+        let state = store.sentiment_model_state().await.unwrap();
+        assert_eq!(state.version.as_deref(), Some(hark_enrich::sentiment::model::VERSION), "{b:?}");
+        assert!(!state.running());
+    }
+}
+
 #[test]
 fn rows_helper_is_consistent() {
     // The builder rows a stored search shows match what was parsed.

@@ -345,6 +345,14 @@ impl<'a> Deltas<'a> {
         self.hours.entry((tracker, hour, p.platform.name())).or_default().widen(p);
     }
 
+    /// Widens only the sentiment bounds of the post's hour in a tracker (its score changed).
+    pub(crate) fn widen_sentiment(&mut self, tracker: i64, p: &'a PostRecord) {
+        let hour = p.created_at.div_euclid(HOUR_MS) * HOUR_MS;
+        let h = self.hours.entry((tracker, hour, p.platform.name())).or_default();
+        wider(&mut h.real_max[1], p.sentiment, true);
+        wider(&mut h.real_min[1], p.sentiment, false);
+    }
+
     /// A repeat of a post a tracker already has: only its counts moved (engagement, likes,
     /// dislikes: the differences).
     fn add_engagement(&mut self, tracker: i64, p: &'a PostRecord, delta: i64, likes: i64, dislikes: i64) {

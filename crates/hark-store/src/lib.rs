@@ -37,6 +37,7 @@ mod posts;
 mod reanalysis;
 mod rollups;
 mod sentiment;
+mod sentiment_model;
 mod sessions;
 mod sharing;
 mod stored;
@@ -68,6 +69,7 @@ pub use posts::{
 };
 pub use reanalysis::{Reanalysis, StoredPost};
 pub use sentiment::SENTIMENT_BUCKETS;
+pub use sentiment_model::{ScoredPost, SentimentModelState};
 pub use sharing::ShareSettings;
 pub use team::{InvitationRow, MemberRow};
 pub use stored::{encode_extras, DecodeError, StoredRow, POST_ROW_COLUMNS};

@@ -2365,6 +2365,11 @@ export interface components {
             /** @description The level shown (a manual edit when there is one). */
             sentimentBucket: string;
             sentimentEdited: boolean;
+            /**
+             * @description `model` (the learned model, for English and unknown languages) or `lexicon` (other
+             *     languages, where the score is estimated from a word list).
+             */
+            sentimentMethod: string;
             /** @description Tag ids (owners and administrators only). */
             tags: number[];
         };
@@ -2473,6 +2478,12 @@ export interface components {
             positive?: string[];
             /** @description Re-analyze the posts already stored (else only new posts use the lists). */
             reanalyze?: boolean;
+        };
+        SentimentModelProgress: {
+            /** Format: int64 */
+            processed: number;
+            /** Format: int64 */
+            total: number;
         };
         SentimentOverview: {
             counts: components["schemas"]["BucketCountsDto"];
@@ -2840,6 +2851,7 @@ export interface components {
             searchCount: number;
             searchDisplay: string;
             sentimentKeywords: Record<string, never>;
+            sentimentModel?: null | components["schemas"]["SentimentModelProgress"];
             shareExports: boolean;
             shareHash?: string | null;
             /**

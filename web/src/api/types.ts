@@ -65,6 +65,7 @@ export type Tracker = Narrowed<
     linkSharing: { editDateRange: boolean; exportReports: boolean; viewPredictions: boolean };
     lastEditMode: 'reanalyze' | 'future' | null;
     reanalysis: Schema<'ReanalysisProgress'> | null;
+    sentimentModel: Schema<'SentimentModelProgress'> | null;
   }
 >;
 

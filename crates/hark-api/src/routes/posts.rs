@@ -117,6 +117,10 @@ pub struct PostItem {
     /// The level shown (a manual edit when there is one).
     pub sentiment_bucket: String,
     pub sentiment_edited: bool,
+    /// `model` (the learned model, for English and unknown languages) or `lexicon` (other
+    /// languages, where the score is estimated from a word list).
+    #[schema(value_type = String)]
+    pub sentiment_method: hark_enrich::sentiment::Method,
     pub engagement: i64,
     /// A percentage (3.5 is 3.5%).
     pub engagement_rate: Option<f64>,
@@ -180,6 +184,11 @@ pub(crate) fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anony
         sentiment: r.sentiment,
         sentiment_bucket: r.sentiment_bucket,
         sentiment_edited: r.sentiment_edited,
+        sentiment_method: if hark_enrich::sentiment::model_covers(r.lang.as_deref()) {
+            hark_enrich::sentiment::Method::Model
+        } else {
+            hark_enrich::sentiment::Method::Lexicon
+        },
         engagement: r.engagement,
         engagement_rate: r.engagement_rate,
         reach: r.reach,

@@ -263,6 +263,7 @@ pub async fn get_tracker(
         tracker.share_hash = None;
     }
     tracker.reanalysis = state.store.latest_reanalysis(row.id).await?.map(Into::into);
+    tracker.sentiment_model = crate::dto::SentimentModelProgress::of(&state.store.sentiment_model_state().await?);
     tracker.is_backfilling = state.store.backfill_active(row.id).await?;
     Ok(axum::Json(tracker))
 }

@@ -23,6 +23,8 @@ pub struct PostRow {
     pub reach: i64,
     pub impressions: i64,
     pub country: Option<String>,
+    /// The language the post was analysed in (the platform's, else detected).
+    pub lang: Option<String>,
     pub post_type: String,
     pub matched_at: Millis,
     pub tags: Vec<i64>,
@@ -42,6 +44,7 @@ pub(super) struct RawRow {
     pub(super) author_followers: i64,
     pub(super) impressions: i64,
     pub(super) country: Option<String>,
+    pub(super) analysed_lang: Option<String>,
     pub(super) post_type: String,
     pub(super) matched_at: Millis,
 }
@@ -253,6 +256,7 @@ impl Store {
                 reach: r.author_followers,
                 impressions: r.impressions,
                 country: r.country,
+                lang: r.analysed_lang,
                 post_type: r.post_type,
                 matched_at: r.matched_at,
                 tags: tags.remove(&r.post_id).unwrap_or_default(),
@@ -268,6 +272,6 @@ fn row_columns() -> String {
         "tp.post_id, {POST_ROW_COLUMNS}, p.sentiment, \
          COALESCE(tp.sentiment_override, tp.sentiment_rule, p.sentiment_bucket) AS bucket, \
          tp.sentiment_override AS edited, p.engagement, p.engagement_rate, p.author_followers, p.impressions, p.country, \
-         p.post_type, tp.matched_at"
+         p.lang AS analysed_lang, p.post_type, tp.matched_at"
     )
 }

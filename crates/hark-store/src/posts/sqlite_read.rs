@@ -83,7 +83,8 @@ fn raw_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
         author_followers: r.get(19)?,
         impressions: r.get(20)?,
         country: r.get(21)?,
-        post_type: r.get(22)?,
-        matched_at: r.get(23)?,
+        analysed_lang: r.get(22)?,
+        post_type: r.get(23)?,
+        matched_at: r.get(24)?,
     })
 }

@@ -25,9 +25,13 @@ export function useTracker(hash: string) {
     queryKey: trackerKeys.one(hash),
     queryFn: () => get<Tracker>(`/trackers/${encodeURIComponent(hash)}`),
     retry: false,
-    // Follow a running re-analysis or backfill.
+    // Follow a running re-analysis, scoring with a new sentiment model, or backfill.
     refetchInterval: (q) =>
-      q.state.data?.reanalysis && !q.state.data.reanalysis.done ? 3000 : q.state.data?.isBackfilling ? 5000 : false,
+      (q.state.data?.reanalysis && !q.state.data.reanalysis.done) || q.state.data?.sentimentModel
+        ? 3000
+        : q.state.data?.isBackfilling
+          ? 5000
+          : false,
   });
 }
 

@@ -34,6 +34,7 @@ export function postItem(n: number, over: Partial<PostItem> = {}): PostItem {
     sentiment: 0,
     sentimentBucket: 'neutral',
     sentimentEdited: false,
+    sentimentMethod: 'model',
     engagement: n * 10,
     engagementRate: 1.25,
     reach: n * 100,

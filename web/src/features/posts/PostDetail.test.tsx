@@ -12,6 +12,7 @@ function item(over: Partial<PostItem> = {}): PostItem {
     sentiment: 0,
     sentimentBucket: 'neutral',
     sentimentEdited: false,
+    sentimentMethod: 'model',
     engagement: 3,
     engagementRate: null,
     reach: 0,
@@ -43,5 +44,18 @@ describe('PostDetail', () => {
     open(item());
     expect(screen.getByText('A walk in the hills')).toBeInTheDocument();
     expect(screen.queryByTestId('indirect-note')).toBeNull();
+  });
+
+  it('says when a lexicon estimated the sentiment', () => {
+    open(item({ sentimentMethod: 'lexicon' }));
+    expect(screen.getByText('sentiment estimated from a lexicon')).toBeInTheDocument();
+  });
+
+  it('has no lexicon note for the model or a manual edit', () => {
+    open(item());
+    expect(screen.queryByText('sentiment estimated from a lexicon')).toBeNull();
+    cleanup();
+    open(item({ sentimentMethod: 'lexicon', sentimentEdited: true }));
+    expect(screen.queryByText('sentiment estimated from a lexicon')).toBeNull();
   });
 });

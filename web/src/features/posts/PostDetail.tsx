@@ -149,6 +149,11 @@ function Body({
           ) : (
             <span className={`rounded px-2 py-0.5 text-xs font-medium ${SENTIMENT_CLASS[item.sentimentBucket]}`}>{SENTIMENT_LABEL[item.sentimentBucket]}</span>
           )}
+          {item.sentimentMethod === 'lexicon' && !item.sentimentEdited ? (
+            <span className="text-xs text-slate-500" title="The learned model covers English; this post's language is scored with a word list.">
+              sentiment estimated from a lexicon
+            </span>
+          ) : null}
           {item.country ? <span className="text-slate-500">· {item.country}</span> : null}
           {p.author.location && !item.anonymized ? <span className="text-slate-500">· {p.author.location}</span> : null}
         </div>

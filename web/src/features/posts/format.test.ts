@@ -29,6 +29,7 @@ function item(p: CollectedPost): PostItem {
     sentiment: 0,
     sentimentBucket: 'neutral',
     sentimentEdited: false,
+    sentimentMethod: 'model',
     engagement: 0,
     engagementRate: null,
     reach: 0,

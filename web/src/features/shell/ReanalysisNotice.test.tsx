@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import { ReanalysisNotice } from './ReanalysisNotice';
+import { ReanalysisNotice, SentimentModelNotice } from './ReanalysisNotice';
 
 afterEach(cleanup);
 
@@ -20,6 +20,21 @@ describe('ReanalysisNotice', () => {
     const { container, rerender } = render(<ReanalysisNotice reanalysis={{ processed: 5, total: 5, removed: 0, done: true }} />);
     expect(container).toBeEmptyDOMElement();
     rerender(<ReanalysisNotice reanalysis={null} />);
+    expect(container).toBeEmptyDOMElement();
+  });
+});
+
+describe('SentimentModelNotice', () => {
+  it('shows how many stored posts the new model has scored', () => {
+    render(<SentimentModelNotice progress={{ processed: 40_000, total: 160_000 }} />);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Updating sentiment with the new model: 40,000 of 160,000 stored posts scored. Sentiment figures may change until it finishes.',
+    );
+    expect(screen.getByText('25%')).toBeInTheDocument();
+  });
+
+  it('is hidden when no run is under way', () => {
+    const { container } = render(<SentimentModelNotice progress={null} />);
     expect(container).toBeEmptyDOMElement();
   });
 });

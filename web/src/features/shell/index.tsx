@@ -24,7 +24,7 @@ import { BackfillNotice } from './BackfillNotice';
 import { HistoricalModal } from './HistoricalModal';
 import { Sidebar, type PostCount } from './Sidebar';
 import { TrackerHeader } from './TrackerHeader';
-import { ReanalysisNotice } from './ReanalysisNotice';
+import { ReanalysisNotice, SentimentModelNotice } from './ReanalysisNotice';
 import { SIDEBAR_COLLAPSE_QUERY, useMediaQuery } from './use-media';
 import { EmbedFrame, EmbedLoading, EmbedUnavailable } from './EmbedFrame';
 import { EmbedLocked, isTrialExpired, TrackerLocked } from './TrackerLocked';
@@ -247,6 +247,7 @@ function TrackerPageView({ page, tracker, me }: { page: TrackerPage; tracker: Tr
             <TrackerHeader />
             {tracker.isDemo ? <SampleDataNotice className="border-b" /> : null}
             <ReanalysisNotice reanalysis={tracker.reanalysis ?? null} />
+            <SentimentModelNotice progress={tracker.sentimentModel ?? null} />
             <BackfillNotice hash={tracker.hash} active={!!tracker.isBackfilling && access.canSeeHistorical} />
             <Suspense fallback={<PageLoading />}>
               <Page />

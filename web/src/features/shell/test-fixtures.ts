@@ -55,6 +55,7 @@ export function makeTracker(p: Partial<Tracker> = {}): Tracker {
     anonymizeFacebook: false,
     isBackfilling: false,
     reanalysis: null,
+    sentimentModel: null,
     ...p,
   };
 }

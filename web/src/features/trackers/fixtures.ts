@@ -16,7 +16,7 @@ export function trackerFixture(over: Partial<Tracker> = {}): Tracker {
     linkSharing: { editDateRange: false, exportReports: false, viewPredictions: false }, customUrl: null,
     shareHash: null, lastEditMode: null, permission: 4, isOwner: true, ownerName: 'Ada',
     shared: false,
-    anonymizeFacebook: false, isBackfilling: false, reanalysis: null,
+    anonymizeFacebook: false, isBackfilling: false, reanalysis: null, sentimentModel: null,
     ...over,
   };
 }

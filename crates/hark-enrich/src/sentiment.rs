@@ -82,6 +82,17 @@ pub fn model_covers(lang: Option<&str>) -> bool {
     lang.is_none_or(|l| l.eq_ignore_ascii_case("en"))
 }
 
+impl Method {
+    /// The scorer that judges text in `lang` (see [`model_covers`]).
+    pub fn for_lang(lang: Option<&str>) -> Method {
+        if model_covers(lang) {
+            Method::Model
+        } else {
+            Method::Lexicon
+        }
+    }
+}
+
 /// The sentiment of `text` written in `lang`: the learned model where it has training data
 /// (see [`model_covers`]), the lexicon elsewhere.
 pub fn judge(text: &str, lang: Option<&str>) -> Judgement {
@@ -89,13 +100,16 @@ pub fn judge(text: &str, lang: Option<&str>) -> Judgement {
         // Nothing to judge: neutral, whatever the model's priors.
         return Judgement { score: 0.0, bucket: Bucket::Neutral, method: Method::Model, probabilities: None };
     }
-    if model_covers(lang) {
-        let p = model::predict(text);
-        let score = p.score();
-        Judgement { score, bucket: bucket(score), method: Method::Model, probabilities: Some(p) }
-    } else {
-        let score = score(text);
-        Judgement { score, bucket: bucket(score), method: Method::Lexicon, probabilities: None }
+    match Method::for_lang(lang) {
+        Method::Model => {
+            let p = model::predict(text);
+            let score = p.score();
+            Judgement { score, bucket: bucket(score), method: Method::Model, probabilities: Some(p) }
+        }
+        Method::Lexicon => {
+            let score = score(text);
+            Judgement { score, bucket: bucket(score), method: Method::Lexicon, probabilities: None }
+        }
     }
 }
 
@@ -128,8 +142,19 @@ pub fn score(text: &str) -> f64 {
 
 fn score_with(text: &str, tables: &Tables, scratch: &mut Scratch) -> f64 {
     let sum = valence_sum(text, tables, scratch);
+    // Punctuation only counts for a text with sentiment words.
+    if sum == 0.0 {
+        0.0
+    } else {
+        compound(sum, punctuation_counts(text))
+    }
+}
+
+/// The compound score of a valence sum: the punctuation emphasis pushes it away from zero, then
+/// it is squashed into [-1, 1].
+fn compound(sum: f64, (bangs, questions): (usize, usize)) -> f64 {
     if sum != 0.0 {
-        normalize(sum + punctuation_emphasis(text).copysign(sum))
+        normalize(sum + punctuation_emphasis(bangs, questions).copysign(sum))
     } else {
         0.0
     }
@@ -150,8 +175,9 @@ pub(crate) const LEXICON_FEATURES: usize = 12;
 
 fn lexicon_features_with(text: &str, tables: &Tables, scratch: &mut Scratch) -> [f32; LEXICON_FEATURES] {
     let sum = valence_sum(text, tables, scratch);
-    let compound = if sum != 0.0 { normalize(sum + punctuation_emphasis(text).copysign(sum)) } else { 0.0 };
-    let (mut pos, mut neg, mut pos_n, mut neg_n) = (0.0f64, 0.0f64, 0u32, 0u32);
+    let marks = punctuation_counts(text);
+    let compound = compound(sum, marks);
+    let (mut pos, mut neg, mut pos_n, mut neg_n) = (0.0f64, 0.0f64, 0usize, 0usize);
     let (mut max, mut min, mut last) = (0.0f64, 0.0f64, 0.0f64);
     for &v in &scratch.valences {
         if v > 0.0 {
@@ -169,12 +195,8 @@ fn lexicon_features_with(text: &str, tables: &Tables, scratch: &mut Scratch) -> 
     }
     let negations = scratch.tokens.iter().filter(|t| t.info.negation).count();
     let but = scratch.tokens.iter().any(|t| t.info.id == id::BUT);
-    let (mut bangs, mut questions) = (0u32, 0u32);
-    for b in text.bytes() {
-        bangs += (b == b'!') as u32;
-        questions += (b == b'?') as u32;
-    }
-    let quarter = |n: u32| n.min(4) as f64 / 4.0;
+    let (bangs, questions) = marks;
+    let quarter = |n: usize| n.min(4) as f64 / 4.0;
     [
         compound,
         pos / (pos + 2.0),
@@ -229,12 +251,17 @@ fn normalize(sum: f64) -> f64 {
     }
 }
 
-fn punctuation_emphasis(text: &str) -> f64 {
+/// How many '!' and '?' the text holds.
+fn punctuation_counts(text: &str) -> (usize, usize) {
     let (mut bangs, mut questions) = (0usize, 0usize);
     for b in text.bytes() {
         bangs += (b == b'!') as usize;
         questions += (b == b'?') as usize;
     }
+    (bangs, questions)
+}
+
+fn punctuation_emphasis(bangs: usize, questions: usize) -> f64 {
     let bang = bangs.min(4) as f64 * 0.292;
     let question = match questions {
         0 | 1 => 0.0,

@@ -48,7 +48,7 @@ pub struct Analysis {
 /// The analysis of a post.
 pub fn analyze_post(post: &Post) -> Analysis {
     let e = enrich(post);
-    let text = if post.text.trim().is_empty() { post.title.as_deref().unwrap_or("") } else { &post.text };
+    let text = crate::enrich::judged_text(&post.text, post.title.as_deref());
     let input = crate::import::truncate(text, INPUT_MAX_CHARS).to_string();
     Analysis {
         input,

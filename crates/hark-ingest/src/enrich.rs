@@ -48,10 +48,16 @@ pub struct Enrichment {
 
 /// The text a post is judged on: its text, or its title when the text is blank.
 fn body(post: &Post) -> &str {
-    if post.text.trim().is_empty() {
-        post.title.as_deref().unwrap_or("")
+    judged_text(&post.text, post.title.as_deref())
+}
+
+/// The text of a post that is judged (sentiment, keyword lists): its text, or its title when the
+/// text is blank.
+pub fn judged_text<'a>(text: &'a str, title: Option<&'a str>) -> &'a str {
+    if text.trim().is_empty() {
+        title.unwrap_or("")
     } else {
-        &post.text
+        text
     }
 }
 

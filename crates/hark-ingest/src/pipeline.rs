@@ -104,11 +104,7 @@ impl Matcher {
 
 /// The text custom sentiment keywords are looked for in: the text, or the title of a web post.
 pub fn sentiment_text(post: &Post) -> &str {
-    if post.text.trim().is_empty() {
-        post.title.as_deref().unwrap_or("")
-    } else {
-        &post.text
-    }
+    crate::enrich::judged_text(&post.text, post.title.as_deref())
 }
 
 /// The running trackers compiled into one matcher.

@@ -6,6 +6,7 @@ use hark_core::now_millis;
 use hark_enrich::sentiment::{judge, model};
 use hark_store::{SentimentModelState, Store};
 
+use crate::enrich::judged_text;
 use crate::pipeline::IngestError;
 
 const PAGE: i64 = 2_000;
@@ -39,8 +40,7 @@ async fn step(store: &Store, state: &SentimentModelState, page: i64) -> Result<S
     };
     let mut updates = Vec::new();
     for p in &posts {
-        let text = if p.text.trim().is_empty() { p.title.as_deref().unwrap_or("") } else { &p.text };
-        let j = judge(text, p.lang.as_deref());
+        let j = judge(judged_text(&p.text, p.title.as_deref()), p.lang.as_deref());
         let same = p.sentiment.is_some_and(|s| (s - j.score).abs() < 1e-12)
             && p.sentiment_bucket.as_deref() == Some(j.bucket.as_str());
         if !same {

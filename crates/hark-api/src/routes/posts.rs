@@ -184,11 +184,7 @@ pub(crate) fn item(r: PostRow, last_visited: Option<i64>, show_tags: bool, anony
         sentiment: r.sentiment,
         sentiment_bucket: r.sentiment_bucket,
         sentiment_edited: r.sentiment_edited,
-        sentiment_method: if hark_enrich::sentiment::model_covers(r.lang.as_deref()) {
-            hark_enrich::sentiment::Method::Model
-        } else {
-            hark_enrich::sentiment::Method::Lexicon
-        },
+        sentiment_method: hark_enrich::sentiment::Method::for_lang(r.lang.as_deref()),
         engagement: r.engagement,
         engagement_rate: r.engagement_rate,
         reach: r.reach,

@@ -120,9 +120,19 @@ pub fn predict(text: &str) -> Probabilities {
 fn predict_with(text: &str, buckets: &mut Vec<u32>, word: &mut String) -> Probabilities {
     buckets.clear();
     hashed_ngrams(text, buckets, word, meta::HASH_BITS);
+    let w = weights();
+    // The rows sit in a table larger than the core's cache: ask for all of them
+    // first, so they arrive while the lexicon reads the text.
+    #[cfg(target_arch = "x86_64")]
+    for &b in buckets.iter() {
+        // SAFETY: prefetching is a hint; the address is within the table.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch(w.rows.as_ptr().add(b as usize) as *const i8, _MM_HINT_T0);
+        }
+    }
     buckets.sort_unstable();
     let dense = lexicon_features(text);
-    let w = weights();
     let mut logits = [0.0f64; 3];
     let mut norm2 = 0.0f64;
     let mut i = 0;
@@ -198,11 +208,15 @@ const EMOTICONS: &[&str] = &[
     "</3", ":o", ":O", "xD", "XD", "xd", "=)", "=(", ":]", ":[", "^_^", "^^", "-_-", ":|", ":*", ";D", "D:", ":S",
 ];
 
-const NEGATORS: &[&str] = &[
-    "not", "no", "never", "cannot", "nothing", "nobody", "none", "nowhere", "neither", "nor", "without", "dont",
-    "cant", "wont", "isnt", "arent", "wasnt", "werent", "doesnt", "didnt", "havent", "hasnt", "hadnt", "couldnt",
-    "wouldnt", "shouldnt", "aint",
-];
+/// Words after which the rest of the clause is negated (besides any word ending in "n't").
+fn is_negator(word: &str) -> bool {
+    matches!(
+        word,
+        "not" | "no" | "never" | "cannot" | "nothing" | "nobody" | "none" | "nowhere" | "neither" | "nor"
+            | "without" | "dont" | "cant" | "wont" | "isnt" | "arent" | "wasnt" | "werent" | "doesnt" | "didnt"
+            | "havent" | "hasnt" | "hadnt" | "couldnt" | "wouldnt" | "shouldnt" | "aint"
+    )
+}
 
 /// Emits token hashes and their unigram and bigram buckets.
 struct Emitter<'a> {
@@ -222,7 +236,11 @@ impl Emitter<'_> {
     }
 
     fn word(&mut self, word: &str) {
-        let word = word.trim_matches('\'');
+        // Apostrophes around a word are quotes, not part of it (an ASCII byte: slicing at it is safe).
+        let bytes = word.as_bytes();
+        let start = bytes.iter().position(|&b| b != b'\'').unwrap_or(bytes.len());
+        let end = bytes.iter().rposition(|&b| b != b'\'').map_or(start, |i| i + 1);
+        let word = &word[start..end];
         if word.is_empty() {
             return;
         }
@@ -235,7 +253,7 @@ impl Emitter<'_> {
         }
         let h = fnv(word.as_bytes());
         self.token(if self.negated { h ^ NEGATED } else { h });
-        if NEGATORS.contains(&word) || word.ends_with("n't") {
+        if is_negator(word) || word.ends_with("n't") {
             self.negated = true;
         }
     }
@@ -271,7 +289,7 @@ fn hashed_ngrams(text: &str, out: &mut Vec<u32>, word: &mut String, bits: u32) {
             emit.token(USER);
             continue;
         }
-        if EMOTICONS.contains(&raw) {
+        if matches!(lower_start, b':' | b';' | b'<' | b'=' | b'^' | b'-' | b'x' | b'd') && EMOTICONS.contains(&raw) {
             emit.token(fnv(raw.as_bytes()));
             continue;
         }

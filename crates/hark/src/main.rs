@@ -42,6 +42,10 @@ enum Command {
     Analyze,
     /// Print the OpenAPI document of the JSON API (the web app's types are generated from it).
     Openapi,
+    /// Write a consistent copy of the embedded SQLite database, while Hark keeps running.
+    Backup(BackupArgs),
+    /// Replace the embedded SQLite database with a backup (stop the server first).
+    Restore(RestoreArgs),
     /// Manage accounts.
     User {
         #[command(subcommand)]
@@ -144,6 +148,22 @@ struct ImportArgs {
     file: PathBuf,
 }
 
+#[derive(Args)]
+struct BackupArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The backup file to write; it must not exist yet.
+    file: PathBuf,
+}
+
+#[derive(Args)]
+struct RestoreArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The backup file (written by `hark backup`) to restore.
+    file: PathBuf,
+}
+
 #[derive(Subcommand)]
 enum UserCommand {
     /// Create an account. The password is read from standard input (or prompted on a terminal).
@@ -195,6 +215,61 @@ impl DbArgs {
     }
 }
 
+/// The SQLite file of `args` (backup and restore work on the embedded database only).
+fn sqlite_file(args: &DbArgs, what: &str) -> anyhow::Result<PathBuf> {
+    let url = args.url()?;
+    if !url.starts_with("sqlite:") {
+        bail!(
+            "{what} works on the embedded SQLite database; for PostgreSQL ({}) use pg_dump and pg_restore (see docs/operations.md)",
+            redact(&url)
+        );
+    }
+    hark_store::backup::sqlite_path(&url).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+async fn backup(args: BackupArgs) -> anyhow::Result<()> {
+    let db = sqlite_file(&args.db, "hark backup")?;
+    let dest = args.file.clone();
+    let started = std::time::Instant::now();
+    let s = tokio::task::spawn_blocking(move || hark_store::backup::backup_sqlite(&db, &dest))
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!(
+        "Backed up {} trackers and {} posts to {} ({}, {:.1} s).",
+        s.trackers,
+        s.posts,
+        args.file.display(),
+        megabytes(s.bytes),
+        started.elapsed().as_secs_f64()
+    );
+    println!("Keep the data directory's secret.key with your backups: the connector secrets in them are sealed with it.");
+    Ok(())
+}
+
+async fn restore(args: RestoreArgs) -> anyhow::Result<()> {
+    let db = sqlite_file(&args.db, "hark restore")?;
+    let Some(_lock) = hark_store::backup::ServeLock::try_take(&db).map_err(|e| anyhow::anyhow!("{e}"))? else {
+        bail!("a Hark server is running on {}: stop it, then restore", db.display());
+    };
+    let from = args.file.clone();
+    let target = db.clone();
+    let stamp = hark_core::now_millis().to_string();
+    let r = tokio::task::spawn_blocking(move || hark_store::backup::restore_sqlite(&from, &target, &stamp))
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // A backup from an older version is brought up to this one's schema.
+    args.db.store().await?.close().await;
+    println!("Restored {} trackers and {} posts from {} into {}.", r.summary.trackers, r.summary.posts, args.file.display(), db.display());
+    if let Some(previous) = r.previous {
+        println!("The database it replaced is kept as {}.", previous.display());
+    }
+    Ok(())
+}
+
 /// A database URL without its password, for messages.
 fn redact(url: &str) -> String {
     match (url.find("://"), url.find('@')) {
@@ -210,6 +285,17 @@ fn redact(url: &str) -> String {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    // One server per SQLite database, and no restore under a running one.
+    let url = args.db.url()?;
+    let _lock = if url.starts_with("sqlite:") && !url.contains("memory") {
+        let file = hark_store::backup::sqlite_path(&url).map_err(|e| anyhow::anyhow!("{e}"))?;
+        match hark_store::backup::ServeLock::try_take(&file).map_err(|e| anyhow::anyhow!("{e}"))? {
+            Some(lock) => Some(lock),
+            None => bail!("another Hark server is running on {}", file.display()),
+        }
+    } else {
+        None
+    };
     let store = args.db.store().await?;
     let web_dir = if args.web_dir.join("index.html").is_file() {
         Some(args.web_dir.clone())
@@ -473,6 +559,8 @@ fn main() -> ExitCode {
             }
             Command::User { command: UserCommand::Add(a) } => user_add(a).await,
             Command::Import(a) => import(a).await,
+            Command::Backup(a) => backup(a).await,
+            Command::Restore(a) => restore(a).await,
             Command::Analyze => analyze(),
             Command::Openapi => {
                 println!("{}", hark_api::openapi_json());

@@ -5,14 +5,20 @@ The features come from the Rust code the model runs with (`sentiment_features` e
 hark-enrich), so training and inference cannot disagree on a token. This script fits a
 multinomial logistic regression on them and writes the weights Hark compiles in:
 
-  crates/hark-enrich/src/sentiment/model.bin      per bucket [w_neg, w_neu, w_pos, idf] (f32 LE),
-                                                  then the dense weights (3 x 12) and intercepts (3)
-  crates/hark-enrich/src/sentiment/model_meta.rs  version, hash size, calibration thresholds and
+  crates/hark-enrich/src/sentiment/model.bin      per bucket [w_neg, w_neu, w_pos] (f32 LE), then
+                                                  the dense weights (3 x 12) and intercepts (3)
+  crates/hark-enrich/src/sentiment/model_meta.rs  version, hash size, the strong buckets' edges and
                                                   the validation figures
 
-Usage: train_sentiment.py TRAIN.features DEV.features OUT_DIR [--bits N] [--check]
+The class is the most probable one (the classes are balanced in training, so nothing is tuned on
+the validation set for it); only where the strong buckets begin is read off the validation set.
+
+Usage: train_sentiment.py TRAIN.features DEV.features OUT_DIR [--bits N] [--check] [--holdout]
 With --check it writes nothing and exits non-zero when the shipped weights differ from a fresh
-run's by more than a small tolerance.
+run's by more than a small tolerance. With --holdout it also fits the model without a fixed random
+half of the 2016 training tweets and scores that half: a second validation, on tweets that were
+tuned on nothing, which also compares the earlier rule (two thresholds on P(pos) - P(neg) chosen
+on dev.tsv).
 """
 import argparse
 import hashlib
@@ -56,10 +62,11 @@ def read(path, bits, source_bits):
     return np.array(ids), np.array(labels), np.array(dense), counts
 
 
-def transform(counts, dense, idf):
-    x = counts.copy()
+def transform(counts, dense):
+    """Sublinear term counts (1 + ln n), L2-normalised, then the dense block. No idf: it weighs
+    rare n-grams up, which fit the training tweets and carried over worse to held-out ones."""
+    x = counts.copy().tocsr()
     x.data = 1.0 + np.log(x.data)
-    x = x.multiply(idf[np.newaxis, :]).tocsr()
     norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0
     x = csr_matrix(x.multiply(1.0 / norms[:, np.newaxis]))
@@ -74,9 +81,26 @@ def decide(d, t2, t3):
     return np.where(d < t2, 0, np.where(d < t3, 1, 2))
 
 
-def choose_thresholds(d, y):
-    """t2 and t3 bound neutral on P(pos) - P(neg); chosen for the best macro-recall on dev.
-    t1 and t4 split off the strong buckets: the more confident half of each side's dev posts."""
+def classes(p):
+    """The most probable class; a tie goes to neutral (as the Rust side decides)."""
+    neg, neu, pos = p[:, 0], p[:, 1], p[:, 2]
+    return np.where((neg > neu) & (neg > pos), 0, np.where((pos > neu) & (pos > neg), 2, 1))
+
+
+def strong_edges(p):
+    """Where the strong buckets begin on e = P(pos) - P(neg): the median e of the dev posts the
+    model calls negative, and of those it calls positive (each strong bucket holds the more
+    confident half of its side)."""
+    k, e = classes(p), p[:, 2] - p[:, 0]
+    neg, pos = e[k == 0], e[k == 2]
+    t_neg = float(np.median(neg)) if len(neg) else -0.5
+    t_pos = float(np.median(pos)) if len(pos) else 0.5
+    return [round(min(max(t_neg, -0.99), -0.01), 4), round(max(min(t_pos, 0.99), 0.01), 4)]
+
+
+def thresholds_on(d, y):
+    """The earlier rule, for comparison: two thresholds on d = P(pos) - P(neg) with the best
+    macro-recall on dev."""
     grid = np.round(np.arange(-0.9, 0.901, 0.01), 2)
     best = (-1.0, 0.0, 0.0)
     for t2 in grid:
@@ -84,13 +108,43 @@ def choose_thresholds(d, y):
             r = float(np.mean(recalls(y, decide(d, t2, t3))))
             if r > best[0] + 1e-12:
                 best = (r, float(t2), float(t3))
-    _, t2, t3 = best
-    neg, pos = d[d < t2], d[d >= t3]
-    t1 = float(np.median(neg)) if len(neg) else (t2 - 1.0) / 2
-    t4 = float(np.median(pos)) if len(pos) else (t3 + 1.0) / 2
-    t1 = min(max(t1, -0.99), t2 - 0.01)
-    t4 = max(min(t4, 0.99), t3 + 0.01)
-    return [round(t1, 4), t2, t3, round(t4, 4)]
+    return best[1], best[2]
+
+
+def fit(x, y, weights):
+    model = LogisticRegression(C=C, class_weight="balanced", max_iter=5000, tol=1e-6)
+    model.fit(x, y, sample_weight=weights)
+    return model.coef_.astype(np.float32), model.intercept_.astype(np.float32)
+
+
+def probabilities(x, coef, intercept):
+    """Probabilities as the shipped f32 weights give them."""
+    z = x @ coef.astype(np.float64).T + intercept.astype(np.float64)
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def holdout(train_path, dev_path, bits, source_bits):
+    """Fits without a fixed random half H of the 2016 training tweets and scores H, by the most
+    probable class and by the earlier rule (thresholds on d chosen on dev)."""
+    ids, y, dense, counts = read(train_path, bits, source_bits)
+    dev_ids, dev_y, dev_dense, dev_counts = read(dev_path, bits, source_bits)
+    keep = ~np.isin(ids, dev_ids)
+    ids, y, dense, counts = ids[keep], y[keep], dense[keep], counts[keep]
+    recent = np.where(ids >= RECENT_ID)[0]
+    held = np.zeros(len(ids), dtype=bool)
+    held[recent[np.random.RandomState(0).permutation(len(recent))[: len(recent) // 2]]] = True
+    x = transform(counts, dense)
+    coef, intercept = fit(x[~held], y[~held], np.where(ids[~held] >= RECENT_ID, RECENT_WEIGHT, 1.0))
+    p_held = probabilities(x[held], coef, intercept)
+    p_dev = probabilities(transform(dev_counts, dev_dense.astype(np.float32).astype(np.float64)), coef, intercept)
+    t2, t3 = thresholds_on(p_dev[:, 2] - p_dev[:, 0], dev_y)
+    return {
+        "rows": int(held.sum()),
+        "argmax": recalls(y[held], classes(p_held)),
+        "thresholds": recalls(y[held], decide(p_held[:, 2] - p_held[:, 0], t2, t3)),
+    }
 
 
 def train(train_path, dev_path, bits, source_bits):
@@ -99,25 +153,13 @@ def train(train_path, dev_path, bits, source_bits):
     keep = ~np.isin(ids, dev_ids)  # a few validation tweets also sit in the training file
     ids, y, dense, counts = ids[keep], y[keep], dense[keep], counts[keep]
     n = counts.shape[0]
-    df = np.bincount(counts.indices, minlength=1 << bits)
-    idf = np.log((1.0 + n) / (1.0 + df)) + 1.0
-    x = transform(counts, dense, idf)
-    weights = np.where(ids >= RECENT_ID, RECENT_WEIGHT, 1.0)
-    model = LogisticRegression(C=C, class_weight="balanced", max_iter=5000, tol=1e-6)
-    model.fit(x, y, sample_weight=weights)
-    coef = model.coef_.astype(np.float32)
-    intercept = model.intercept_.astype(np.float32)
-    idf32 = idf.astype(np.float32)
+    x = transform(counts, dense)
+    coef, intercept = fit(x, y, np.where(ids >= RECENT_ID, RECENT_WEIGHT, 1.0))
     # Validation as the shipped f32 weights score it.
-    xd = transform(dev_counts, dev_dense.astype(np.float32).astype(np.float64), idf32.astype(np.float64))
-    z = xd @ coef.astype(np.float64).T + intercept.astype(np.float64)
-    z -= z.max(axis=1, keepdims=True)
-    p = np.exp(z)
-    p /= p.sum(axis=1, keepdims=True)
-    d = p[:, 2] - p[:, 0]
-    thresholds = choose_thresholds(d, dev_y)
-    dev_recalls = recalls(dev_y, decide(d, thresholds[1], thresholds[2]))
-    argmax_recalls = recalls(dev_y, p.argmax(axis=1))
+    p = probabilities(transform(dev_counts, dev_dense.astype(np.float32).astype(np.float64)), coef, intercept)
+    dev_recalls = recalls(dev_y, classes(p))
+    t2, t3 = thresholds_on(p[:, 2] - p[:, 0], dev_y)
+    tuned_recalls = recalls(dev_y, decide(p[:, 2] - p[:, 0], t2, t3))
     # The lexicon scorer alone: its compound score (the first dense feature) in the spec's buckets.
     compound = dev_dense[:, 0]
     lexicon_recalls = recalls(dev_y, np.where(compound < -0.3, 0, np.where(compound < 0.4, 1, 2)))
@@ -125,20 +167,17 @@ def train(train_path, dev_path, bits, source_bits):
         "rows": int(n),
         "coef": coef,
         "intercept": intercept,
-        "idf": idf32,
-        "thresholds": thresholds,
+        "strong": strong_edges(p),
         "dev_recalls": dev_recalls,
         "dev_macro_recall": float(np.mean(dev_recalls)),
-        "argmax_macro_recall": float(np.mean(argmax_recalls)),
+        "tuned_macro_recall": float(np.mean(tuned_recalls)),
         "lexicon_macro_recall": float(np.mean(lexicon_recalls)),
     }
 
 
 def weights_bytes(m, bits):
     buckets = 1 << bits
-    rows = np.empty((buckets, 4), dtype="<f4")
-    rows[:, 0:3] = m["coef"][:, :buckets].T
-    rows[:, 3] = m["idf"]
+    rows = np.ascontiguousarray(m["coef"][:, :buckets].T, dtype="<f4")
     dense = np.ascontiguousarray(m["coef"][:, buckets:], dtype="<f4")
     return rows.tobytes() + dense.tobytes() + np.asarray(m["intercept"], dtype="<f4").tobytes()
 
@@ -150,9 +189,10 @@ def meta_source(m, bits, digest):
 pub const VERSION: &str = "lr-{digest[:12]}";
 pub const HASH_BITS: u32 = {bits};
 pub const DENSE_SCALE: f32 = {DENSE_SCALE};
-/// P(positive) - P(negative) at the spec's bucket edges -0.7, -0.3, 0.4 and 0.8.
-pub const THRESHOLDS: [f64; 4] = [{", ".join(repr(float(t)) for t in m["thresholds"])}];
-/// Validation (dev.tsv, 2,000 tweets): recall of negative, neutral and positive, and their mean.
+/// P(positive) - P(negative) where the strong buckets begin (the spec's -0.7 and 0.8 edges).
+pub const STRONG: [f64; 2] = [{", ".join(repr(float(t)) for t in m["strong"])}];
+/// Validation (dev.tsv, 2,000 tweets, the most probable class): recall of negative, neutral and
+/// positive, and their mean.
 pub const DEV_RECALLS: [f64; 3] = [{r[0]!r}, {r[1]!r}, {r[2]!r}];
 pub const DEV_MACRO_RECALL: f64 = {m["dev_macro_recall"]!r};
 /// Training tweets the model was fitted on.
@@ -168,6 +208,7 @@ def main():
     ap.add_argument("--bits", type=int, default=18)
     ap.add_argument("--source-bits", type=int, default=24, help="bits of the buckets in the feature files")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--holdout", action="store_true")
     a = ap.parse_args()
     source_bits = a.source_bits
     m = train(a.train, a.dev, a.bits, source_bits)
@@ -177,9 +218,17 @@ def main():
     print(
         f"trained on {m['rows']} tweets; dev macro-recall {m['dev_macro_recall']:.4f} "
         f"(negative {r[0]:.4f}, neutral {r[1]:.4f}, positive {r[2]:.4f}); "
-        f"argmax alone {m['argmax_macro_recall']:.4f}; thresholds {m['thresholds']}; "
-        f"lexicon scorer alone {m['lexicon_macro_recall']:.4f}"
+        f"with thresholds on P(pos) - P(neg) tuned on dev instead {m['tuned_macro_recall']:.4f}; "
+        f"strong edges {m['strong']}; lexicon scorer alone {m['lexicon_macro_recall']:.4f}"
     )
+    if a.holdout:
+        h = holdout(a.train, a.dev, a.bits, source_bits)
+        ra, rt = h["argmax"], h["thresholds"]
+        print(
+            f"held out ({h['rows']} tweets of 2016, fitted without them): most probable class "
+            f"{np.mean(ra):.4f} (negative {ra[0]:.4f}, neutral {ra[1]:.4f}, positive {ra[2]:.4f}); "
+            f"thresholds tuned on dev {np.mean(rt):.4f} (negative {rt[0]:.4f}, neutral {rt[1]:.4f}, positive {rt[2]:.4f})"
+        )
     bin_path = os.path.join(a.out_dir, "model.bin")
     if a.check:
         shipped = np.frombuffer(open(bin_path, "rb").read(), dtype="<f4")

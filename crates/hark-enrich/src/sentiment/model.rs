@@ -1,6 +1,6 @@
 //! The learned sentiment model: a multinomial logistic regression over hashed word unigrams and
-//! bigrams (tf-idf, L2-normalised) plus the lexicon scorer's own reading of the text as dense
-//! features. Trained by `make train-sentiment` on the SemEval 2013–2016 English tweets
+//! bigrams (sublinear counts, L2-normalised) plus the lexicon scorer's own reading of the text as
+//! dense features. Trained by `make train-sentiment` on the SemEval 2013–2016 English tweets
 //! (`scripts/train_sentiment.py`); the weights are compiled in.
 //!
 //! Tokens: lower-cased words (letters, digits, inner apostrophes; runs of three or more equal
@@ -33,34 +33,58 @@ pub struct Probabilities {
 }
 
 impl Probabilities {
-    /// The score in [-1, 1] the spec's five buckets are read from. P(positive) − P(negative) is
-    /// mapped piecewise-linearly so that the thresholds chosen on the validation set land on the
-    /// spec's bucket edges (-0.7, -0.3, 0.4, 0.8).
+    /// The most probable class: -1 negative, 0 neutral, 1 positive (a tie goes to neutral).
+    pub fn class(&self) -> i8 {
+        let (neg, neu, pos) = (self.negative, self.neutral, self.positive);
+        if neg > neu && neg > pos {
+            -1
+        } else if pos > neu && pos > neg {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The score in [-1, 1] the spec's five buckets are read from. The most probable class
+    /// decides the side (negative below -0.3, neutral up to 0.4, positive from there); within it,
+    /// e = P(positive) − P(negative) places the post, so that the more confident half of each
+    /// side's validation posts lands in the strong bucket.
     pub fn score(&self) -> f64 {
-        calibrate(self.positive - self.negative)
+        calibrate(self.class(), self.positive - self.negative)
     }
 }
 
-/// Knots of the calibration: (model difference, score), increasing in both.
-fn calibrate(d: f64) -> f64 {
-    if d.is_nan() {
-        return 0.0;
-    }
-    let [t1, t2, t3, t4] = meta::THRESHOLDS;
-    let knots = [(-1.0, -1.0), (t1, -0.7), (t2, -0.3), (t3, 0.4), (t4, 0.8), (1.0, 1.0)];
-    let d = d.clamp(-1.0, 1.0);
+/// Piecewise-linear interpolation through increasing knots.
+fn interpolate(x: f64, knots: &[(f64, f64)]) -> f64 {
     for pair in knots.windows(2) {
         let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
-        if d <= x1 {
-            return if x1 > x0 { y0 + (d - x0) * (y1 - y0) / (x1 - x0) } else { y1 };
+        if x <= x1 {
+            return if x1 > x0 { y0 + (x - x0) * (y1 - y0) / (x1 - x0) } else { y1 };
         }
     }
-    1.0
+    knots.last().map_or(0.0, |k| k.1)
+}
+
+/// The score of a class and e = P(positive) − P(negative). A negative post has e ≤ 0, a positive
+/// one e ≥ 0, and a neutral one |e| ≤ 0.5 (its P(neutral) is the largest).
+fn calibrate(class: i8, e: f64) -> f64 {
+    if e.is_nan() {
+        return 0.0;
+    }
+    let [strong_neg, strong_pos] = meta::STRONG;
+    // Just inside the side's bounds, so the bucket always names the class.
+    const IN: f64 = 1e-9;
+    let e = e.clamp(-1.0, 1.0);
+    match class {
+        -1 => interpolate(e.min(0.0), &[(-1.0, -1.0), (strong_neg, -0.7), (0.0, -0.3 - IN)]),
+        1 => interpolate(e.max(0.0), &[(0.0, 0.4), (strong_pos, 0.8), (1.0, 1.0)]),
+        _ => (0.05 + 0.7 * e).clamp(-0.3, 0.4 - IN),
+    }
 }
 
 struct Weights {
-    /// Per bucket: the three classes' weights and the bucket's idf.
-    rows: Vec<[f32; 4]>,
+    /// Per bucket: the three classes' weights.
+    rows: Vec<[f32; 3]>,
     dense: [[f32; LEXICON_FEATURES]; 3],
     intercept: [f32; 3],
 }
@@ -72,7 +96,7 @@ fn weights() -> &'static Weights {
     WEIGHTS.get_or_init(|| {
         let mut floats = WEIGHTS_BYTES.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         let mut next = || floats.next().unwrap_or(0.0);
-        let rows = (0..BUCKETS).map(|_| [next(), next(), next(), next()]).collect();
+        let rows = (0..BUCKETS).map(|_| [next(), next(), next()]).collect();
         let mut dense = [[0.0; LEXICON_FEATURES]; 3];
         for class in &mut dense {
             for w in class.iter_mut() {
@@ -87,7 +111,7 @@ fn weights() -> &'static Weights {
 /// The shipped weights' size in bytes, checked by a test against the layout above.
 #[cfg(test)]
 const fn expected_weights_len() -> usize {
-    4 * (BUCKETS * 4 + 3 * LEXICON_FEATURES + 3)
+    4 * (BUCKETS * 3 + 3 * LEXICON_FEATURES + 3)
 }
 
 #[cfg(test)]
@@ -144,7 +168,7 @@ fn predict_with(text: &str, buckets: &mut Vec<u32>, word: &mut String) -> Probab
         }
         i += count;
         let row = &w.rows[b as usize];
-        let v = (1.0 + (count as f64).ln()) * row[3] as f64;
+        let v = 1.0 + (count as f64).ln();
         norm2 += v * v;
         for k in 0..3 {
             logits[k] += v * row[k] as f64;
@@ -361,29 +385,47 @@ mod tests {
     }
 
     #[test]
-    fn calibration_puts_the_chosen_thresholds_on_the_spec_bucket_edges() {
-        let [t1, t2, t3, t4] = meta::THRESHOLDS;
-        assert!(-1.0 < t1 && t1 < t2 && t2 < t3 && t3 < t4 && t4 < 1.0);
-        for (t, edge) in [(t1, -0.7), (t2, -0.3), (t3, 0.4), (t4, 0.8)] {
-            assert!((calibrate(t) - edge).abs() < 1e-9, "{t} -> {}", calibrate(t));
+    fn the_bucket_names_the_most_probable_class_and_strong_edges_sit_on_the_spec() {
+        let [strong_neg, strong_pos] = meta::STRONG;
+        assert!(-1.0 < strong_neg && strong_neg < 0.0 && 0.0 < strong_pos && strong_pos < 1.0);
+        assert!((calibrate(-1, strong_neg) + 0.7).abs() < 1e-9);
+        assert!((calibrate(1, strong_pos) - 0.8).abs() < 1e-9);
+        assert_eq!((calibrate(-1, -1.0), calibrate(1, 1.0)), (-1.0, 1.0));
+        assert_eq!(calibrate(0, f64::NAN), 0.0);
+        let side = |b: Bucket| match b {
+            Bucket::Negative | Bucket::SlightNegative => -1,
+            Bucket::Neutral => 0,
+            Bucket::SlightPositive | Bucket::Positive => 1,
+        };
+        // Over a grid of the probability simplex: the bucket's side is the most probable class,
+        // and within a class the score rises with e.
+        let n = 200;
+        for i in 0..=n {
+            for j in 0..=(n - i) {
+                let (neg, pos) = (i as f64 / n as f64, j as f64 / n as f64);
+                let p = Probabilities { negative: neg, neutral: 1.0 - neg - pos, positive: pos };
+                let s = p.score();
+                assert!((-1.0..=1.0).contains(&s), "{p:?} -> {s}");
+                assert_eq!(side(bucket(s)), p.class(), "{p:?} -> {s}");
+            }
         }
-        assert_eq!(calibrate(-1.0), -1.0);
-        assert_eq!(calibrate(1.0), 1.0);
-        assert_eq!(calibrate(f64::NAN), 0.0);
-        let mut last = -1.0;
-        for i in 0..=2000 {
-            let s = calibrate(-1.0 + i as f64 / 1000.0);
-            assert!(s >= last && (-1.0..=1.0).contains(&s));
-            last = s;
+        for class in [-1i8, 0, 1] {
+            let mut last = f64::NEG_INFINITY;
+            for k in 0..=2000 {
+                let s = calibrate(class, -1.0 + k as f64 / 1000.0);
+                assert!(s >= last, "class {class}");
+                last = s;
+            }
         }
-        // Each side of each threshold lands in its bucket.
-        let e = 1e-6;
-        assert_eq!(bucket(calibrate(t1 - e)), Bucket::Negative);
-        assert_eq!(bucket(calibrate(t1 + e)), Bucket::SlightNegative);
-        assert_eq!(bucket(calibrate(t2 + e)), Bucket::Neutral);
-        assert_eq!(bucket(calibrate(t3 - e)), Bucket::Neutral);
-        assert_eq!(bucket(calibrate(t3 + e)), Bucket::SlightPositive);
-        assert_eq!(bucket(calibrate(t4 + e)), Bucket::Positive);
+        // The strong buckets begin at the edges.
+        let d = 1e-6;
+        assert_eq!(bucket(calibrate(-1, strong_neg - d)), Bucket::Negative);
+        assert_eq!(bucket(calibrate(-1, strong_neg + d)), Bucket::SlightNegative);
+        assert_eq!(bucket(calibrate(1, strong_pos - d)), Bucket::SlightPositive);
+        assert_eq!(bucket(calibrate(1, strong_pos + d)), Bucket::Positive);
+        // Ties go to neutral.
+        assert_eq!(Probabilities { negative: 0.4, neutral: 0.2, positive: 0.4 }.class(), 0);
+        assert_eq!(Probabilities { negative: 0.4, neutral: 0.4, positive: 0.2 }.class(), 0);
     }
 
     #[test]
@@ -438,15 +480,12 @@ mod tests {
             eprintln!("skipped: {} not found", path.display());
             return;
         };
-        let [_, t2, t3, _] = meta::THRESHOLDS;
         let (mut hits, mut totals) = ([0usize; 3], [0usize; 3]);
         for line in data.lines() {
             let mut parts = line.splitn(3, '\t');
             let (_, Some(label), Some(text)) = (parts.next(), parts.next(), parts.next()) else { continue };
             let class = ["negative", "neutral", "positive"].iter().position(|c| *c == label).unwrap();
-            let p = predict(text);
-            let d = p.positive - p.negative;
-            let predicted = if d < t2 { 0 } else if d < t3 { 1 } else { 2 };
+            let predicted = (predict(text).class() + 1) as usize;
             totals[class] += 1;
             hits[class] += (predicted == class) as usize;
         }

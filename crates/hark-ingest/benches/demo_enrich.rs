@@ -129,8 +129,9 @@ fn main() {
         );
     }
 
-    let parts: [(&str, &dyn Fn(&hark_core::Post)); 6] = [
-        ("sentiment", &|p| { black_box(hark_enrich::sentiment::score(&p.text)); }),
+    let parts: [(&str, &dyn Fn(&hark_core::Post)); 7] = [
+        ("sentiment, the lexicon (other languages)", &|p| { black_box(hark_enrich::sentiment::score(&p.text)); }),
+        ("sentiment, the learned model (English)", &|p| { black_box(hark_enrich::sentiment::model::predict(&p.text)); }),
         ("language", &|p| { black_box(hark_enrich::language::detect(&p.text)); }),
         ("entities", &|p| { black_box(hark_core::entities::Entities::extract(&p.text)); }),
         ("location", &|p| { black_box(p.author.location.as_deref().map(hark_enrich::geo::country_from_location)); }),

@@ -1,7 +1,6 @@
 //! Passwords, sessions, CSRF and login rate limiting.
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::time::Duration;
 
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -11,13 +10,13 @@ use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use hark_core::now_millis;
 use hark_store::UserRow;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
+use crate::limits::{too_many, Limiter, Rate};
 use crate::AppState;
 use hark_core::Code;
 
@@ -163,29 +162,19 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Login attempts per client address and email: a burst of 10, then one every 30 seconds.
-pub struct LoginLimiter(DefaultKeyedRateLimiter<(IpAddr, String)>);
+pub struct LoginLimiter(Limiter<(IpAddr, String)>);
 
 impl Default for LoginLimiter {
     fn default() -> Self {
-        let quota = Quota::with_period(Duration::from_secs(30))
-            .expect("non-zero period")
-            .allow_burst(NonZeroU32::new(10).expect("non-zero burst"));
-        Self(RateLimiter::keyed(quota))
+        Self(Limiter::new(Rate::new(10, Duration::from_secs(30))))
     }
 }
 
 impl LoginLimiter {
     pub fn check(&self, ip: IpAddr, email: &str) -> ApiResult<()> {
-        self.0.check_key(&(ip, email.to_string())).map_err(|_| {
-            ApiError::new(
-                Code::RateLimited,
-                "Too many sign-in attempts. Wait a few minutes and try again.",
-            )
-        })?;
-        if self.0.len() > 100_000 {
-            self.0.retain_recent();
-        }
-        Ok(())
+        self.0
+            .check(&(ip, email.to_string()))
+            .map_err(|wait| too_many("Too many sign-in attempts. Wait a few minutes and try again.", wait))
     }
 }
 

@@ -13,6 +13,9 @@ pub enum ApiError {
     Client { code: Code, message: String },
     #[error("validation failed")]
     Validation { message: String, fields: Vec<SearchError> },
+    /// 429 `rate_limited`, with the seconds to wait in `Retry-After`.
+    #[error("{message}")]
+    Limited { message: String, retry_after: u64 },
     #[error("internal: {0}")]
     Internal(String),
 }
@@ -127,6 +130,7 @@ impl ApiError {
         match self {
             Self::Client { code, .. } => status(*code),
             Self::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Limited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -165,10 +169,15 @@ pub struct ErrorDetail {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        let mut retry_after = None;
         let detail = match self {
             ApiError::Client { code, message } => ErrorDetail { code: code.as_str().into(), message, fields: None },
             ApiError::Validation { message, fields } => {
                 ErrorDetail { code: Code::ValidationFailed.as_str().into(), message, fields: Some(fields) }
+            }
+            ApiError::Limited { message, retry_after: wait } => {
+                retry_after = Some(wait);
+                ErrorDetail { code: Code::RateLimited.as_str().into(), message, fields: None }
             }
             ApiError::Internal(cause) => {
                 tracing::error!(%cause, "request failed");
@@ -179,7 +188,11 @@ impl IntoResponse for ApiError {
                 }
             }
         };
-        (status, axum::Json(ErrorBody { error: detail })).into_response()
+        let mut res = (status, axum::Json(ErrorBody { error: detail })).into_response();
+        if let Some(wait) = retry_after {
+            res.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(wait));
+        }
+        res
     }
 }
 

@@ -20,12 +20,13 @@ use utoipa_axum::routes;
 pub mod answers;
 pub mod auth;
 pub mod csv_file;
-pub mod secrets;
+pub use hark_store::secrets;
 pub mod dto;
 pub mod error;
 pub mod exports;
 pub mod extract;
 pub mod filters;
+pub mod limits;
 pub mod mail;
 pub mod notify;
 pub mod routes;
@@ -66,6 +67,9 @@ pub struct ApiConfig {
     /// Memory for kept answers of the analytic reads, in MB ([`answers::DEFAULT_MB`] when unset;
     /// 0 keeps none: every read is computed, and still confirmed with a 304 when unchanged).
     pub answer_cache_mb: Option<u64>,
+    /// Rate limits of public requests per client address; [`limits::RateLimits::default`] when
+    /// unset.
+    pub rate_limits: Option<limits::RateLimits>,
 }
 
 impl ApiConfig {
@@ -83,6 +87,7 @@ pub struct AppState {
     pub store: Store,
     pub config: Arc<ApiConfig>,
     pub login_limiter: Arc<auth::LoginLimiter>,
+    pub public_limiters: Arc<limits::PublicLimiters>,
     pub mailer: Option<Arc<mail::Mailer>>,
     /// Wakes the export worker when a job is asked for.
     pub exports_wake: Arc<tokio::sync::Notify>,
@@ -107,9 +112,13 @@ impl AppState {
             }
         });
         let secret_key = Arc::new(config.secret_key.clone().unwrap_or_else(secrets::SecretKey::random));
+        let public_limiters = Arc::new(limits::PublicLimiters::new(config.rate_limits.unwrap_or_default()));
+        // The store seals what it keeps of connectors' and webhooks' secrets with the same key.
+        let store = store.with_secret_key(secret_key.clone());
         Self {
             store,
             secret_key,
+            public_limiters,
             media: Arc::new(routes::media::MediaProxy::new(config.media_allow_private)),
             answers: Arc::new(answers::Answers::new(config.answer_cache_mb.unwrap_or(answers::DEFAULT_MB))),
             config: Arc::new(config),
@@ -178,6 +187,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::team::transfer_ownership))
         .routes(routes!(routes::team::get_invitation))
         .routes(routes!(routes::team::accept_invitation))
+        .routes(routes!(routes::audit::tracker_audit))
+        .routes(routes!(routes::audit::instance_audit))
         .routes(routes!(routes::import::import_file))
         .routes(routes!(tags::list_tags, tags::create_tag))
         .routes(routes!(tags::edit_tag, tags::delete_tag))
@@ -286,6 +297,7 @@ pub fn app(state: AppState) -> Router {
             HeaderValue::from_static("same-origin"),
         ))
         .layer(axum::middleware::from_fn(frame_policy))
+        .layer(axum::middleware::from_fn_with_state(state.public_limiters.clone(), limits::limit))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .layer(tower_http::compression::CompressionLayer::new())
 }
@@ -295,21 +307,27 @@ pub fn is_embed_url(query: Option<&str>) -> bool {
     query.is_some_and(|q| url::form_urlencoded::parse(q.as_bytes()).any(|(k, v)| k == "embed" && (v == "1" || v == "true")))
 }
 
-/// Other sites may frame Hark's embed URLs and nothing else (clickjacking): every other answer
-/// forbids framing.
+/// What the web app may load: its own scripts only (nothing inline or evaluated); its own styles
+/// and inline ones (the dialogs' scroll lock injects a style element, the charts set style
+/// attributes; React puts no user text in either), images and video from anywhere over
+/// https (avatars and post media come from the platforms), and requests to its own origin.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data: blob: https:; media-src 'self' blob: https:; font-src 'self' data:; connect-src 'self'; \
+    frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
+
+/// Every answer carries the content security policy; other sites may frame Hark's embed URLs
+/// and nothing else (clickjacking).
 async fn frame_policy(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
     let embed = is_embed_url(req.uri().query());
     let mut res = next.run(req).await;
     let h = res.headers_mut();
-    if embed {
-        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors *"));
-    } else {
-        // A policy of the answer's own (the media proxy's) keeps its rules.
-        let policy = match h.get(header::CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()) {
-            Some(own) => HeaderValue::from_str(&format!("{own}; frame-ancestors 'none'")).unwrap_or(HeaderValue::from_static("frame-ancestors 'none'")),
-            None => HeaderValue::from_static("frame-ancestors 'none'"),
-        };
-        h.insert(header::CONTENT_SECURITY_POLICY, policy);
+    let ancestors = if embed { "frame-ancestors *" } else { "frame-ancestors 'none'" };
+    // A policy of the answer's own (the media proxy's) replaces the app's.
+    let own = h.get(header::CONTENT_SECURITY_POLICY).and_then(|v| v.to_str().ok()).unwrap_or(CONTENT_SECURITY_POLICY);
+    let policy = HeaderValue::from_str(&format!("{own}; {ancestors}"))
+        .unwrap_or(HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'"));
+    h.insert(header::CONTENT_SECURITY_POLICY, policy);
+    if !embed {
         h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     res
@@ -321,6 +339,12 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // Secrets stored in the clear by an older version are sealed now.
+    match state.store.seal_plain_secrets().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(settings = n, "sealed the secrets stored in the clear"),
+        Err(e) => tracing::warn!(error = %e, "secrets stored in the clear were not sealed; the next start tries again"),
+    }
     // Every server makes exports; a job its worker was making when the server stopped is made
     // again by the next worker once the job's lease runs out.
     let worker = tokio::spawn(exports::run_worker(state.clone()));

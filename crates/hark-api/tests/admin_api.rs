@@ -95,7 +95,7 @@ async fn a_tracker_whose_owners_trial_ended_is_locked_and_stops_collecting() {
         let (carol, _) = app.member_browser(&hash, "carol@example.org", hark_core::Permission::Viewer).await;
         let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
         let bob_id = app.store.user_by_email("bob@example.org").await.unwrap().unwrap().id;
-        app.store.transfer_ownership(row.id, row.owner_id, bob_id, 1).await.unwrap();
+        app.store.transfer_ownership(row.id, row.owner_id, bob_id, 1, None).await.unwrap();
         let anonymous = app.new_browser().0;
         let share_read = format!("/api/v1/trackers/{hash}?shareHash={share}");
         let read = format!("/api/v1/trackers/{hash}");

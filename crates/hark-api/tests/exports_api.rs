@@ -283,7 +283,7 @@ async fn who_may_export_and_read_a_job() {
         // A signed-in account without access of its own, through the link: the job is the link's.
         let (outsider, o_csrf) = app.member_browser(&hash, "outsider@example.org", Permission::Viewer).await;
         let outsider_id = app.store.user_by_email("outsider@example.org").await.unwrap().unwrap().id;
-        app.store.remove_member(row_id(&app, &hash).await, outsider_id).await.unwrap();
+        app.store.remove_member(row_id(&app, &hash).await, outsider_id, None).await.unwrap();
         let r = send(outsider.post(app.url(&shared_path)).header("X-CSRF-Token", &o_csrf).json(&body)).await;
         assert_eq!(r.status, 202, "{:?}", r.body);
         let theirs = finished(&app, &outsider, r.body["token"].as_str().unwrap(), &format!("?shareHash={key}")).await;

@@ -5,6 +5,7 @@
 
 use hark_core::{JobKind, JobState, Millis};
 
+use crate::sealing::connector_seal_name;
 use crate::{with_pool, Result, Store};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -12,7 +13,7 @@ pub struct ConnectorSettingsRow {
     pub connector: String,
     pub enabled: bool,
     pub base_url: Option<String>,
-    /// JSON object of field values, secrets included.
+    /// JSON object of field values, secrets included (stored sealed, read in the clear).
     pub config: String,
     pub updated_at: Millis,
     pub check_state: String,
@@ -63,13 +64,15 @@ pub struct PageDone<'a> {
 }
 
 impl Store {
+    /// Every connector's settings, their secrets opened.
     pub async fn connector_settings(&self) -> Result<Vec<ConnectorSettingsRow>> {
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, ConnectorSettingsRow>(
+        let rows = with_pool!(self, |p| sqlx::query_as::<_, ConnectorSettingsRow>(
             "SELECT connector, enabled, base_url, config, updated_at, check_state, check_message, checked_at, usage \
              FROM connector_settings ORDER BY connector"
         )
         .fetch_all(p)
-        .await?))
+        .await?);
+        Ok(rows.into_iter().map(|r| self.opened_connector(r)).collect())
     }
 
     pub async fn connector_setting(&self, connector: &str) -> Result<Option<ConnectorSettingsRow>> {
@@ -79,10 +82,22 @@ impl Store {
         )
         .bind(connector)
         .fetch_optional(p)
-        .await?))
+        .await?)
+        .map(|r| self.opened_connector(r)))
     }
 
-    /// Saves a connector's settings; its last check is cleared since it checked other values.
+    /// A row as read with its values in the clear (none when this server's key cannot open them:
+    /// the administrator enters them again).
+    fn opened_connector(&self, mut row: ConnectorSettingsRow) -> ConnectorSettingsRow {
+        row.config = self.open_setting(&connector_seal_name(&row.connector), &row.config).unwrap_or_else(|| {
+            tracing::error!(connector = %row.connector, "the connector's settings cannot be opened with this server's secret key");
+            "{}".into()
+        });
+        row
+    }
+
+    /// Saves a connector's settings (sealed when the store has a key); its last check is cleared
+    /// since it checked other values.
     pub async fn save_connector_settings(
         &self,
         connector: &str,
@@ -99,7 +114,7 @@ impl Store {
         .bind(connector)
         .bind(enabled)
         .bind(base_url)
-        .bind(config)
+        .bind(self.seal_setting(&connector_seal_name(connector), config))
         .bind(now)
         .execute(p)
         .await

@@ -22,6 +22,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
+mod audit;
 pub mod backup;
 mod collect;
 mod dashboard;
@@ -36,6 +37,8 @@ mod maintenance;
 mod notifications;
 mod posts;
 mod reanalysis;
+mod sealing;
+pub mod secrets;
 mod rollups;
 mod sentiment;
 mod sentiment_model;
@@ -53,6 +56,7 @@ mod trackers;
 mod users;
 mod visits;
 
+pub use audit::{Audit, AuditRow};
 pub use collect::{CollectionJob, ConnectorSettingsRow, PageDone};
 pub use dashboard::{split_range, AuthorStat, Counts, DashboardPost, RangeSplit};
 pub use dialect::Backend;
@@ -148,6 +152,9 @@ pub struct Store {
     /// The SQLite database's file (none for PostgreSQL or a database in memory): long reads open
     /// a connection of their own to it.
     pub(crate) sqlite_file: Option<Arc<std::path::PathBuf>>,
+    /// Seals the secrets stored in settings (connector credentials, webhook signing secrets);
+    /// without one they are stored as given.
+    pub(crate) secret_key: Option<Arc<secrets::SecretKey>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -165,6 +172,7 @@ impl Store {
             topic_tables: Arc::default(),
             use_author_index: true,
             sqlite_file: None,
+            secret_key: None,
         }
     }
 
@@ -214,6 +222,13 @@ impl Store {
     /// plan with little data, the bench compares plans.
     pub fn with_post_list_tuning(mut self, tuning: PostListTuning) -> Self {
         self.tuning = tuning;
+        self
+    }
+
+    /// The same store sealing the secrets it stores with `key` (every node of a cluster needs the
+    /// same key).
+    pub fn with_secret_key(mut self, key: Arc<secrets::SecretKey>) -> Self {
+        self.secret_key = Some(key);
         self
     }
 

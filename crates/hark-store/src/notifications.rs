@@ -10,6 +10,7 @@
 
 use hark_core::Millis;
 
+use crate::sealing::webhook_seal_name;
 use crate::{with_pool, BeginWrite, Result, Store};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -178,13 +179,23 @@ pub struct InfluencerPost {
 impl Store {
     pub async fn notification_settings(&self, tracker_id: i64) -> Result<Option<NotificationRow>> {
         let sql = format!("SELECT {SETTINGS_COLUMNS} FROM notification_settings WHERE tracker_id = $1");
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql).bind(tracker_id).fetch_optional(p).await?))
+        let row = with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql).bind(tracker_id).fetch_optional(p).await?);
+        Ok(row.map(|r| self.opened_notifications(r)))
     }
 
     /// Every tracker's row (the engine's round).
     pub async fn all_notification_settings(&self) -> Result<Vec<NotificationRow>> {
         let sql = format!("SELECT {SETTINGS_COLUMNS} FROM notification_settings ORDER BY tracker_id");
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql).fetch_all(p).await?))
+        let rows = with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql).fetch_all(p).await?);
+        Ok(rows.into_iter().map(|r| self.opened_notifications(r)).collect())
+    }
+
+    /// A row with its webhook signing secret in the clear (none when this server's key cannot
+    /// open it: the next save makes a new one).
+    fn opened_notifications(&self, mut row: NotificationRow) -> NotificationRow {
+        let name = webhook_seal_name(row.tracker_id);
+        row.webhook_secret = row.webhook_secret.and_then(|s| self.open_setting(&name, &s));
+        row
     }
 
     /// Trackers without a settings row yet (not the demo's), with their owner's e-mail: the
@@ -222,10 +233,11 @@ impl Store {
              public_base = COALESCE($13, notification_settings.public_base), engine_version = notification_settings.engine_version + 1 \
              RETURNING {SETTINGS_COLUMNS}"
         );
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql)
+        let sealed = webhook_secret.map(|s| self.seal_setting(&webhook_seal_name(tracker_id), s));
+        let row = with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql)
             .bind(tracker_id)
             .bind(settings)
-            .bind(webhook_secret)
+            .bind(sealed)
             .bind(memory.spike_checked_hour)
             .bind(memory.spike_last_alert)
             .bind(memory.negative_checked_hour)
@@ -238,7 +250,8 @@ impl Store {
             .bind(public_base)
             .bind(reschedule)
             .fetch_one(p)
-            .await?))
+            .await?);
+        Ok(self.opened_notifications(row))
     }
 
     /// Creates the row when there is none (a tracker's defaults); an existing row is left as it

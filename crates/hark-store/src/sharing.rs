@@ -4,7 +4,8 @@
 
 use hark_core::Millis;
 
-use crate::{with_pool, Result, Store};
+use crate::audit::write_audit;
+use crate::{with_pool, Audit, BeginWrite, Result, Store};
 
 /// The Share dialog's settings as stored (the toggles stay JSON text; the API decodes them).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,22 +20,28 @@ pub struct ShareSettings {
 
 impl Store {
     /// Stores the Share dialog's settings. A custom URL another tracker uses is a conflict on
-    /// `trackers_custom_url_key` and changes nothing.
-    pub async fn set_share_settings(&self, tracker_id: i64, s: &ShareSettings, now: Millis) -> Result<()> {
-        with_pool!(self, |p| sqlx::query(
-            "UPDATE trackers SET custom_url = $1, link_sharing = $2, share_exports = $3, unlock_date = $4, updated_at = $5 \
-             WHERE id = $6"
-        )
-        .bind(&s.custom_url)
-        .bind(&s.link_sharing)
-        .bind(s.share_exports)
-        .bind(s.unlock_date)
-        .bind(now)
-        .bind(tracker_id)
-        .execute(p)
-        .await
-        .map(|_| ())?);
-        Ok(())
+    /// `trackers_custom_url_key` and changes nothing (nor writes the audit entry).
+    pub async fn set_share_settings(&self, tracker_id: i64, s: &ShareSettings, now: Millis, audit: Option<&Audit>) -> Result<()> {
+        with_pool!(self, |p| {
+            let mut tx = p.begin_write().await?;
+            sqlx::query(
+                "UPDATE trackers SET custom_url = $1, link_sharing = $2, share_exports = $3, unlock_date = $4, updated_at = $5 \
+                 WHERE id = $6",
+            )
+            .bind(&s.custom_url)
+            .bind(&s.link_sharing)
+            .bind(s.share_exports)
+            .bind(s.unlock_date)
+            .bind(now)
+            .bind(tracker_id)
+            .execute(&mut *tx)
+            .await?;
+            if let Some(a) = audit {
+                write_audit!(tx, a);
+            }
+            tx.commit().await?;
+            Ok::<_, crate::StoreError>(())
+        })
     }
 
     /// The tracker's share hash; `fresh` becomes it when the tracker has none yet (two callers at
@@ -52,14 +59,20 @@ impl Store {
     }
 
     /// Replaces the share hash: links holding the old one stop working.
-    pub async fn replace_share_hash(&self, tracker_id: i64, fresh: &str, now: Millis) -> Result<()> {
-        with_pool!(self, |p| sqlx::query("UPDATE trackers SET share_hash = $1, updated_at = $2 WHERE id = $3")
-            .bind(fresh)
-            .bind(now)
-            .bind(tracker_id)
-            .execute(p)
-            .await
-            .map(|_| ())?);
-        Ok(())
+    pub async fn replace_share_hash(&self, tracker_id: i64, fresh: &str, now: Millis, audit: Option<&Audit>) -> Result<()> {
+        with_pool!(self, |p| {
+            let mut tx = p.begin_write().await?;
+            sqlx::query("UPDATE trackers SET share_hash = $1, updated_at = $2 WHERE id = $3")
+                .bind(fresh)
+                .bind(now)
+                .bind(tracker_id)
+                .execute(&mut *tx)
+                .await?;
+            if let Some(a) = audit {
+                write_audit!(tx, a);
+            }
+            tx.commit().await?;
+            Ok::<_, crate::StoreError>(())
+        })
     }
 }

@@ -3,7 +3,8 @@
 
 use hark_core::{Millis, Permission};
 
-use crate::{with_pool, BeginWrite, Result, Store};
+use crate::audit::write_audit;
+use crate::{with_pool, Audit, BeginWrite, Result, Store};
 
 /// A member of a tracker's team with the account's name and address.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -40,15 +41,17 @@ impl Store {
         .await?))
     }
 
-    /// Takes a member off the tracker; false when the account was not one.
-    pub async fn remove_member(&self, tracker_id: i64, user_id: i64) -> Result<bool> {
-        let done = with_pool!(self, |p| sqlx::query("DELETE FROM tracker_members WHERE tracker_id = $1 AND user_id = $2")
-            .bind(tracker_id)
-            .bind(user_id)
-            .execute(p)
-            .await?
-            .rows_affected());
-        Ok(done > 0)
+    /// Takes a member off the tracker, with its audit entry; false when the account was not one
+    /// (and nothing is written).
+    pub async fn remove_member(&self, tracker_id: i64, user_id: i64, audit: Option<&Audit>) -> Result<bool> {
+        let sql = "DELETE FROM tracker_members WHERE tracker_id = $1 AND user_id = $2";
+        Ok(self.write_audited(sql, &[tracker_id, user_id], audit).await? > 0)
+    }
+
+    /// Gives a member another rank, with its audit entry; false when the account is not a member.
+    pub async fn change_member_rank(&self, tracker_id: i64, user_id: i64, permission: Permission, audit: Option<&Audit>) -> Result<bool> {
+        let sql = "UPDATE tracker_members SET permission = $3 WHERE tracker_id = $1 AND user_id = $2";
+        Ok(self.write_audited(sql, &[tracker_id, user_id, permission.rank()], audit).await? > 0)
     }
 
     /// The tracker's open invitations (expired ones left out), oldest first.
@@ -128,7 +131,7 @@ impl Store {
     }
 
     /// Hands the tracker to `new_owner` (a member); the old owner stays as an administrator.
-    pub async fn transfer_ownership(&self, tracker_id: i64, old_owner: i64, new_owner: i64, now: Millis) -> Result<()> {
+    pub async fn transfer_ownership(&self, tracker_id: i64, old_owner: i64, new_owner: i64, now: Millis, audit: Option<&Audit>) -> Result<()> {
         with_pool!(self, |p| {
             let mut tx = p.begin_write().await?;
             sqlx::query("UPDATE trackers SET owner_id = $1, updated_at = $2 WHERE id = $3")
@@ -151,6 +154,9 @@ impl Store {
             .bind(Permission::Administrator.rank())
             .execute(&mut *tx)
             .await?;
+            if let Some(a) = audit {
+                write_audit!(tx, a);
+            }
             tx.commit().await?;
             Ok::<_, crate::StoreError>(())
         })

@@ -1,6 +1,6 @@
 use hark_core::{Friendly, Millis, Permission, TrackerHash, TrackerStatus};
 
-use crate::{with_pool, BeginWrite, Result, Store, StoreError};
+use crate::{with_pool, Audit, BeginWrite, Result, Store, StoreError};
 
 /// A tracker as stored, with its owner's name. JSON columns stay text here; the API decodes them.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -326,13 +326,10 @@ impl Store {
         self.tracker_by_id(id).await?.ok_or(StoreError::NotFound)
     }
 
-    pub async fn delete_tracker(&self, id: i64) -> Result<bool> {
-        Ok(with_pool!(self, |p| sqlx::query("DELETE FROM trackers WHERE id = $1")
-            .bind(id)
-            .execute(p)
-            .await?
-            .rows_affected()
-            > 0))
+    /// Deletes a tracker with everything of it, and writes its audit entry; false when there was
+    /// none (and nothing is written).
+    pub async fn delete_tracker(&self, id: i64, audit: Option<&Audit>) -> Result<bool> {
+        Ok(self.write_audited("DELETE FROM trackers WHERE id = $1", &[id], audit).await? > 0)
     }
 
     pub async fn tracker_logs(&self, tracker_id: i64) -> Result<Vec<TrackerLogRow>> {

@@ -247,7 +247,7 @@ async fn a_deleted_post_unlinked_and_collected_again_shows() {
         assert_eq!(total, 5);
         // Deleted again, then the tracker removed with its deleted links.
         s.soft_delete_posts(t, &id, 50).await.unwrap();
-        assert!(s.delete_tracker(t).await.unwrap());
+        assert!(s.delete_tracker(t, None).await.unwrap());
     })
     .await;
 }
@@ -286,7 +286,7 @@ async fn deleted_links_leave_with_their_links() {
         assert_eq!(s.unlink_posts(t, &[gone[0], gone[1]], 30).await.unwrap(), 2);
         assert_eq!(deleted_link_rows(&db).await, 1);
         assert_eq!(s.count_links(t).await.unwrap(), 2);
-        assert!(s.delete_tracker(t).await.unwrap());
+        assert!(s.delete_tracker(t, None).await.unwrap());
         assert_eq!(deleted_link_rows(&db).await, 0);
     }
 }

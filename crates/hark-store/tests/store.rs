@@ -149,7 +149,7 @@ async fn edits_record_the_choice_and_deletes_cascade() {
         assert!(dup.is_conflict_on("tags_tracker_name_key", "tags.tracker_id, tags.name"), "{dup:?}");
         assert!(s.update_tag(t.id, tag.id, "Later", "#616161").await.unwrap().is_some());
         assert!(s.update_tag(t.id + 1, tag.id, "Nope", "#616161").await.unwrap().is_none());
-        assert!(s.delete_tracker(t.id).await.unwrap());
+        assert!(s.delete_tracker(t.id, None).await.unwrap());
         assert!(s.tracker_by_hash(&t.hash).await.unwrap().is_none());
         assert!(s.tracker_logs(t.id).await.unwrap().is_empty());
         assert!(s.tags(t.id).await.unwrap().is_empty());
@@ -325,7 +325,7 @@ async fn export_jobs_are_leased_taken_over_finished_and_expired() {
         assert_eq!(s.remove_expired_exports(100_000).await.unwrap(), 2);
         // Removing the tracker removes its jobs.
         s.create_export(&new("d0")).await.unwrap();
-        s.delete_tracker(t.id).await.unwrap();
+        s.delete_tracker(t.id, None).await.unwrap();
         assert!(s.export_by_token("d0").await.unwrap().is_none());
     })
     .await;

@@ -116,8 +116,8 @@ struct ServeArgs {
     /// internal services.
     #[arg(long, env = "HARK_WEBHOOKS_ALLOW_PRIVATE", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false)]
     webhooks_allow_private: bool,
-    /// Key sealing the secrets administrators upload (the Google Sheets key): 64 hexadecimal
-    /// digits. By default `secret.key` in the data directory, written on the first start; every
+    /// Key sealing the secrets Hark stores (connector credentials, webhook signing secrets, the
+    /// Google Sheets key): 64 hexadecimal digits. By default `secret.key` in the data directory, written on the first start; every
     /// server of a cluster needs the same key.
     #[arg(long, env = "HARK_SECRET_KEY", hide_env_values = true)]
     secret_key: Option<String>,
@@ -296,7 +296,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let store = args.db.store().await?;
+    // Connector secrets are sealed with the key: the collection scheduler's store opens them too.
+    let key = secret_key(&args)?;
+    let store = args.db.store().await?.with_secret_key(std::sync::Arc::new(key.clone()));
     let web_dir = if args.web_dir.join("index.html").is_file() {
         Some(args.web_dir.clone())
     } else {
@@ -315,11 +317,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         export_ttl: Some(std::time::Duration::from_secs(args.export_ttl_hours * 3600)),
         export_lease: Some(std::time::Duration::from_secs(args.export_lease_secs)),
         export_step_delay: args.export_step_delay_ms.map(std::time::Duration::from_millis),
-        secret_key: Some(secret_key(&args)?),
+        secret_key: Some(key),
         media_allow_private: false,
         webhooks_allow_private: args.webhooks_allow_private,
         alerts_interval: (args.alerts_interval_secs > 0).then(|| std::time::Duration::from_secs(args.alerts_interval_secs)),
         answer_cache_mb: Some(args.answer_cache_mb),
+        rate_limits: None,
     };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)

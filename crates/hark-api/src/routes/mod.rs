@@ -1,4 +1,5 @@
 pub mod admin;
+pub mod audit;
 pub mod collection;
 pub mod dashboard;
 pub mod embed;

@@ -383,6 +383,12 @@ async fn manage(state: &AppState, hash: &str, user: &UserRow) -> ApiResult<Track
     Ok(load_tracker(state, hash, Some(user), Permission::Administrator).await?.0)
 }
 
+/// An audit entry's detail for a bulk change: the first posts named (the store adds how many
+/// changed).
+fn posts_detail(keys: &[String]) -> serde_json::Value {
+    serde_json::json!({ "posts": keys.iter().take(20).collect::<Vec<_>>() })
+}
+
 fn keys(posts: &[String]) -> ApiResult<Vec<String>> {
     if posts.is_empty() {
         return Err(ApiError::new(Code::NoPosts, "Choose at least one post."));
@@ -481,8 +487,10 @@ pub async fn delete_posts(
     Json(input): Json<PostsInput>,
 ) -> ApiResult<axum::Json<CountResult>> {
     let row = manage(&state, &hash, &user).await?;
-    let ids = state.store.tracker_post_ids(row.id, &keys(&input.posts)?).await?;
-    let count = state.store.soft_delete_posts(row.id, &ids, now_millis()).await?;
+    let keys = keys(&input.posts)?;
+    let ids = state.store.tracker_post_ids(row.id, &keys).await?;
+    let audit = crate::routes::audit::entry(&user, &row, "posts_deleted", posts_detail(&keys));
+    let count = state.store.soft_delete_posts_audited(row.id, &ids, now_millis(), &audit).await?;
     Ok(axum::Json(CountResult { count }))
 }
 
@@ -495,8 +503,10 @@ pub async fn undo_delete_posts(
     Json(input): Json<PostsInput>,
 ) -> ApiResult<axum::Json<CountResult>> {
     let row = manage(&state, &hash, &user).await?;
-    let ids = state.store.tracker_post_ids(row.id, &keys(&input.posts)?).await?;
-    let count = state.store.restore_posts(row.id, &ids, now_millis()).await?;
+    let keys = keys(&input.posts)?;
+    let ids = state.store.tracker_post_ids(row.id, &keys).await?;
+    let audit = crate::routes::audit::entry(&user, &row, "posts_restored", posts_detail(&keys));
+    let count = state.store.restore_posts_audited(row.id, &ids, now_millis(), &audit).await?;
     Ok(axum::Json(CountResult { count }))
 }
 

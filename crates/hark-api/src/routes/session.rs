@@ -82,6 +82,11 @@ pub async fn setup(
     let email = auth::validate_email(&input.email)?;
     auth::validate_password(&input.password)?;
     let name = clean_name(&input.name)?;
+    let already = || ApiError::new(Code::AlreadySetUp, "This instance already has an account; sign in instead.");
+    // Before hashing: a set-up instance spends no time on it.
+    if state.store.count_users().await? > 0 {
+        return Err(already());
+    }
     let hash = tokio::task::spawn_blocking(move || auth::hash_password(&input.password))
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))??;
@@ -89,7 +94,7 @@ pub async fn setup(
         .store
         .create_first_user(&self_hosted_user(email, hash, name, true), now_millis())
         .await?
-        .ok_or_else(|| ApiError::new(Code::AlreadySetUp, "This instance already has an account; sign in instead."))?;
+        .ok_or_else(already)?;
     let jar = start_session(&state, &headers, jar, user.id).await?;
     let (jar, csrf) = ensure_csrf(&state, &headers, jar);
     Ok((StatusCode::CREATED, jar, axum::Json(Me::new(Some(&user), Permission::NoAccess, false, csrf))))

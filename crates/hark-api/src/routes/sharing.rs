@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use crate::dto::LinkSharing;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json};
-use crate::routes::load_tracker;
+use crate::routes::{audit, load_tracker};
 use crate::AppState;
 
 /// Longest custom URL, in characters.
@@ -132,7 +132,9 @@ pub async fn edit_share(
         share_exports: input.share_exports.unwrap_or(row.share_exports),
         unlock_date: input.unlock_date.unwrap_or(row.unlock_date),
     };
-    state.store.set_share_settings(row.id, &settings, now_millis()).await.map_err(|e| {
+    let changes = share_changes(&row, &before, &settings, &link);
+    let audit = (!changes.is_empty()).then(|| audit::entry(&user, &row, "share_changed", serde_json::json!({ "changes": changes })));
+    state.store.set_share_settings(row.id, &settings, now_millis(), audit.as_ref()).await.map_err(|e| {
         if e.is_conflict_on("trackers_custom_url_key", "trackers.custom_url") {
             ApiError::new(Code::CustomUrlTaken, "Another tracker already uses this custom URL.")
         } else {
@@ -143,12 +145,32 @@ pub async fn edit_share(
     Ok(axum::Json(view(&state, &row, &user).await?))
 }
 
+/// What a save changes, setting by setting, as `{setting, from, to}`.
+fn share_changes(row: &TrackerRow, before: &LinkSharing, after: &ShareSettings, link: &LinkSharing) -> Vec<serde_json::Value> {
+    let mut changes = Vec::new();
+    let mut flag = |setting: &str, from: bool, to: bool| {
+        if from != to {
+            changes.push(serde_json::json!({ "setting": setting, "from": from, "to": to }));
+        }
+    };
+    flag("editDateRange", before.edit_date_range, link.edit_date_range);
+    flag("exportReports", before.export_reports, link.export_reports);
+    flag("viewPredictions", before.view_predictions, link.view_predictions);
+    flag("shareExports", row.share_exports, after.share_exports);
+    flag("unlockDate", row.unlock_date, after.unlock_date);
+    if row.custom_url != after.custom_url {
+        changes.push(serde_json::json!({ "setting": "customUrl", "from": row.custom_url, "to": after.custom_url }));
+    }
+    changes
+}
+
 /// Revokes the share link: a new share hash, and the old link stops working.
 #[utoipa::path(post, path = "/api/v1/trackers/{hash}/share/revoke", tag = "sharing", params(("hash" = String, Path)),
     responses((status = 200, body = ShareView), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn revoke_share(State(state): State<AppState>, CurrentUser(user): CurrentUser, Path(hash): Path<String>) -> ApiResult<axum::Json<ShareView>> {
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
-    state.store.replace_share_hash(row.id, &fresh_hash(), now_millis()).await?;
+    let audit = audit::entry(&user, &row, "share_revoked", serde_json::json!({}));
+    state.store.replace_share_hash(row.id, &fresh_hash(), now_millis(), Some(&audit)).await?;
     let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
     Ok(axum::Json(view(&state, &row, &user).await?))
 }

@@ -10,6 +10,7 @@ use hark_core::{now_millis, Code, Permission};
 use hark_store::{InvitationRow, MemberRow};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
@@ -17,6 +18,7 @@ use crate::auth::{self, ensure_csrf, start_session};
 use crate::dto::Me;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{CurrentUser, Json, MaybeUser};
+use crate::routes::audit;
 use crate::routes::load_tracker;
 use crate::routes::session::{clean_name, self_hosted_user};
 use crate::AppState;
@@ -241,7 +243,11 @@ pub async fn edit_member(
     let Some(mut member) = state.store.members(row.id).await?.into_iter().find(|m| m.user_id == id) else {
         return Err(ApiError::not_found("Member"));
     };
-    state.store.set_member(row.id, id, permission).await?;
+    if member.permission != permission.rank() {
+        let detail = json!({ "member": member.email, "from": audit::rank_name(member.permission), "to": audit::rank_name(permission.rank()) });
+        let audit = audit::entry(&user, &row, "member_rank_changed", detail);
+        state.store.change_member_rank(row.id, id, permission, Some(&audit)).await?;
+    }
     member.permission = permission.rank();
     Ok(axum::Json(member.into()))
 }
@@ -254,7 +260,11 @@ pub async fn remove_member(
     Path((hash, id)): Path<(String, i64)>,
 ) -> ApiResult<StatusCode> {
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Administrator).await?;
-    if !state.store.remove_member(row.id, id).await? {
+    let Some(member) = state.store.members(row.id).await?.into_iter().find(|m| m.user_id == id) else {
+        return Err(ApiError::not_found("Member"));
+    };
+    let audit = audit::entry(&user, &row, "member_removed", json!({ "member": member.email, "from": audit::rank_name(member.permission) }));
+    if !state.store.remove_member(row.id, id, Some(&audit)).await? {
         return Err(ApiError::not_found("Member"));
     }
     Ok(StatusCode::NO_CONTENT)
@@ -284,10 +294,12 @@ pub async fn transfer_ownership(
     Json(input): Json<TransferInput>,
 ) -> ApiResult<axum::Json<Team>> {
     let (row, _) = load_tracker(&state, &hash, Some(&user), Permission::Owner).await?;
-    if !state.store.members(row.id).await?.iter().any(|m| m.user_id == input.user_id) {
+    let Some(heir) = state.store.members(row.id).await?.into_iter().find(|m| m.user_id == input.user_id) else {
         return Err(ApiError::not_found("Member"));
-    }
-    state.store.transfer_ownership(row.id, row.owner_id, input.user_id, now_millis()).await?;
+    };
+    let old_owner = state.store.user_by_id(row.owner_id).await?.map(|u| u.email).unwrap_or_default();
+    let audit = audit::entry(&user, &row, "owner_changed", json!({ "member": heir.email, "from": old_owner, "to": heir.email }));
+    state.store.transfer_ownership(row.id, row.owner_id, input.user_id, now_millis(), Some(&audit)).await?;
     let row = state.store.tracker_by_id(row.id).await?.ok_or_else(ApiError::tracker_not_found)?;
     Ok(axum::Json(team(&state, &row, Permission::Administrator).await?))
 }

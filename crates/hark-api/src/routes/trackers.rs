@@ -395,7 +395,8 @@ pub async fn delete_tracker(
     if row.is_demo && !user.is_admin {
         return Err(ApiError::forbidden("The demo tracker is read-only."));
     }
-    state.store.delete_tracker(row.id).await?;
+    let audit = crate::routes::audit::entry(&user, &row, "tracker_deleted", serde_json::json!({ "friendly": row.friendly }));
+    state.store.delete_tracker(row.id, Some(&audit)).await?;
     Ok(axum::Json(StatusBody { status: "success" }))
 }
 

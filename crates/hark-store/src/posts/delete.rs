@@ -5,7 +5,7 @@ use hark_core::{Bucket, Gender, Millis, Platform, PostType};
 
 use crate::dialect::{json_ids, Backend};
 use crate::ingest::{Deltas, PostRecord, PostTerms};
-use crate::{with_pool, BeginWrite, Result, Store};
+use crate::{with_pool, Audit, BeginWrite, Result, Store};
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum LinkChange {
@@ -70,20 +70,39 @@ impl Store {
     /// Removes posts from a tracker and subtracts what they added to its rollups, in one
     /// transaction. Returns how many links were removed.
     pub async fn unlink_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
-        self.change_links(tracker_id, post_ids, LinkChange::Remove, now).await
+        self.change_links(tracker_id, post_ids, LinkChange::Remove, now, None).await
     }
 
     /// Hides posts of a tracker (bulk delete, undoable) and subtracts their rollup contribution.
     pub async fn soft_delete_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
-        self.change_links(tracker_id, post_ids, LinkChange::SoftDelete, now).await
+        self.change_links(tracker_id, post_ids, LinkChange::SoftDelete, now, None).await
+    }
+
+    /// As [`Store::soft_delete_posts`], writing `audit` with the deletion when it hid any post.
+    pub async fn soft_delete_posts_audited(&self, tracker_id: i64, post_ids: &[i64], now: Millis, audit: &Audit) -> Result<u64> {
+        self.change_links(tracker_id, post_ids, LinkChange::SoftDelete, now, Some(audit)).await
     }
 
     /// Brings back posts hidden by [`Store::soft_delete_posts`] and adds their rollups back.
     pub async fn restore_posts(&self, tracker_id: i64, post_ids: &[i64], now: Millis) -> Result<u64> {
-        self.change_links(tracker_id, post_ids, LinkChange::Restore, now).await
+        self.change_links(tracker_id, post_ids, LinkChange::Restore, now, None).await
     }
 
-    pub(crate) async fn change_links(&self, tracker_id: i64, post_ids: &[i64], change: LinkChange, now: Millis) -> Result<u64> {
+    /// As [`Store::restore_posts`], writing `audit` with the undo when it brought any post back.
+    pub async fn restore_posts_audited(&self, tracker_id: i64, post_ids: &[i64], now: Millis, audit: &Audit) -> Result<u64> {
+        self.change_links(tracker_id, post_ids, LinkChange::Restore, now, Some(audit)).await
+    }
+
+    /// Changes the links, their rollups and the audit entry (the post count in its detail is
+    /// the number changed) in one transaction.
+    pub(crate) async fn change_links(
+        &self,
+        tracker_id: i64,
+        post_ids: &[i64],
+        change: LinkChange,
+        now: Millis,
+        audit: Option<&Audit>,
+    ) -> Result<u64> {
         if post_ids.is_empty() {
             return Ok(0);
         }
@@ -181,9 +200,23 @@ impl Store {
                 deltas.add_post(tracker_id, r, r.sentiment_bucket.as_str(), *subtrackers, sign);
             }
             crate::rollups::write(&mut tx, &deltas, now).await?;
+            if let Some(a) = audit.filter(|_| changed > 0) {
+                let mut a = a.clone();
+                a.detail = with_count(&a.detail, changed);
+                crate::audit::write_audit!(tx, &a);
+            }
             tx.commit().await?;
             laps.lap("links.commit");
             Ok(changed)
         })
     }
+}
+
+/// An audit entry's detail with the number of posts the change touched.
+fn with_count(detail: &str, count: u64) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(detail).unwrap_or_else(|_| serde_json::json!({}));
+    if let Some(o) = v.as_object_mut() {
+        o.insert("count".into(), count.into());
+    }
+    v.to_string()
 }

@@ -1,0 +1,284 @@
+//! Hardening: the content security policy on every answer, rate limits of public requests (429
+//! `rate_limited` with Retry-After), secrets sealed at rest (rows from before sealing still read
+//! and get sealed), and the audit log of rank changes, hand-overs, share-link changes and
+//! deletions; on SQLite and (when configured) PostgreSQL.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hark_api::limits::{Rate, RateLimits};
+use hark_api::secrets::SecretKey;
+use hark_api::ApiConfig;
+use hark_core::Permission;
+use hark_store::Backend;
+use hark_testkit::{backends, send, TestApp};
+use serde_json::{json, Value};
+
+/// The first column of every row `sql` selects, read straight from the test's database.
+async fn raw(app: &TestApp, sql: &str) -> Vec<Option<String>> {
+    match app.db.backend {
+        Backend::Sqlite => {
+            let pool = sqlx::SqlitePool::connect(&app.db.url).await.expect("sqlite");
+            sqlx::query_scalar(sql).fetch_all(&pool).await.expect("query")
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(&app.db.url).await.expect("postgres");
+            sqlx::query_scalar(sql).fetch_all(&pool).await.expect("query")
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_answer_carries_a_strict_content_security_policy() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    for path in ["/api/v1/health", "/api/v1/me", "/api/v1/nothing-here", "/hashtag-tracking/dashboard/abcdefgh/x"] {
+        let res = app.client.get(app.url(path)).send().await.unwrap();
+        let csp = res.headers()["content-security-policy"].to_str().unwrap().to_string();
+        let script = csp.split(';').map(str::trim).find(|d| d.starts_with("script-src")).expect("script-src");
+        assert_eq!(script, "script-src 'self'", "{path}: {csp}");
+        assert!(!csp.contains("unsafe-eval"), "{path}: {csp}");
+        assert_eq!(csp.matches("unsafe-inline").count(), 1, "inline styles only: {csp}");
+        assert!(csp.contains("style-src 'self' 'unsafe-inline'"), "{path}: {csp}");
+        assert!(csp.contains("object-src 'none'") && csp.contains("base-uri 'none'"), "{path}: {csp}");
+        assert!(csp.ends_with("frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(res.headers()["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(res.headers()["referrer-policy"], "same-origin", "{path}");
+    }
+    let res = app.client.get(app.url("/hashtag-tracking/dashboard/abcdefgh/x?embed=1&chart=timeline")).send().await.unwrap();
+    let csp = res.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self'") && csp.ends_with("frame-ancestors *"), "{csp}");
+}
+
+/// Rate limits for a test: `burst` requests of each kind, refilled once an hour.
+fn tight(burst: u32) -> RateLimits {
+    let r = Rate::new(burst, Duration::from_secs(3600));
+    RateLimits { public: r, setup: r, tokens: r, share: r }
+}
+
+fn assert_limited(r: &hark_testkit::Response, what: &str) {
+    assert_eq!(r.status, 429, "{what}: {:?}", r.body);
+    assert_eq!(r.body["error"]["code"], "rate_limited", "{what}: {:?}", r.body);
+    assert!(r.body["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{what}");
+}
+
+#[tokio::test]
+async fn public_requests_over_their_limit_are_refused_with_retry_after() {
+    // Signed-out requests and share-link reads share one bucket per address; signed-in
+    // requests without a public key are not counted in it.
+    let public = RateLimits { public: Rate::new(12, Duration::from_secs(3600)), ..RateLimits::default() };
+    let app = TestApp::spawn_with(Backend::Sqlite, ApiConfig { rate_limits: Some(public), ..Default::default() }).await;
+    app.setup_admin().await;
+    let hash = app.create_tracker("nike").await["hash"].as_str().unwrap().to_string();
+    for _ in 0..30 {
+        assert_eq!(app.get("/api/v1/trackers").await.status, 200, "a signed-in user is not limited");
+    }
+    let share_hash = app.get(&format!("/api/v1/trackers/{hash}/share")).await.body["shareHash"].as_str().unwrap().to_string();
+    let anon = reqwest::Client::new();
+    let mut refused = None;
+    for i in 0..30 {
+        let res = anon.get(app.url(&format!("/api/v1/trackers/{hash}?shareHash={share_hash}"))).send().await.unwrap();
+        if res.status() == 429 {
+            refused = Some((i, res));
+            break;
+        }
+        assert_eq!(res.status(), 200);
+    }
+    let (i, res) = refused.expect("the share-link visitor is limited");
+    assert!(i <= 12, "refused after {i} requests");
+    let wait: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=3600).contains(&wait), "{wait}");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "rate_limited");
+    // The same address through the signed-in admin's share link is refused too.
+    assert_limited(&app.get(&format!("/api/v1/trackers/{hash}?shareHash={share_hash}")).await, "share link, signed in");
+    assert_eq!(app.get(&format!("/api/v1/trackers/{hash}")).await.status, 200);
+
+    // Setup, invitation and unsubscribe links, and share-link changes have buckets of their own.
+    let app = TestApp::spawn_with(Backend::Sqlite, ApiConfig { rate_limits: Some(RateLimits { public: Rate::new(1000, Duration::from_secs(1)), ..tight(2) }), ..Default::default() }).await;
+    app.setup_admin().await;
+    assert_eq!(app.post("/api/v1/setup", json!({"email": "b@example.org", "password": "password123"})).await.status, 409);
+    assert_limited(&app.post("/api/v1/setup", json!({"email": "b@example.org", "password": "password123"})).await, "setup");
+    assert_eq!(app.get("/api/v1/setup").await.status, 200, "asking is not limited");
+    assert_eq!(app.get("/api/v1/invitations/nosuchtoken").await.status, 404);
+    assert_eq!(app.post("/api/v1/unsubscribe?token=nosuchtoken", json!({})).await.status / 100, 4);
+    assert_limited(&app.get("/api/v1/invitations/nosuchtoken").await, "invitation link");
+    let a = app.create_tracker("nike").await["hash"].as_str().unwrap().to_string();
+    let b = app.create_tracker("adidas").await["hash"].as_str().unwrap().to_string();
+    assert_eq!(app.send_json("PUT", &format!("/api/v1/trackers/{a}/share"), json!({"unlockDate": true})).await.status, 200);
+    assert_eq!(app.post(&format!("/api/v1/trackers/{a}/share/revoke"), json!({})).await.status, 200);
+    assert_limited(&app.send_json("PUT", &format!("/api/v1/trackers/{a}/share"), json!({"unlockDate": false})).await, "share change");
+    assert_eq!(app.get(&format!("/api/v1/trackers/{a}/share")).await.status, 200, "reading the share settings is not limited");
+    assert_eq!(app.send_json("PUT", &format!("/api/v1/trackers/{b}/share"), json!({"unlockDate": true})).await.status, 200, "another tracker");
+
+    // Sign-in answers 429 with Retry-After too.
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let mut last = None;
+    for _ in 0..11 {
+        last = Some(app.post("/api/v1/auth/login", json!({"email": "who@example.org", "password": "wrong-password"})).await);
+    }
+    assert_limited(&last.unwrap(), "sign-in");
+    let token = app.csrf().await;
+    let res = app.client.post(app.url("/api/v1/auth/login")).header("X-CSRF-Token", token).json(&json!({"email": "who@example.org", "password": "x"})).send().await.unwrap();
+    assert!(res.headers()["retry-after"].to_str().unwrap().parse::<u64>().unwrap() >= 1);
+}
+
+#[tokio::test]
+async fn connector_and_webhook_secrets_are_sealed_at_rest() {
+    for backend in backends() {
+        let key = SecretKey::random();
+        let app = TestApp::spawn_with(backend, ApiConfig { secret_key: Some(key.clone()), ..Default::default() }).await;
+        app.setup_admin().await;
+        // A row written before secrets were sealed (a store without the key writes as given).
+        app.store
+            .save_connector_settings("tiktok", false, None, r#"{"client_key":"old-key","client_secret":"old-secret"}"#, 1)
+            .await
+            .unwrap();
+        let saved = app
+            .send_json("PUT", "/api/v1/admin/connectors/reddit", json!({"enabled": false, "values": {"client_id": "my-id", "client_secret": "s3cret-value"}}))
+            .await;
+        assert_eq!(saved.status, 200, "{:?}", saved.body);
+        let configs = raw(&app, "SELECT config FROM connector_settings ORDER BY connector").await;
+        let (reddit, tiktok) = (configs[0].clone().unwrap(), configs[1].clone().unwrap());
+        assert!(reddit.starts_with("sealed:") && !reddit.contains("s3cret") && !reddit.contains("my-id"), "{reddit}");
+        assert!(tiktok.contains("old-secret"), "the old row is as it was written: {tiktok}");
+        // Both read back: the old row as it is, the new one opened.
+        let list = app.get("/api/v1/admin/connectors").await.body;
+        let field = |connector: &str, name: &str| -> Value {
+            let c = list.as_array().unwrap().iter().find(|c| c["name"] == connector).unwrap();
+            c["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone()
+        };
+        assert_eq!(field("reddit", "client_id")["value"], "my-id");
+        assert_eq!((field("reddit", "client_secret")["isSet"].clone(), field("reddit", "client_secret")["value"].clone()), (json!(true), Value::Null));
+        assert_eq!(field("tiktok", "client_key")["value"], "old-key");
+        assert_eq!(field("tiktok", "client_secret")["isSet"], true);
+
+        // A server start seals what is still in the clear; the collector reads it all the same.
+        let keyed = app.store.clone().with_secret_key(Arc::new(key.clone()));
+        assert_eq!(keyed.seal_plain_secrets().await.unwrap(), 1);
+        assert_eq!(keyed.seal_plain_secrets().await.unwrap(), 0, "once");
+        let tiktok = raw(&app, "SELECT config FROM connector_settings WHERE connector = 'tiktok'").await[0].clone().unwrap();
+        assert!(tiktok.starts_with("sealed:") && !tiktok.contains("old-secret"), "{tiktok}");
+        let config = hark_collect::config_from_row(&keyed.connector_setting("tiktok").await.unwrap().unwrap());
+        assert_eq!(config.value("client_secret"), Some("old-secret"));
+        // Another key opens nothing (the connector reads as not configured).
+        let stranger = app.store.clone().with_secret_key(Arc::new(SecretKey::random()));
+        assert_eq!(stranger.connector_setting("tiktok").await.unwrap().unwrap().config, "{}");
+
+        // A webhook's signing secret is stored sealed and shown to the tracker's admins.
+        let hash = app.create_tracker("nike").await["hash"].as_str().unwrap().to_string();
+        let path = format!("/api/v1/trackers/{hash}/notifications");
+        let mut settings = app.get(&path).await.body["settings"].clone();
+        settings["webhook"]["url"] = json!("https://hooks.example.org/hark");
+        let r = app.send_json("PUT", &path, settings).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let secret = r.body["webhookSecret"].as_str().unwrap().to_string();
+        let stored = raw(&app, "SELECT webhook_secret FROM notification_settings").await[0].clone().unwrap();
+        assert!(stored.starts_with("sealed:") && !stored.contains(&secret), "{stored}");
+        assert_eq!(app.get(&path).await.body["webhookSecret"], secret.as_str());
+    }
+}
+
+/// The audit log's entries as the API lists them: (action, detail).
+async fn entries(app: &TestApp, path: &str) -> Vec<(String, Value)> {
+    let r = app.get(path).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    r.body["entries"].as_array().unwrap().iter().map(|e| (e["action"].as_str().unwrap().to_string(), e["detail"].clone())).collect()
+}
+
+#[tokio::test]
+async fn rank_share_and_deletion_changes_are_audited() {
+    for backend in backends() {
+        // More share-link changes than a person makes: the test pages through 90 of them.
+        let limits = RateLimits { share: Rate::new(1000, Duration::from_millis(1)), ..RateLimits::default() };
+        let app = TestApp::spawn_with(backend, ApiConfig { rate_limits: Some(limits), ..Default::default() }).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let audit = format!("/api/v1/trackers/{hash}/audit");
+        assert_eq!(app.get(&audit).await.body, json!({"entries": [], "next": null}));
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        let bob = app.store.create_user(&hark_testkit::new_user("bob@example.org"), 1).await.unwrap().id;
+        app.store.set_member(row.id, bob, Permission::Viewer).await.unwrap();
+
+        // Ranks: a change, the same rank again (nothing to record), a hand-over.
+        assert_eq!(app.send_json("PATCH", &format!("/api/v1/trackers/{hash}/members/{bob}"), json!({"permission": 2})).await.status, 200);
+        assert_eq!(app.send_json("PATCH", &format!("/api/v1/trackers/{hash}/members/{bob}"), json!({"permission": 2})).await.status, 200);
+        // Share link: two toggles and a custom URL in one save, a save changing nothing, a revoke.
+        let share = format!("/api/v1/trackers/{hash}/share");
+        let r = app.send_json("PUT", &share, json!({"customUrl": "my-coffee", "unlockDate": true, "linkSharing": {"editDateRange": true, "exportReports": false, "viewPredictions": false}})).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(app.send_json("PUT", &share, json!({"unlockDate": true})).await.status, 200);
+        assert_eq!(app.post(&format!("{share}/revoke"), json!({})).await.status, 200);
+        // A save that fails (a custom URL another tracker has) records nothing.
+        let other = app.create_tracker("tea").await["hash"].as_str().unwrap().to_string();
+        assert_eq!(app.send_json("PUT", &format!("/api/v1/trackers/{other}/share"), json!({"customUrl": "my-coffee"})).await.status, 409);
+        assert_eq!(entries(&app, &format!("/api/v1/trackers/{other}/audit")).await, vec![]);
+        // Posts deleted in bulk and brought back (a post not in the tracker is not counted).
+        let now = hark_core::now_millis();
+        let posts: Vec<Value> = (1..=3)
+            .map(|i| json!({"platform": "twitter", "id": i.to_string(), "text": format!("coffee {i}"), "createdAt": now - i * 60_000, "author": {"username": "ann"}}))
+            .collect();
+        assert_eq!(app.import_posts(&hash, &posts).await.body["imported"], 3);
+        let del = app.post(&format!("/api/v1/trackers/{hash}/posts/delete"), json!({"posts": ["twitter;1", "twitter;2", "twitter;99"]})).await;
+        assert_eq!(del.body["count"], 2, "{:?}", del.body);
+        assert_eq!(app.post(&format!("/api/v1/trackers/{hash}/posts/undo-delete"), json!({"posts": ["twitter;1"]})).await.body["count"], 1);
+        // Deleting nothing that is there records nothing.
+        assert_eq!(app.post(&format!("/api/v1/trackers/{hash}/posts/delete"), json!({"posts": ["twitter;99"]})).await.body["count"], 0);
+        // Removing a member.
+        let cy = app.store.create_user(&hark_testkit::new_user("cy@example.org"), 1).await.unwrap().id;
+        app.store.set_member(row.id, cy, Permission::Administrator).await.unwrap();
+        assert_eq!(app.delete(&format!("/api/v1/trackers/{hash}/members/{cy}")).await.status, 204);
+
+        let got = entries(&app, &audit).await;
+        let actions: Vec<&str> = got.iter().map(|(a, _)| a.as_str()).collect();
+        assert_eq!(actions, ["member_removed", "posts_restored", "posts_deleted", "share_revoked", "share_changed", "member_rank_changed"]);
+        assert_eq!(got[0].1, json!({"member": "cy@example.org", "from": "administrator"}));
+        assert_eq!(got[1].1, json!({"posts": ["twitter;1"], "count": 1}));
+        assert_eq!(got[2].1, json!({"posts": ["twitter;1", "twitter;2", "twitter;99"], "count": 2}));
+        assert_eq!(
+            got[4].1["changes"],
+            json!([
+                {"setting": "editDateRange", "from": false, "to": true},
+                {"setting": "unlockDate", "from": false, "to": true},
+                {"setting": "customUrl", "from": null, "to": "my-coffee"},
+            ])
+        );
+        assert_eq!(got[5].1, json!({"member": "bob@example.org", "from": "viewer", "to": "editor"}));
+        let first = &app.get(&audit).await.body["entries"][0];
+        assert_eq!((first["actor"].as_str(), first["trackerHash"].as_str()), (Some("admin@example.org"), Some(hash.as_str())));
+        assert!(first["createdAt"].as_i64().unwrap() >= now);
+
+        // Hand-over, then deletion: the tracker's entries stay for the instance administrator.
+        assert_eq!(app.post(&format!("/api/v1/trackers/{hash}/owner"), json!({"userId": bob})).await.status, 200);
+        assert_eq!(entries(&app, &audit).await[0], ("owner_changed".into(), json!({"member": "bob@example.org", "from": "admin@example.org", "to": "bob@example.org"})));
+        assert_eq!(app.delete(&format!("/api/v1/trackers/{hash}")).await.status, 200);
+        assert_eq!(app.get(&audit).await.status, 404);
+        let all = app.get("/api/v1/admin/audit").await.body;
+        assert_eq!(all["entries"][0]["action"], "tracker_deleted");
+        assert_eq!(all["entries"][0]["trackerTitle"], row.title.as_str());
+        assert_eq!(all["entries"].as_array().unwrap().len(), 8);
+
+        // Pages of 50, older entries by `before`; bad cursors are 400s.
+        let (viewer, _) = app.member_browser(&other, "viewer@example.org", Permission::Viewer).await;
+        let denied = send(viewer.get(app.url(&format!("/api/v1/trackers/{other}/audit")))).await;
+        assert_eq!((denied.status, denied.body["error"]["code"].as_str()), (403, Some("forbidden")));
+        assert_eq!(send(viewer.get(app.url("/api/v1/admin/audit"))).await.status, 403);
+        for _ in 0..30 {
+            assert_eq!(app.post(&format!("/api/v1/trackers/{other}/share/revoke"), json!({})).await.status, 200);
+        }
+        for _ in 0..30 {
+            assert_eq!(app.send_json("PUT", &format!("/api/v1/trackers/{other}/share"), json!({"unlockDate": true})).await.status, 200);
+            assert_eq!(app.send_json("PUT", &format!("/api/v1/trackers/{other}/share"), json!({"unlockDate": false})).await.status, 200);
+        }
+        let page1 = app.get(&format!("/api/v1/trackers/{other}/audit")).await.body;
+        assert_eq!(page1["entries"].as_array().unwrap().len(), 50);
+        let next = page1["next"].as_i64().expect("a next page");
+        let page2 = app.get(&format!("/api/v1/trackers/{other}/audit?before={next}")).await.body;
+        assert_eq!(page2["entries"].as_array().unwrap().len(), 40);
+        assert_eq!(page2["next"], Value::Null);
+        assert!(page2["entries"].as_array().unwrap().iter().all(|e| e["id"].as_i64().unwrap() < next));
+        for bad in ["before=0", "before=abc", "before=-3", "page=2"] {
+            let r = app.get(&format!("/api/v1/trackers/{other}/audit?{bad}")).await;
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (400, Some("invalid_query")), "{bad}");
+        }
+    }
+}

@@ -4,7 +4,7 @@ import { TrackerListPage, NewTrackerPage, EditTrackerPage } from './features/tra
 import { TrackerShell } from './features/shell';
 import { StaticInfoPage } from './features/misc';
 import { ConnectorsPage, IntegrationsPage } from './features/settings';
-import { AccountsPage } from './features/admin';
+import { AccountsPage, AuditLogPage } from './features/admin';
 import { TrialExpiredModal } from './features/plans';
 import { ExportPage } from './features/exports';
 import { UnsubscribePage } from './features/notifications/UnsubscribePage';
@@ -30,6 +30,7 @@ export function App() {
         <Route path="/settings/connectors" element={<ConnectorsPage />} />
         <Route path="/settings/integrations" element={<IntegrationsPage />} />
         <Route path="/admin/accounts" element={<AccountsPage />} />
+        <Route path="/admin/audit" element={<AuditLogPage />} />
         <Route path="/pricing" element={<StaticInfoPage kind="pricing" />} />
         <Route path="/pricing-plans" element={<StaticInfoPage kind="pricing" />} />
         <Route path="/contact-us" element={<StaticInfoPage kind="contact" />} />

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tracker's audit log (instance administrators). */
+        get: operations["instance_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/connectors": {
         parameters: {
             query?: never;
@@ -391,6 +408,23 @@ export interface paths {
          *     name or picture, and the influencer lists leave Facebook authors out.
          */
         put: operations["anonymize_facebook"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trackers/{hash}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tracker's audit log. */
+        get: operations["tracker_audit"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1669,6 +1703,35 @@ export interface components {
         };
         AnonymizeInput: {
             enabled: boolean;
+        };
+        AuditEntry: {
+            /**
+             * @description `member_rank_changed`, `member_removed`, `owner_changed`, `share_changed`,
+             *     `share_revoked`, `tracker_deleted`, `posts_deleted` or `posts_restored`.
+             */
+            action: string;
+            /** @description The account that made the change (its address). */
+            actor: string;
+            createdAt: components["schemas"]["i64"];
+            /**
+             * @description What changed: `member`, `from` and `to` for ranks and owners; `changes` (a list of
+             *     `{setting, from, to}`) for the share link; `count` and `posts` for posts.
+             */
+            detail: Record<string, never>;
+            /** Format: int64 */
+            id: number;
+            /** @description The tracker as it was when the entry was written (it may be deleted since). */
+            trackerHash?: string | null;
+            trackerTitle: string;
+        };
+        AuditPage: {
+            /** @description Newest first. */
+            entries: components["schemas"]["AuditEntry"][];
+            /**
+             * Format: int64
+             * @description Pass as `before` for the next (older) page; absent on the last page.
+             */
+            next?: number | null;
         };
         BackfillEstimate: {
             /** @description Whether every source could count. */
@@ -3022,6 +3085,44 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    instance_audit: {
+        parameters: {
+            query?: {
+                /** @description Entries older than this entry id. */
+                before?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_connectors: {
         parameters: {
             query?: never;
@@ -4048,6 +4149,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tracker"];
+                };
+            };
+        };
+    };
+    tracker_audit: {
+        parameters: {
+            query?: {
+                /** @description Entries older than this entry id. */
+                before?: number | null;
+            };
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

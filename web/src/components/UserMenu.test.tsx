@@ -28,6 +28,14 @@ it('offers an instance administrator the Accounts page', async () => {
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/accounts'));
 });
 
+it('offers an instance administrator the Audit log page', async () => {
+  mockApi({ 'GET /me': () => ({ body: meFixture({ isAdmin: true }) }) });
+  renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
+  fireEvent.keyDown(await screen.findByRole('button', { name: 'Account menu for Ada' }), { key: 'Enter' });
+  fireEvent.click(await screen.findByRole('menuitem', { name: 'Audit log' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/audit'));
+});
+
 it('offers an instance administrator the Integrations page', async () => {
   mockApi({ 'GET /me': () => ({ body: meFixture({ isAdmin: true }) }) });
   renderRoute(<UserMenu />, { path: '/mytracks/hashtag', url: '/mytracks/hashtag' });
@@ -43,5 +51,6 @@ it('shows no Accounts item to other accounts', async () => {
   await screen.findByRole('menuitem', { name: 'Sign out' });
   expect(screen.queryByRole('menuitem', { name: 'Accounts' })).toBeNull();
   expect(screen.queryByRole('menuitem', { name: 'Integrations' })).toBeNull();
+  expect(screen.queryByRole('menuitem', { name: 'Audit log' })).toBeNull();
   expect(screen.queryByRole('menuitem', { name: 'Connectors' })).toBeNull();
 });

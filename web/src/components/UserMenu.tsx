@@ -70,6 +70,14 @@ export function UserMenu() {
               Accounts
             </DropdownMenu.Item>
           )}
+          {me.data.isAdmin && (
+            <DropdownMenu.Item
+              onSelect={() => navigate('/admin/audit')}
+              className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"
+            >
+              Audit log
+            </DropdownMenu.Item>
+          )}
           <DropdownMenu.Item
             onSelect={signOut}
             className="cursor-pointer rounded px-3 py-2 text-slate-700 outline-none data-[highlighted]:bg-slate-100"

@@ -1,14 +1,17 @@
 // The instance administrator's Accounts page: the plan catalogue, the accounts with their plan,
 // trial and limits, and changes to one account.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { get, patch } from '../client';
-import type { Schema } from '../types';
+import type { Narrowed, Schema } from '../types';
 import { meKey } from './me';
 
 export type PlanCatalogue = Schema<'PlanCatalogue'>;
 export type PlanView = Schema<'PlanView'>;
 export type Account = Schema<'Account'>;
 export type AccountList = Schema<'AccountList'>;
+/** An audit entry; `detail`'s fields depend on `action` (see features/admin/audit-data.ts). */
+export type AuditEntry = Narrowed<'AuditEntry', { detail: Record<string, unknown> }>;
+export type AuditPage = Omit<Schema<'AuditPage'>, 'entries'> & { entries: AuditEntry[] };
 
 /** PATCH body: a field left out keeps its value; `trialDays` starts a trial of that many days from now. */
 export interface AccountChange {
@@ -26,6 +29,8 @@ export const adminKeys = {
   plans: ['admin', 'plans'] as const,
   accounts: ['admin', 'accounts'] as const,
   accountList: (search: string, page: number) => ['admin', 'accounts', search, page] as const,
+  audit: ['admin', 'audit'] as const,
+  trackerAudit: (hash: string) => ['trackers', 'audit', hash] as const,
 };
 
 /** GET /admin/plans */
@@ -64,4 +69,25 @@ export function useEditAccount(selfId: number | null) {
       if (account.id === selfId) void qc.invalidateQueries({ queryKey: meKey() });
     },
   });
+}
+
+/** An audit log, a page of 50 at a time, each older page from where the last ended. */
+function useAuditPages(key: readonly unknown[], path: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: key,
+    queryFn: ({ pageParam }) => get<AuditPage>(path, pageParam === null ? undefined : { before: pageParam }),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled,
+  });
+}
+
+/** GET /admin/audit: the audit log of every tracker, newest first. */
+export function useAuditLog(enabled = true) {
+  return useAuditPages(adminKeys.audit, '/admin/audit', enabled);
+}
+
+/** GET /trackers/{hash}/audit: one tracker's audit log (its owner and administrators). */
+export function useTrackerAudit(hash: string, enabled = true) {
+  return useAuditPages(adminKeys.trackerAudit(hash), `/trackers/${encodeURIComponent(hash)}/audit`, enabled);
 }

@@ -2,11 +2,10 @@
 // limits; a search by address or name and the page are kept in the URL; each row opens the
 // edit dialog.
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ACCOUNTS_PER_PAGE, useAccounts, usePlanCatalogue, type Account } from '../../api/queries/admin';
 import { useMe } from '../../api/queries/me';
 import { Alert } from '../../components/Alert';
-import { AppHeader } from '../../components/AppHeader';
 import { Button } from '../../components/Button';
 import { LoadError } from '../../components/LoadError';
 import { SearchInput } from '../../components/SearchInput';
@@ -15,24 +14,16 @@ import { formatDay } from '../../lib/dates';
 import { loadErrorMessage } from '../../lib/errors';
 import { RequireSignIn } from '../auth';
 import { AccountEditor } from './AccountEditor';
+import { AdminFrame as Page, NotAdmin } from './AdminFrame';
 import { accountsSearchParams, parseAccountsState, planLabel, trialActive, trialLabel, withPage, withSearch } from './accounts-data';
 
-export const NOT_ADMIN_TEXT = 'Only an instance administrator can see this page.';
+export { NOT_ADMIN_TEXT } from './AdminFrame';
 
 export function AccountsPage() {
   return (
     <RequireSignIn>
       <Accounts />
     </RequireSignIn>
-  );
-}
-
-function Page({ children }: { children: React.ReactNode }) {
-  return (
-    <div className="min-h-screen bg-slate-50">
-      <AppHeader />
-      <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
-    </div>
   );
 }
 
@@ -47,17 +38,7 @@ function Accounts() {
   const [saved, setSaved] = useState<string | null>(null);
 
   if (me.isPending) return <Page><LoadingState label="Loading…" /></Page>;
-  if (!isAdmin) {
-    return (
-      <Page>
-        <h1 className="text-2xl font-semibold text-slate-900">Accounts</h1>
-        <Alert className="mt-6">{NOT_ADMIN_TEXT}</Alert>
-        <Link to="/mytracks/hashtag" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">
-          Back to the tracker list
-        </Link>
-      </Page>
-    );
-  }
+  if (!isAdmin) return <NotAdmin title="Accounts" />;
 
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / ACCOUNTS_PER_PAGE));

@@ -1,1 +1,2 @@
 export { AccountsPage } from './AccountsPage';
+export { AuditLogPage } from './AuditLogPage';

@@ -20,6 +20,7 @@ import { StatusDot } from '../../components/StatusDot';
 import { formatCount, formatDay } from '../../lib/dates';
 import { errorMessage, fieldErrors } from '../../lib/errors';
 import { RequireSignIn } from '../auth';
+import { AuditSection } from './AuditSection';
 import { CollectionStatusSection } from './CollectionStatusSection';
 import { DeleteTrackerDialog } from './DeleteTrackerDialog';
 import { ImportPostsSection } from './ImportPostsSection';
@@ -241,6 +242,8 @@ function SettingsForm({ tracker }: { tracker: Tracker }) {
       {canManage && !tracker.isDemo && tracker.platforms.fb === 1 && (
         <PrivacySection hash={tracker.hash} anonymizeFacebook={tracker.anonymizeFacebook === true} />
       )}
+
+      {canManage && !tracker.isDemo && <AuditSection hash={tracker.hash} />}
 
       {canManage && (
         <section aria-labelledby="danger-zone" className="mt-6 rounded-lg border border-red-200 bg-white p-6 shadow-sm">

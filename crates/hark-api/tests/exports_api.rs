@@ -259,7 +259,7 @@ async fn who_may_export_and_read_a_job() {
         // On plan 15 the XLS is an upgrade.
         let u = app.store.user_by_email("admin2@example.org").await.unwrap().unwrap();
         let plan = hark_store::AccountPlan { plan: 15, trial: false, trial_expires: None, max_searches: 5, max_ignored: 5, is_admin: false };
-        app.store.set_account_plan(u.id, &plan).await.unwrap();
+        app.store.set_account_plan(u.id, &plan, None).await.unwrap();
         let r = send(admin.post(app.url(&path)).header("X-CSRF-Token", &a_csrf).json(&body)).await;
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (403, Some("upgrade_required")));
 

@@ -282,3 +282,45 @@ async fn rank_share_and_deletion_changes_are_audited() {
         }
     }
 }
+
+#[tokio::test]
+async fn members_joining_and_administrator_rights_are_audited() {
+    for backend in backends() {
+        let app = TestApp::spawn(backend).await;
+        app.setup_admin().await;
+        let hash = app.create_tracker("coffee").await["hash"].as_str().unwrap().to_string();
+        let dee = app.store.create_user(&hark_testkit::new_user("dee@example.org"), 1).await.unwrap().id;
+        // An account joins at once; another address joins by accepting its invitation.
+        let added = app.post(&format!("/api/v1/trackers/{hash}/members"), json!({"email": "dee@example.org", "permission": 1})).await;
+        assert_eq!(added.status, 201, "{:?}", added.body);
+        let invited = app.post(&format!("/api/v1/trackers/{hash}/members"), json!({"email": "eve@example.org", "permission": 2})).await;
+        let token = invited.body["link"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+        let (eve, jar) = app.new_browser();
+        let csrf = hark_testkit::csrf_of(&eve, &jar, &app.base).await;
+        let accepted = send(eve.post(app.url(&format!("/api/v1/invitations/{token}/accept"))).header("X-CSRF-Token", csrf).json(&json!({"name": "Eve", "password": "password123"}))).await;
+        assert_eq!(accepted.status, 200, "{:?}", accepted.body);
+        let got = entries(&app, &format!("/api/v1/trackers/{hash}/audit")).await;
+        assert_eq!(
+            got,
+            vec![
+                ("member_added".to_string(), json!({"member": "eve@example.org", "to": "editor", "invitation": true})),
+                ("member_added".to_string(), json!({"member": "dee@example.org", "to": "viewer"})),
+            ]
+        );
+        let first = &app.get(&format!("/api/v1/trackers/{hash}/audit")).await.body["entries"][0];
+        assert_eq!(first["actor"], "eve@example.org", "the invitee accepted");
+
+        // The administrator right, given and taken; a save that keeps it records nothing.
+        for change in [json!({"isAdmin": true}), json!({"isAdmin": true, "plan": 100}), json!({"isAdmin": false})] {
+            assert_eq!(app.send_json("PATCH", &format!("/api/v1/admin/users/{dee}"), change).await.status, 200);
+        }
+        let all = app.get("/api/v1/admin/audit").await.body;
+        let instance: Vec<(&str, &Value, &Value)> =
+            all["entries"].as_array().unwrap().iter().take(2).map(|e| (e["action"].as_str().unwrap(), &e["detail"], &e["trackerHash"])).collect();
+        assert_eq!(
+            instance,
+            [("admin_revoked", &json!({"member": "dee@example.org"}), &Value::Null), ("admin_granted", &json!({"member": "dee@example.org"}), &Value::Null)]
+        );
+        assert_eq!(all["entries"].as_array().unwrap().len(), 4);
+    }
+}

@@ -502,7 +502,7 @@ async fn the_posts_page_spreadsheet_is_the_list_as_searched_and_google_refusals_
         fake.lock().unwrap().refuse_writes = None;
         let admin = app.store.user_by_email("admin@example.org").await.unwrap().unwrap();
         let plan = hark_store::AccountPlan { plan: 15, trial: false, trial_expires: None, max_searches: 5, max_ignored: 5, is_admin: false };
-        app.store.set_account_plan(admin.id, &plan).await.unwrap();
+        app.store.set_account_plan(admin.id, &plan, None).await.unwrap();
         let r = app.post(&format!("/api/v1/trackers/{hash}/exports?days=all"), json!({"kind": "xlsx", "source": "posts"})).await;
         assert_eq!((r.status, r.body["error"]["code"].as_str()), (403, Some("upgrade_required")), "{:?}", r.body);
         let r = app.post(&format!("/api/v1/trackers/{hash}/exports?days=all"), json!({"kind": "sheets", "source": "posts"})).await;

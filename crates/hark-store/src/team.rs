@@ -48,6 +48,14 @@ impl Store {
         Ok(self.write_audited(sql, &[tracker_id, user_id], audit).await? > 0)
     }
 
+    /// Makes an account a member with `permission` (or gives a member that rank), with its audit
+    /// entry.
+    pub async fn add_member(&self, tracker_id: i64, user_id: i64, permission: Permission, audit: Option<&Audit>) -> Result<()> {
+        let sql = "INSERT INTO tracker_members (tracker_id, user_id, permission) VALUES ($1, $2, $3) \
+                   ON CONFLICT (tracker_id, user_id) DO UPDATE SET permission = excluded.permission";
+        self.write_audited(sql, &[tracker_id, user_id, permission.rank()], audit).await.map(|_| ())
+    }
+
     /// Gives a member another rank, with its audit entry; false when the account is not a member.
     pub async fn change_member_rank(&self, tracker_id: i64, user_id: i64, permission: Permission, audit: Option<&Audit>) -> Result<bool> {
         let sql = "UPDATE tracker_members SET permission = $3 WHERE tracker_id = $1 AND user_id = $2";
@@ -110,8 +118,8 @@ impl Store {
     }
 
     /// Makes `user_id` a member as the invitation says (keeping a higher rank they already have)
-    /// and closes the invitation.
-    pub async fn accept_invitation(&self, invitation: &InvitationRow, user_id: i64) -> Result<()> {
+    /// and closes the invitation, with the audit entry.
+    pub async fn accept_invitation(&self, invitation: &InvitationRow, user_id: i64, audit: Option<&Audit>) -> Result<()> {
         with_pool!(self, |p| {
             let mut tx = p.begin_write().await?;
             sqlx::query(
@@ -125,6 +133,9 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             sqlx::query("DELETE FROM tracker_invitations WHERE id = $1").bind(invitation.id).execute(&mut *tx).await?;
+            if let Some(a) = audit {
+                write_audit!(tx, a);
+            }
             tx.commit().await?;
             Ok::<_, crate::StoreError>(())
         })

@@ -1706,8 +1706,9 @@ export interface components {
         };
         AuditEntry: {
             /**
-             * @description `member_rank_changed`, `member_removed`, `owner_changed`, `share_changed`,
-             *     `share_revoked`, `tracker_deleted`, `posts_deleted` or `posts_restored`.
+             * @description `member_added`, `member_rank_changed`, `member_removed`, `owner_changed`,
+             *     `share_changed`, `share_revoked`, `tracker_deleted`, `posts_deleted`, `posts_restored`,
+             *     or, for no tracker, `admin_granted` and `admin_revoked` (an account's administrator right).
              */
             action: string;
             /** @description The account that made the change (its address). */
@@ -1720,7 +1721,10 @@ export interface components {
             detail: Record<string, never>;
             /** Format: int64 */
             id: number;
-            /** @description The tracker as it was when the entry was written (it may be deleted since). */
+            /**
+             * @description The tracker as it was when the entry was written (it may be deleted since); absent for a
+             *     change to the instance.
+             */
             trackerHash?: string | null;
             trackerTitle: string;
         };

@@ -215,7 +215,11 @@ pub async fn edit_account(
         }
         next.is_admin = a;
     }
-    state.store.set_account_plan(id, &next).await?;
+    let audit = (next.is_admin != row.is_admin).then(|| {
+        let action = if next.is_admin { "admin_granted" } else { "admin_revoked" };
+        crate::routes::audit::instance_entry(&user, action, serde_json::json!({ "member": row.email }))
+    });
+    state.store.set_account_plan(id, &next, audit.as_ref()).await?;
     let (u, n) = state.store.account(id).await?.ok_or_else(|| ApiError::not_found("Account"))?;
     Ok(axum::Json(account(u, n)))
 }

@@ -19,10 +19,15 @@ pub const PAGE_SIZE: i64 = 50;
 
 /// The entry of a change `user` makes to the tracker `row`.
 pub fn entry(user: &UserRow, row: &TrackerRow, action: &str, detail: Value) -> Audit {
+    Audit { tracker_id: Some(row.id), tracker_hash: Some(row.hash.clone()), tracker_title: row.title.clone(), ..instance_entry(user, action, detail) }
+}
+
+/// The entry of a change to the instance itself (an account's administrator right).
+pub fn instance_entry(user: &UserRow, action: &str, detail: Value) -> Audit {
     Audit {
-        tracker_id: Some(row.id),
-        tracker_hash: Some(row.hash.clone()),
-        tracker_title: row.title.clone(),
+        tracker_id: None,
+        tracker_hash: None,
+        tracker_title: String::new(),
         actor_id: Some(user.id),
         actor: user.email.clone(),
         action: action.into(),
@@ -46,13 +51,15 @@ pub fn rank_name(rank: i64) -> &'static str {
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntry {
     id: i64,
-    /// The tracker as it was when the entry was written (it may be deleted since).
+    /// The tracker as it was when the entry was written (it may be deleted since); absent for a
+    /// change to the instance.
     tracker_hash: Option<String>,
     tracker_title: String,
     /// The account that made the change (its address).
     actor: String,
-    /// `member_rank_changed`, `member_removed`, `owner_changed`, `share_changed`,
-    /// `share_revoked`, `tracker_deleted`, `posts_deleted` or `posts_restored`.
+    /// `member_added`, `member_rank_changed`, `member_removed`, `owner_changed`,
+    /// `share_changed`, `share_revoked`, `tracker_deleted`, `posts_deleted`, `posts_restored`,
+    /// or, for no tracker, `admin_granted` and `admin_revoked` (an account's administrator right).
     action: String,
     /// What changed: `member`, `from` and `to` for ranks and owners; `changes` (a list of
     /// `{setting, from, to}`) for the share link; `count` and `posts` for posts.

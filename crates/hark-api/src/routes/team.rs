@@ -186,7 +186,8 @@ pub async fn invite_member(
             if state.store.members(row.id).await?.iter().any(|m| m.user_id == u.id) {
                 return Err(ApiError::new(Code::Conflict, "This account is already on the team; change its rank instead."));
             }
-            state.store.set_member(row.id, u.id, permission).await?;
+            let audit = audit::entry(&user, &row, "member_added", json!({ "member": u.email, "to": audit::rank_name(permission.rank()) }));
+            state.store.add_member(row.id, u.id, permission, Some(&audit)).await?;
             Invited {
                 member: Some(Member { user_id: u.id, email: u.email, name: u.name, permission: permission.rank() }),
                 invitation: None,
@@ -355,7 +356,9 @@ pub async fn accept_invitation(
             (created, jar)
         }
     };
-    state.store.accept_invitation(&inv, user.id).await?;
+    let tracker = state.store.tracker_by_id(inv.tracker_id).await?.ok_or_else(ApiError::tracker_not_found)?;
+    let detail = json!({ "member": user.email, "to": audit::rank_name(inv.permission), "invitation": true });
+    state.store.accept_invitation(&inv, user.id, Some(&audit::entry(&user, &tracker, "member_added", detail))).await?;
     let (jar, csrf) = ensure_csrf(&state, &headers, jar);
     Ok((jar, axum::Json(Me::new(Some(&user), Permission::NoAccess, false, csrf))))
 }

@@ -92,7 +92,9 @@ function EntryRow({ entry: e, showTracker, linked }: { entry: AuditEntry; showTr
       <td className="px-4 py-3 text-slate-800">{e.actor}</td>
       {showTracker && (
         <td className="px-4 py-3">
-          {linked ? (
+          {!e.trackerHash ? (
+            <span className="text-slate-500">This server</span>
+          ) : linked ? (
             <Link to={`/hashtag-tracking/dashboard/${e.trackerHash}`} className="font-medium text-brand-700 hover:underline">
               {title}
             </Link>

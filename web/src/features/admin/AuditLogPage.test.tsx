@@ -35,19 +35,22 @@ describe('Audit log page', () => {
           entry(3, { action: 'tracker_deleted', trackerHash: 'gone', trackerTitle: 'Tea' }),
           entry(2, { action: 'member_rank_changed', detail: { member: 'bo@example.com', from: 'viewer', to: 'editor' } }),
           entry(1, { action: 'posts_deleted', detail: { count: 3 }, trackerHash: 'gone', trackerTitle: 'Tea' }),
+          entry(0, { action: 'admin_granted', detail: { member: 'bo@example.com' }, trackerHash: null, trackerTitle: '' }),
         ],
         next: null,
       },
     }));
     const rows = await screen.findAllByTestId('audit-row');
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     expect(within(rows[0]).getByTestId('audit-action')).toHaveTextContent('Tracker deleted');
     expect(within(rows[1]).getByTestId('audit-detail')).toHaveTextContent('bo@example.com: viewer → editor');
     expect(within(rows[2]).getByTestId('audit-detail')).toHaveTextContent('3 posts hidden from the tracker (bulk delete)');
     expect(within(rows[1]).getByRole('link', { name: 'Coffee' })).toHaveAttribute('href', '/hashtag-tracking/dashboard/h1');
     expect(within(rows[0]).queryByRole('link')).toBeNull();
     expect(within(rows[2]).queryByRole('link')).toBeNull();
-    expect(screen.getByTestId('audit-count')).toHaveTextContent('3 entries');
+    expect(within(rows[3]).getByText('This server')).toBeInTheDocument();
+    expect(within(rows[3]).getByTestId('audit-detail')).toHaveTextContent('bo@example.com can now administer this server');
+    expect(screen.getByTestId('audit-count')).toHaveTextContent('4 entries');
     expect(screen.queryByRole('button', { name: 'Load older entries' })).toBeNull();
   });
 

@@ -15,6 +15,11 @@ describe('audit entries in words', () => {
     expect(describeEntry(entry('posts_restored', { count: 1 }))).toBe('1 post brought back (undo)');
     expect(describeEntry(entry('share_revoked', {}))).toMatch(/stopped working/);
     expect(describeEntry(entry('tracker_deleted', { friendly: 'coffee' }))).toMatch(/deleted/);
+    expect(describeEntry(entry('member_added', { member: 'eve@example.org', to: 'editor', invitation: true }))).toBe('eve@example.org joined as editor (accepted an invitation)');
+    expect(describeEntry(entry('member_added', { member: 'dee@example.org', to: 'viewer' }))).toBe('dee@example.org joined as viewer');
+    expect(describeEntry(entry('admin_granted', { member: 'dee@example.org' }))).toBe('dee@example.org can now administer this server');
+    expect(describeEntry(entry('admin_revoked', { member: 'dee@example.org' }))).toBe('dee@example.org no longer administers this server');
+    expect(actionLabel('admin_granted')).toBe('Administrator added');
     expect(actionLabel('posts_deleted')).toBe('Posts deleted');
     expect(actionLabel('something_new')).toBe('something_new');
     expect(describeEntry(entry('something_new', {}))).toBe('');

@@ -31,6 +31,8 @@ export function shareChange(change: unknown): string {
 /** The action's heading in the log's What column. */
 export function actionLabel(action: string): string {
   switch (action) {
+    case 'member_added':
+      return 'Member added';
     case 'member_rank_changed':
       return 'Rank changed';
     case 'member_removed':
@@ -47,6 +49,10 @@ export function actionLabel(action: string): string {
       return 'Posts deleted';
     case 'posts_restored':
       return 'Posts restored';
+    case 'admin_granted':
+      return 'Administrator added';
+    case 'admin_revoked':
+      return 'Administrator removed';
     default:
       return action;
   }
@@ -56,6 +62,8 @@ export function actionLabel(action: string): string {
 export function describeEntry(entry: Pick<AuditEntry, 'action' | 'detail'>): string {
   const d = (entry.detail ?? {}) as Detail;
   switch (entry.action) {
+    case 'member_added':
+      return `${text(d.member) || 'An account'} joined as ${text(d.to)}${d.invitation ? ' (accepted an invitation)' : ''}`;
     case 'member_rank_changed':
       return `${text(d.member) || 'A member'}: ${text(d.from)} → ${text(d.to)}`;
     case 'member_removed':
@@ -74,6 +82,10 @@ export function describeEntry(entry: Pick<AuditEntry, 'action' | 'detail'>): str
       return `${posts(count(d.count))} hidden from the tracker (bulk delete)`;
     case 'posts_restored':
       return `${posts(count(d.count))} brought back (undo)`;
+    case 'admin_granted':
+      return `${text(d.member)} can now administer this server`;
+    case 'admin_revoked':
+      return `${text(d.member)} no longer administers this server`;
     default:
       return '';
   }

@@ -309,6 +309,12 @@ async fn members_joining_and_administrator_rights_are_audited() {
         );
         let first = &app.get(&format!("/api/v1/trackers/{hash}/audit")).await.body["entries"][0];
         assert_eq!(first["actor"], "eve@example.org", "the invitee accepted");
+        // Replacing the media wall's moderation link (its first look makes one: not recorded).
+        let wall = format!("/api/v1/trackers/{hash}/media-wall/moderation-link");
+        assert_eq!(app.get(&wall).await.status, 200);
+        assert_eq!(entries(&app, &format!("/api/v1/trackers/{hash}/audit")).await.len(), 2);
+        assert_eq!(app.post(&wall, json!({})).await.status, 200);
+        assert_eq!(entries(&app, &format!("/api/v1/trackers/{hash}/audit")).await[0], ("moderation_link_rotated".to_string(), json!({})));
 
         // The administrator right, given and taken; a save that keeps it records nothing.
         for change in [json!({"isAdmin": true}), json!({"isAdmin": true, "plan": 100}), json!({"isAdmin": false})] {
@@ -321,6 +327,6 @@ async fn members_joining_and_administrator_rights_are_audited() {
             instance,
             [("admin_revoked", &json!({"member": "dee@example.org"}), &Value::Null), ("admin_granted", &json!({"member": "dee@example.org"}), &Value::Null)]
         );
-        assert_eq!(all["entries"].as_array().unwrap().len(), 4);
+        assert_eq!(all["entries"].as_array().unwrap().len(), 5);
     }
 }

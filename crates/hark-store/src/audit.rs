@@ -16,8 +16,9 @@ pub struct Audit {
     pub actor_id: Option<i64>,
     /// Its address (kept as it was).
     pub actor: String,
-    /// `member_rank_changed`, `member_removed`, `owner_changed`, `share_changed`,
-    /// `share_revoked`, `tracker_deleted`, `posts_deleted` or `posts_restored`.
+    /// What was done: `member_added`, `member_rank_changed`, `member_removed`, `owner_changed`,
+    /// `share_changed`, `share_revoked`, `moderation_link_rotated`, `tracker_deleted`,
+    /// `posts_deleted`, `posts_restored`, `admin_granted` or `admin_revoked`.
     pub action: String,
     /// JSON object of what changed.
     pub detail: String,

@@ -1707,8 +1707,8 @@ export interface components {
         AuditEntry: {
             /**
              * @description `member_added`, `member_rank_changed`, `member_removed`, `owner_changed`,
-             *     `share_changed`, `share_revoked`, `tracker_deleted`, `posts_deleted`, `posts_restored`,
-             *     or, for no tracker, `admin_granted` and `admin_revoked` (an account's administrator right).
+             *     `share_changed`, `share_revoked`, `moderation_link_rotated`, `tracker_deleted`,
+             *     `posts_deleted`, `posts_restored`, or, for no tracker, `admin_granted` and `admin_revoked` (an account's administrator right).
              */
             action: string;
             /** @description The account that made the change (its address). */

@@ -58,8 +58,8 @@ pub struct AuditEntry {
     /// The account that made the change (its address).
     actor: String,
     /// `member_added`, `member_rank_changed`, `member_removed`, `owner_changed`,
-    /// `share_changed`, `share_revoked`, `tracker_deleted`, `posts_deleted`, `posts_restored`,
-    /// or, for no tracker, `admin_granted` and `admin_revoked` (an account's administrator right).
+    /// `share_changed`, `share_revoked`, `moderation_link_rotated`, `tracker_deleted`,
+    /// `posts_deleted`, `posts_restored`, or, for no tracker, `admin_granted` and `admin_revoked` (an account's administrator right).
     action: String,
     /// What changed: `member`, `from` and `to` for ranks and owners; `changes` (a list of
     /// `{setting, from, to}`) for the share link; `count` and `posts` for posts.

@@ -519,7 +519,7 @@ pub async fn get_moderation_link(
         Some(k) => k.clone(),
         None => {
             let k = crate::routes::sharing::fresh_hash();
-            state.store.set_moderation_key(row.id, &k).await?;
+            state.store.set_moderation_key(row.id, &k, None).await?;
             k
         }
     };
@@ -537,7 +537,8 @@ pub async fn rotate_moderation_link(
 ) -> ApiResult<axum::Json<ModerationLink>> {
     let row = manager(&state, &hash, &user).await?;
     let key = crate::routes::sharing::fresh_hash();
-    state.store.set_moderation_key(row.id, &key).await?;
+    let audit = crate::routes::audit::entry(&user, &row, "moderation_link_rotated", serde_json::json!({}));
+    state.store.set_moderation_key(row.id, &key, Some(&audit)).await?;
     Ok(axum::Json(moderation_link(&state, &headers, &row, &key)))
 }
 

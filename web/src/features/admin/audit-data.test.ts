@@ -20,6 +20,8 @@ describe('audit entries in words', () => {
     expect(describeEntry(entry('admin_granted', { member: 'dee@example.org' }))).toBe('dee@example.org can now administer this server');
     expect(describeEntry(entry('admin_revoked', { member: 'dee@example.org' }))).toBe('dee@example.org no longer administers this server');
     expect(actionLabel('admin_granted')).toBe('Administrator added');
+    expect(actionLabel('moderation_link_rotated')).toBe('Moderation link replaced');
+    expect(describeEntry(entry('moderation_link_rotated', {}))).toMatch(/moderation link/);
     expect(actionLabel('posts_deleted')).toBe('Posts deleted');
     expect(actionLabel('something_new')).toBe('something_new');
     expect(describeEntry(entry('something_new', {}))).toBe('');

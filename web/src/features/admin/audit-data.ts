@@ -43,6 +43,8 @@ export function actionLabel(action: string): string {
       return 'Share link changed';
     case 'share_revoked':
       return 'Share link revoked';
+    case 'moderation_link_rotated':
+      return 'Moderation link replaced';
     case 'tracker_deleted':
       return 'Tracker deleted';
     case 'posts_deleted':
@@ -76,6 +78,8 @@ export function describeEntry(entry: Pick<AuditEntry, 'action' | 'detail'>): str
     }
     case 'share_revoked':
       return 'A new link replaced the old one, which stopped working';
+    case 'moderation_link_rotated':
+      return 'A new media wall moderation link replaced the old one, which stopped working';
     case 'tracker_deleted':
       return 'The tracker and its posts were deleted';
     case 'posts_deleted':

@@ -4,10 +4,11 @@
 // names carrying <script> and <img onerror> show as the text they are and run nothing; and the
 // instance administrator reads the audit log (empty at first, then a share-link change, a revoke,
 // a bulk delete and a deleted tracker), reached from the user menu by keyboard, and the tracker's
-// settings show its own entries.
+// settings show its own entries. A server started with a lower public rate limit answers the
+// visitor over it 429 with Retry-After.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, dashboardSettled, launchBrowser, ndjson, ownerWithTracker, shot, startServer } from './harness.mjs';
+import { api as apiAt, dashboardSettled, launchBrowser, ownerWithTracker, shot, startServer } from './harness.mjs';
 
 let browser;
 let server;
@@ -177,6 +178,30 @@ describe('hardening', () => {
 
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  test('a server started with a lower public rate limit refuses the visitor over it', async () => {
+    const limited = await startServer({ env: { HARK_PUBLIC_RATE_LIMIT: '5' } });
+    try {
+      const ctx = await browser.newContext();
+      const answers = [];
+      for (let i = 0; i < 6; i++) answers.push(await ctx.request.get(`${limited.url}/api/v1/me`));
+      // Five a minute, less the start's health check: a few answers, then refusals.
+      const statuses = answers.map((r) => r.status());
+      const ok = statuses.filter((st) => st === 200).length;
+      assert.ok(ok >= 3 && ok <= 5, String(statuses));
+      assert.deepEqual(statuses.slice(ok), Array(6 - ok).fill(429), String(statuses));
+      const refused = answers[5];
+      assert.ok(Number(refused.headers()['retry-after']) >= 1, JSON.stringify(refused.headers()));
+      assert.equal((await refused.json()).error.code, 'rate_limited');
+      // The app's own files are not limited.
+      const page = await ctx.newPage();
+      const res = await page.goto(`${limited.url}/login`);
+      assert.equal(res.status(), 200);
+      await ctx.close();
+    } finally {
+      await limited.stop();
+    }
   });
 
   test('the audit log is closed to other accounts and the API refuses them', async () => {

@@ -30,6 +30,12 @@ impl Rate {
         Self { burst, every }
     }
 
+    /// `n` a minute: `n` at once, then one every minute / `n`.
+    pub fn per_minute(n: u32) -> Self {
+        let n = n.max(1);
+        Self::new(n, Duration::from_secs(60) / n)
+    }
+
     fn quota(self) -> Quota {
         let every = if self.every.is_zero() { Duration::from_nanos(1) } else { self.every };
         Quota::with_period(every)
@@ -55,7 +61,7 @@ pub struct RateLimits {
 impl Default for RateLimits {
     fn default() -> Self {
         Self {
-            public: Rate::new(600, Duration::from_millis(100)),
+            public: Rate::per_minute(600),
             setup: Rate::new(20, Duration::from_secs(3)),
             tokens: Rate::new(60, Duration::from_secs(1)),
             share: Rate::new(30, Duration::from_secs(10)),
@@ -190,6 +196,12 @@ mod tests {
         l.charge(other, &Method::GET, "/api/v1/trackers/abc/posts", Some("days=7&shareHash=x"), true).unwrap();
         // The web app's files are never limited.
         l.charge(ip, &Method::GET, "/assets/index.js", None, false).unwrap();
+    }
+
+    #[test]
+    fn rates_per_minute() {
+        assert_eq!(Rate::per_minute(600), Rate::new(600, Duration::from_millis(100)));
+        assert_eq!(Rate::per_minute(0), Rate::new(1, Duration::from_secs(60)));
     }
 
     #[test]

@@ -117,10 +117,15 @@ struct ServeArgs {
     #[arg(long, env = "HARK_WEBHOOKS_ALLOW_PRIVATE", value_parser = clap::builder::BoolishValueParser::new(), default_value_t = false)]
     webhooks_allow_private: bool,
     /// Key sealing the secrets Hark stores (connector credentials, webhook signing secrets, the
-    /// Google Sheets key): 64 hexadecimal digits. By default `secret.key` in the data directory, written on the first start; every
-    /// server of a cluster needs the same key.
+    /// Google Sheets key): 64 hexadecimal digits. By default `secret.key` in the data directory,
+    /// written on the first start; every server of a cluster needs the same key.
     #[arg(long, env = "HARK_SECRET_KEY", hide_env_values = true)]
     secret_key: Option<String>,
+    /// Requests a minute one client address may make without a session, or through a share link,
+    /// embed or moderation link (as many at once, then refilled evenly). Raise it when many
+    /// visitors reach Hark through one proxy address.
+    #[arg(long, env = "HARK_PUBLIC_RATE_LIMIT", default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    public_rate_limit: u32,
 }
 
 #[derive(Args)]
@@ -322,7 +327,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         webhooks_allow_private: args.webhooks_allow_private,
         alerts_interval: (args.alerts_interval_secs > 0).then(|| std::time::Duration::from_secs(args.alerts_interval_secs)),
         answer_cache_mb: Some(args.answer_cache_mb),
-        rate_limits: None,
+        rate_limits: Some(hark_api::limits::RateLimits {
+            public: hark_api::limits::Rate::per_minute(args.public_rate_limit),
+            ..Default::default()
+        }),
     };
     let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)

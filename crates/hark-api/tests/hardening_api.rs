@@ -174,7 +174,32 @@ async fn connector_and_webhook_secrets_are_sealed_at_rest() {
         let secret = r.body["webhookSecret"].as_str().unwrap().to_string();
         let stored = raw(&app, "SELECT webhook_secret FROM notification_settings").await[0].clone().unwrap();
         assert!(stored.starts_with("sealed:") && !stored.contains(&secret), "{stored}");
-        assert_eq!(app.get(&path).await.body["webhookSecret"], secret.as_str());
+        // The settings (webhook and Slack addresses, recipients) are sealed too.
+        let stored = raw(&app, "SELECT settings FROM notification_settings").await[0].clone().unwrap();
+        assert!(stored.starts_with("sealed:") && !stored.contains("hooks.example.org") && !stored.contains("admin@"), "{stored}");
+        let read = app.get(&path).await.body;
+        assert_eq!((read["webhookSecret"].as_str(), read["settings"]["webhook"]["url"].as_str()), (Some(secret.as_str()), Some("https://hooks.example.org/hark")));
+        // Settings from before sealing are read, then sealed at the next start.
+        let row = app.store.tracker_by_hash(&hash).await.unwrap().unwrap();
+        let plain = app.store.notification_settings(row.id).await.unwrap();
+        assert!(plain.is_some_and(|r| r.settings == "{}"), "a store without the key opens nothing");
+        let other = app.create_tracker("tea").await["hash"].as_str().unwrap().to_string();
+        let other_id = app.store.tracker_by_hash(&other).await.unwrap().unwrap().id;
+        let defaults = serde_json::to_string(&hark_core::notify::NotificationSettings::defaults("old@example.org")).unwrap();
+        let memory = hark_store::EngineMemory::default();
+        app.store.ensure_notification_settings(other_id, &defaults, &memory, None, 1).await.unwrap();
+        let other_path = format!("/api/v1/trackers/{other}/notifications");
+        assert_eq!(app.get(&other_path).await.body["settings"]["alerts"]["recipients"], json!(["old@example.org"]));
+        assert_eq!(keyed.seal_plain_secrets().await.unwrap(), 1);
+        assert!(raw(&app, &format!("SELECT settings FROM notification_settings WHERE tracker_id = {other_id}")).await[0].as_deref().unwrap().starts_with("sealed:"));
+        assert_eq!(app.get(&other_path).await.body["settings"]["alerts"]["recipients"], json!(["old@example.org"]));
+        // Settings another key sealed show as the defaults, addressed to the caller.
+        let stranger = app.store.clone().with_secret_key(Arc::new(SecretKey::random()));
+        let mut replaced = serde_json::to_string(&hark_core::notify::NotificationSettings::defaults("x@example.org")).unwrap();
+        replaced = stranger.save_notification_settings(row.id, &replaced, None, &memory, false, None, 1).await.unwrap().settings;
+        assert!(replaced.contains("x@example.org"));
+        let shown = app.get(&path).await;
+        assert_eq!((shown.status, shown.body["settings"]["alerts"]["recipients"].clone()), (200, json!(["admin@example.org"])));
     }
 }
 

@@ -80,6 +80,9 @@ async fn fixture(backend: hark_store::Backend, smtp: &SmtpServer) -> Fixture {
         mail: Some(hark_api::mail::MailConfig { smtp_url: smtp.url.clone(), from: "Hark <hark@example.org>".into() }),
         public_url: Some("https://hark.example.org".into()),
         webhooks_allow_private: true,
+        // The server and the engine's own state share the key, as every node of a cluster does:
+        // the settings are stored sealed with it.
+        secret_key: Some(hark_api::secrets::SecretKey::random()),
         ..Default::default()
     };
     let app = TestApp::spawn_with(backend, config.clone()).await;
@@ -125,7 +128,7 @@ fn rhythm(first: i64, mean: f64) -> impl Fn(i64) -> i64 {
 
 /// Moves the tracker's engine to the simulated clock: as if its settings were made at `at`.
 async fn set_clock(f: &Fixture, at: i64) {
-    let row = f.app.store.notification_settings(f.tracker_id).await.unwrap().unwrap();
+    let row = f.state.store.notification_settings(f.tracker_id).await.unwrap().unwrap();
     let settings: hark_core::notify::NotificationSettings = serde_json::from_str(&row.settings).unwrap();
     let step = hark_store::EngineStep {
         tracker_id: f.tracker_id,

@@ -10,7 +10,7 @@
 
 use hark_core::Millis;
 
-use crate::sealing::webhook_seal_name;
+use crate::sealing::{notifications_seal_name, webhook_seal_name};
 use crate::{with_pool, BeginWrite, Result, Store};
 
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -190,9 +190,15 @@ impl Store {
         Ok(rows.into_iter().map(|r| self.opened_notifications(r)).collect())
     }
 
-    /// A row with its webhook signing secret in the clear (none when this server's key cannot
-    /// open it: the next save makes a new one).
+    /// A row with its settings (webhook and Slack addresses, recipients) and webhook signing
+    /// secret in the clear. Settings this server's key cannot open read as `{}` (the page shows
+    /// the defaults, the engine skips the tracker until they are saved again); such a secret as
+    /// none (the next save makes a new one).
     fn opened_notifications(&self, mut row: NotificationRow) -> NotificationRow {
+        row.settings = self.open_setting(&notifications_seal_name(row.tracker_id), &row.settings).unwrap_or_else(|| {
+            tracing::error!(tracker = row.tracker_id, "the notification settings cannot be opened with this server's secret key");
+            "{}".into()
+        });
         let name = webhook_seal_name(row.tracker_id);
         row.webhook_secret = row.webhook_secret.and_then(|s| self.open_setting(&name, &s));
         row
@@ -236,7 +242,7 @@ impl Store {
         let sealed = webhook_secret.map(|s| self.seal_setting(&webhook_seal_name(tracker_id), s));
         let row = with_pool!(self, |p| sqlx::query_as::<_, NotificationRow>(&sql)
             .bind(tracker_id)
-            .bind(settings)
+            .bind(self.seal_setting(&notifications_seal_name(tracker_id), settings))
             .bind(sealed)
             .bind(memory.spike_checked_hour)
             .bind(memory.spike_last_alert)
@@ -270,7 +276,7 @@ impl Store {
              ON CONFLICT (tracker_id) DO NOTHING"
         )
         .bind(tracker_id)
-        .bind(settings)
+        .bind(self.seal_setting(&notifications_seal_name(tracker_id), settings))
         .bind(memory.spike_checked_hour)
         .bind(memory.negative_checked_hour)
         .bind(memory.influencer_checked_at)

@@ -1,4 +1,5 @@
-//! Secrets in settings rows (connector credentials, webhook signing secrets) are stored sealed
+//! Secrets in settings rows (connector credentials, a tracker's notification settings with their
+//! webhook and Slack addresses, webhook signing secrets) are stored sealed
 //! with the server's key ([`crate::secrets::SecretKey`]) and read in the clear. A sealed value
 //! starts with `sealed:`; a value stored before sealing (or by a store without a key) is read
 //! as it is, and [`Store::seal_plain_secrets`] seals such values where they lie.
@@ -14,6 +15,10 @@ pub(crate) fn connector_seal_name(connector: &str) -> String {
 
 pub(crate) fn webhook_seal_name(tracker_id: i64) -> String {
     format!("webhook:{tracker_id}")
+}
+
+pub(crate) fn notifications_seal_name(tracker_id: i64) -> String {
+    format!("notifications:{tracker_id}")
 }
 
 impl Store {
@@ -33,7 +38,8 @@ impl Store {
         String::from_utf8(plain).ok()
     }
 
-    /// Seals every connector setting and webhook secret still stored in the clear (rows written
+    /// Seals every connector setting, notification setting and webhook secret still stored in the
+    /// clear (rows written
     /// before secrets were sealed); returns how many. Each row is replaced only if it is still
     /// the value read, so servers doing it at once (or a save meanwhile) lose nothing. Nothing
     /// is done without a key.
@@ -56,6 +62,23 @@ impl Store {
                 .execute(p)
                 .await?
                 .rows_affected());
+        }
+        let notifications: Vec<(i64, String)> = with_pool!(self, |p| sqlx::query_as(
+            "SELECT tracker_id, settings FROM notification_settings WHERE settings NOT LIKE 'sealed:%'"
+        )
+        .fetch_all(p)
+        .await?);
+        for (tracker_id, settings) in notifications {
+            let value = self.seal_setting(&notifications_seal_name(tracker_id), &settings);
+            sealed += with_pool!(self, |p| sqlx::query(
+                "UPDATE notification_settings SET settings = $1 WHERE tracker_id = $2 AND settings = $3"
+            )
+            .bind(&value)
+            .bind(tracker_id)
+            .bind(&settings)
+            .execute(p)
+            .await?
+            .rows_affected());
         }
         let webhooks: Vec<(i64, String)> = with_pool!(self, |p| sqlx::query_as(
             "SELECT tracker_id, webhook_secret FROM notification_settings \

@@ -78,9 +78,13 @@ fn check_url(field: &str, url: Option<&str>) -> ApiResult<()> {
     Ok(())
 }
 
-fn view(state: &AppState, row: &NotificationRow) -> ApiResult<NotificationsView> {
-    let settings: NotificationSettings =
-        serde_json::from_str(&row.settings).map_err(|e| ApiError::Internal(format!("notification settings: {e}")))?;
+/// The page's view of a row. Settings that cannot be read (sealed with another server key) show
+/// as the defaults with `caller` as recipient, for the caller to save again.
+fn view(state: &AppState, row: &NotificationRow, caller: &str) -> ApiResult<NotificationsView> {
+    let settings: NotificationSettings = serde_json::from_str(&row.settings).unwrap_or_else(|e| {
+        tracing::warn!(tracker = row.tracker_id, error = %e, "notification settings unreadable; showing the defaults");
+        NotificationSettings::defaults(caller)
+    });
     Ok(NotificationsView {
         next_report_at: if settings.report.enabled { row.report_due_at } else { None },
         settings,
@@ -101,7 +105,7 @@ pub async fn get_notifications(
 ) -> ApiResult<axum::Json<NotificationsView>> {
     let tracker = manager(&state, &hash, &user).await?;
     let row = settings_row(&state, &tracker, &headers).await?;
-    Ok(axum::Json(view(&state, &row)?))
+    Ok(axum::Json(view(&state, &row, &user.email)?))
 }
 
 /// Saves the settings, whole. A changed report frequency (or reports switched on) starts the
@@ -150,7 +154,7 @@ pub async fn save_notifications(
     let json = serde_json::to_string(&settings).map_err(|e| ApiError::Internal(e.to_string()))?;
     let base = state.public_base(&headers);
     let row = state.store.save_notification_settings(tracker.id, &json, secret.as_deref(), &memory, reschedule, Some(&base), now).await?;
-    Ok(axum::Json(view(&state, &row)?))
+    Ok(axum::Json(view(&state, &row, &user.email)?))
 }
 
 /// Test messages a tracker may send in [`TEST_WINDOW_MS`] (each e-mail recipient counts): enough

@@ -288,6 +288,8 @@ pub fn app(state: AppState) -> Router {
     }
     router
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
+        // Inside the headers' layers: a refusal carries them too.
+        .layer(axum::middleware::from_fn_with_state(state.public_limiters.clone(), limits::limit))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -297,7 +299,6 @@ pub fn app(state: AppState) -> Router {
             HeaderValue::from_static("same-origin"),
         ))
         .layer(axum::middleware::from_fn(frame_policy))
-        .layer(axum::middleware::from_fn_with_state(state.public_limiters.clone(), limits::limit))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .layer(tower_http::compression::CompressionLayer::new())
 }

@@ -87,6 +87,8 @@ async fn public_requests_over_their_limit_are_refused_with_retry_after() {
     assert!(i <= 12, "refused after {i} requests");
     let wait: u64 = res.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=3600).contains(&wait), "{wait}");
+    assert!(res.headers()["content-security-policy"].to_str().unwrap().contains("script-src 'self'"), "a refusal has the headers too");
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["error"]["code"], "rate_limited");
     // The same address through the signed-in admin's share link is refused too.

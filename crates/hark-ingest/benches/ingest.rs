@@ -3,6 +3,12 @@
 //!
 //! `cargo bench -p hark-ingest --bench ingest` — `HARK_BENCH_POSTS` sets the post count
 //! (default 1,000,000), `HARK_BENCH_TRACKERS` the number of other trackers (default 200).
+//!
+//! The baseline, in the same run and on a database of its own: a bare insert of the same rows,
+//! the posts' columns and the links' columns into two tables with no key, index, full-text index
+//! or rollup, in the same batches and statements of the same shape. Hark's rate is given as a
+//! fraction of it: what the rest of ingest (the keys, the indexes the pages read, the search
+//! index, the rollups) costs.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,7 +16,7 @@ use std::time::Instant;
 use hark_core::{Friendly, Post, TrackerCriteria, TrackerSearch};
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
-use hark_store::{NewTracker, Store};
+use hark_store::{NewTracker, PostRecord, Store};
 use rand::{Rng, SeedableRng};
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -129,6 +135,148 @@ fn thread_cpu() -> std::collections::BTreeMap<String, f64> {
     out
 }
 
+/// The bare tables: every column ingest writes to `posts` and `tracker_posts`, nothing else.
+const BARE_TABLES: [&str; 2] = [
+    "CREATE TABLE bare_posts (post_key TEXT, platform TEXT, external_id TEXT, created_at BIGINT, collected_at BIGINT, \
+     updated_at BIGINT, author_id TEXT, author_username TEXT, author_name TEXT, author_avatar TEXT, author_followers BIGINT, \
+     author_verified BOOLEAN, author_location TEXT, text TEXT, title TEXT, url TEXT, lang TEXT, post_type TEXT, \
+     is_story BOOLEAN, likes BIGINT, shares BIGINT, comments BIGINT, views BIGINT, dislikes BIGINT, impressions BIGINT, \
+     reach BIGINT, engagement BIGINT, engagement_rate DOUBLE PRECISION, sentiment DOUBLE PRECISION, sentiment_bucket TEXT, \
+     country TEXT, gender TEXT, source TEXT, device TEXT, media TEXT, data TEXT, terms TEXT, region TEXT)",
+    "CREATE TABLE bare_links (tracker_id BIGINT, post_id BIGINT, created_at BIGINT, matched_at BIGINT, platform TEXT, \
+     subtrackers BIGINT, sentiment_rule TEXT, engagement BIGINT, followers BIGINT, rate DOUBLE PRECISION, impressions BIGINT, \
+     sentiment DOUBLE PRECISION, author_sort TEXT, bucket TEXT, post_kind SMALLINT, text_sort TEXT, has_media SMALLINT, \
+     visibility BIGINT)",
+];
+
+/// Inserts a batch's posts and links into the bare tables in one transaction, in chunks of the
+/// sizes ingest uses (SQLite: 841 posts, 1,800 links a statement; PostgreSQL: 1,578 posts).
+macro_rules! bare_batch {
+    ($name:ident, $db:ty) => {
+        async fn $name(pool: &sqlx::Pool<$db>, records: &[PostRecord], next_id: &mut i64, posts_chunk: usize) {
+    let mut tx = pool.begin().await.expect("bare begin");
+    let terms: Vec<String> = records.iter().map(|p| serde_json::to_string(&p.terms).expect("terms")).collect();
+    let first = *next_id;
+    for (n, chunk) in records.chunks(posts_chunk).enumerate() {
+        let mut q = sqlx::QueryBuilder::<$db>::new(
+            "INSERT INTO bare_posts (post_key, platform, external_id, created_at, collected_at, updated_at, author_id, \
+             author_username, author_name, author_avatar, author_followers, author_verified, author_location, text, title, url, \
+             lang, post_type, is_story, likes, shares, comments, views, dislikes, impressions, reach, engagement, \
+             engagement_rate, sentiment, sentiment_bucket, country, gender, source, device, media, data, terms, region) ",
+        );
+        q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
+            b.push_bind(p.post_key.as_str())
+                .push_bind(p.platform.name())
+                .push_bind(p.external_id.as_str())
+                .push_bind(p.created_at)
+                .push_bind(1i64)
+                .push_bind(1i64)
+                .push_bind(p.author_id.as_str())
+                .push_bind(p.author_username.as_str())
+                .push_bind(p.author_name.as_str())
+                .push_bind(p.author_avatar.as_deref())
+                .push_bind(p.author_followers)
+                .push_bind(p.author_verified)
+                .push_bind(p.author_location.as_deref())
+                .push_bind(p.text.as_str())
+                .push_bind(p.title.as_deref())
+                .push_bind(p.url.as_deref())
+                .push_bind(p.lang.as_deref())
+                .push_bind(p.post_type.as_str())
+                .push_bind(p.is_story)
+                .push_bind(p.likes)
+                .push_bind(p.shares)
+                .push_bind(p.comments)
+                .push_bind(p.views)
+                .push_bind(p.dislikes)
+                .push_bind(p.impressions)
+                .push_bind(p.reach)
+                .push_bind(p.engagement)
+                .push_bind(p.engagement_rate)
+                .push_bind(p.sentiment)
+                .push_bind(p.sentiment_bucket.as_str())
+                .push_bind(p.country.as_deref())
+                .push_bind(p.gender.and_then(hark_core::Gender::stored))
+                .push_bind(p.source.as_deref())
+                .push_bind(p.device.as_deref())
+                .push_bind(p.media.as_deref())
+                .push_bind(p.data.as_str())
+                .push_bind(terms[n * posts_chunk + i].as_str())
+                .push_bind(p.region.as_deref());
+        });
+        q.build().execute(&mut *tx).await.expect("bare posts");
+    }
+    let links: Vec<(i64, &PostRecord, &hark_store::TrackerLink)> =
+        records.iter().enumerate().flat_map(|(i, p)| p.links.iter().map(move |l| (first + i as i64, p, l))).collect();
+    *next_id += records.len() as i64;
+    for chunk in links.chunks(1800) {
+        let mut q = sqlx::QueryBuilder::<$db>::new(
+            "INSERT INTO bare_links (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
+             engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort, has_media, visibility) ",
+        );
+        q.push_values(chunk, |mut b, (id, p, l)| {
+            b.push_bind(l.tracker_id)
+                .push_bind(*id)
+                .push_bind(p.created_at)
+                .push_bind(1i64)
+                .push_bind(p.platform.name())
+                .push_bind(l.subtrackers)
+                .push_bind(l.sentiment)
+                .push_bind(p.engagement)
+                .push_bind(p.author_followers)
+                .push_bind(p.engagement_rate.unwrap_or(0.0))
+                .push_bind(p.impressions)
+                .push_bind(p.sentiment)
+                .push("LOWER(")
+                .push_bind_unseparated(p.author_name.as_str())
+                .push_unseparated(")")
+                .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket.as_str()))
+                .push_bind(0i16)
+                .push("LOWER(SUBSTR(")
+                .push_bind_unseparated(p.text.as_str())
+                .push_unseparated(", 1, 16))")
+                .push_bind(p.media.is_some() as i16)
+                .push_bind(1i64);
+        });
+        q.build().execute(&mut *tx).await.expect("bare links");
+    }
+    tx.commit().await.expect("bare commit");
+        }
+    };
+}
+bare_batch!(bare_batch_sqlite, sqlx::Sqlite);
+bare_batch!(bare_batch_postgres, sqlx::Postgres);
+
+enum BarePool {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+/// The bare insert of the same batches (prepared again, untimed): posts per second of insert time.
+async fn bare(pool: &BarePool, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]) -> f64 {
+    for t in BARE_TABLES {
+        match pool {
+            BarePool::Sqlite(p) => sqlx::query(t).execute(p).await.map(|_| ()),
+            BarePool::Postgres(p) => sqlx::query(t).execute(p).await.map(|_| ()),
+        }
+        .expect("bare table");
+    }
+    let matcher = compile(trackers).expect("compile");
+    let (mut writing, mut next_id) = (0f64, 1i64);
+    for from in (0..lines.len()).step_by(BATCH) {
+        let posts: Vec<Post> =
+            lines[from..(from + BATCH).min(lines.len())].iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let records = prepare(&matcher, &posts);
+        let w = Instant::now();
+        match pool {
+            BarePool::Sqlite(p) => bare_batch_sqlite(p, &records, &mut next_id, 32_000 / 38).await,
+            BarePool::Postgres(p) => bare_batch_postgres(p, &records, &mut next_id, 60_000 / 38).await,
+        }
+        writing += w.elapsed().as_secs_f64();
+    }
+    lines.len() as f64 / writing
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
@@ -137,7 +285,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-async fn bench(name: &str, url: &str, lines: &Arc<Vec<String>>, others: usize) {
+async fn bench(name: &str, url: &str, bare_url: &str, lines: &Arc<Vec<String>>, others: usize) {
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
     let trackers = setup(&store, others).await;
@@ -160,6 +308,33 @@ async fn bench(name: &str, url: &str, lines: &Arc<Vec<String>>, others: usize) {
         segments.iter().cloned().fold(f64::INFINITY, f64::min),
     );
     store.close().await;
+    let bare_rate = if name == "sqlite" {
+        let opts = <sqlx::sqlite::SqliteConnectOptions as std::str::FromStr>::from_str(bare_url)
+            .expect("bare url")
+            .create_if_missing(true)
+            .journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
+            .synchronous(sqlx::sqlite::SqliteSynchronous::Normal);
+        let pool = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect_with(opts).await.expect("bare connect");
+        let pool = BarePool::Sqlite(pool);
+        let r = bare(&pool, lines, &trackers).await;
+        if let BarePool::Sqlite(p) = pool {
+            p.close().await;
+        }
+        r
+    } else {
+        let pool = sqlx::postgres::PgPoolOptions::new().max_connections(1).connect(bare_url).await.expect("bare connect");
+        let pool = BarePool::Postgres(pool);
+        let r = bare(&pool, lines, &trackers).await;
+        if let BarePool::Postgres(p) = pool {
+            p.close().await;
+        }
+        r
+    };
+    println!(
+        "{name:<10} bare insert of the same rows (no keys, indexes, search index or rollups): {bare_rate:>8.0} posts/s; \
+         Hark's overall rate is {:.0}% of it",
+        overall / bare_rate * 100.0
+    );
 }
 
 fn main() {
@@ -182,14 +357,18 @@ fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     rt.block_on(async {
         let dir = tempfile::tempdir().expect("tempdir");
-        bench("sqlite", &format!("sqlite://{}", dir.path().join("bench.db").display()), &lines, others).await;
+        let db = |f: &str| format!("sqlite://{}", dir.path().join(f).display());
+        bench("sqlite", &db("bench.db"), &db("bare.db"), &lines, others).await;
         if let Ok(admin) = std::env::var("HARK_BENCH_POSTGRES_URL") {
             let name = format!("hark_bench_{}", std::process::id());
             let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
             sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
             let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-            bench("postgres", &format!("{base}/{name}"), &lines, others).await;
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+            sqlx::query(&format!("CREATE DATABASE {name}_bare")).execute(&mut c).await.expect("create db");
+            bench("postgres", &format!("{base}/{name}"), &format!("{base}/{name}_bare"), &lines, others).await;
+            for db in [name.clone(), format!("{name}_bare")] {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).execute(&mut c).await;
+            }
         }
     });
 }

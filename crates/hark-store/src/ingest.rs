@@ -618,16 +618,29 @@ impl Store {
                 moved.sort_unstable();
                 moved.dedup();
                 let id_list = self.backend().id_set("$1");
-                sqlx::query(&format!(
+                let changed: Vec<(i64, i64)> = sqlx::query_as(&format!(
                     "UPDATE tracker_posts SET engagement = p.engagement, followers = p.author_followers, \
                      rate = COALESCE(p.engagement_rate, 0), impressions = p.impressions FROM posts p \
                      WHERE p.id = tracker_posts.post_id AND tracker_posts.post_id IN ({id_list}) \
                      AND (tracker_posts.engagement <> p.engagement OR tracker_posts.followers <> p.author_followers \
-                     OR tracker_posts.rate <> COALESCE(p.engagement_rate, 0) OR tracker_posts.impressions <> p.impressions)"
+                     OR tracker_posts.rate <> COALESCE(p.engagement_rate, 0) OR tracker_posts.impressions <> p.impressions) \
+                     RETURNING tracker_posts.tracker_id, tracker_posts.post_id"
                 ))
                 .bind(serde_json::to_string(&moved).unwrap_or_else(|_| "[]".into()))
-                .execute(&mut *tx)
+                .fetch_all(&mut *tx)
                 .await?;
+                // A tracker the batch did not reach has links of these posts too: its hours'
+                // bounds widen to their new keys (and its days are marked for the in-memory
+                // tables) as the batch's trackers' do.
+                let by_id: HashMap<i64, &PostRecord> =
+                    unique.iter().filter_map(|p| ids.get(&p.post_key).map(|id| (*id, *p))).collect();
+                for (t, id) in changed {
+                    if let Some(p) = by_id.get(&id) {
+                        if !p.links.iter().any(|l| l.tracker_id == t) {
+                            deltas.widen(t, p);
+                        }
+                    }
+                }
             }
             laps.lap("deltas");
             crate::rollups::write(&mut tx, &deltas, now).await?;

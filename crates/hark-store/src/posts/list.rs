@@ -65,6 +65,11 @@ impl Store {
     }
 
     pub(crate) async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool, plan: SearchPlan) -> Result<Vec<PostRow>> {
+        if fast && self.tuning.in_memory && q.filter.platform_list().is_some() {
+            if let Some(ids) = self.memory_page_ids(tracker_id, q).await? {
+                return self.rows_in_order(tracker_id, &ids).await;
+            }
+        }
         let backend = self.backend();
         let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };

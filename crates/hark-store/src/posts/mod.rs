@@ -32,6 +32,7 @@ mod actions;
 mod delete;
 mod list;
 mod lookup;
+mod memory;
 mod plan;
 mod query;
 mod sqlite_read;

@@ -29,6 +29,9 @@ pub struct PostListTuning {
     /// migration 0006: tracker, engagement, time, post) with the deleted links left out by their
     /// copy: one statement, where a walk reads every post before the page into Hark.
     pub engagement_skip_from: i64,
+    /// Pages without a search or tags are selected in the tracker's in-memory table when it is
+    /// kept (false: always the SQL plans, which tests and the benchmark compare).
+    pub in_memory: bool,
 }
 
 impl Default for PostListTuning {
@@ -41,6 +44,7 @@ impl Default for PostListTuning {
             walk_deleted_max: 20_000,
             search_examined: 5_000,
             engagement_skip_from: 1_000,
+            in_memory: true,
         }
     }
 }

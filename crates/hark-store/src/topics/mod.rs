@@ -9,7 +9,7 @@
 //! The statistics are in `stats`.
 
 mod stats;
-mod table;
+pub(crate) mod table;
 
 use std::collections::HashMap;
 use std::ops::Deref;

@@ -1,8 +1,9 @@
-//! A tracker's posts as the trending topics and sentiment pages read them, held in memory: per
-//! post its id, time, platform, shown sentiment bucket, subtrackers and its words and hashtags
-//! (as ids into the tracker's term dictionary). Counting words over a month of posts is then a
-//! loop over small integers instead of parsing every post's term list out of the database, and
-//! co-occurrence (the drill-down layers) needs no index of its own.
+//! A tracker's posts as the trending topics, sentiment and posts pages read them, held in memory:
+//! per post its id, time, platform, shown sentiment bucket, subtrackers, its words and hashtags
+//! (as ids into the tracker's term dictionary) and the keys the posts page sorts by ([`Keys`]).
+//! Counting words over a month of posts is then a loop over small integers instead of parsing
+//! every post's term list out of the database, co-occurrence (the drill-down layers) needs no
+//! index of its own, and a page of posts in any order is a selection over the range's keys.
 //!
 //! It stays exact by the tracker's `post_version`: every write that adds, removes or changes a
 //! tracker's posts takes the next version and marks the days it touched (`rollups::mark_days`),
@@ -24,7 +25,7 @@ use crate::sentiment::bucket_index;
 use crate::time::DAY_MS;
 use crate::{with_pool, Result, Store};
 
-/// Posts kept in memory over every tracker (about 70 bytes each with ten terms).
+/// Posts kept in memory over every tracker (about 180 bytes each with ten terms).
 pub(crate) const MAX_POSTS: usize = 5_000_000;
 
 /// A term's kind: a content word (the post's keywords) or a hashtag.
@@ -64,6 +65,78 @@ pub(crate) struct DayPosts {
     /// Post `i`'s terms are `terms[ends[i - 1]..ends[i]]` (from 0 for the first).
     pub ends: Vec<u32>,
     pub terms: Vec<u32>,
+    /// The posts page's keys of each post.
+    pub keys: Keys,
+}
+
+/// The keys the posts page filters and sorts a tracker's posts by, a column each (as
+/// `tracker_posts` and `posts` hold them).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Keys {
+    /// `tracker_posts.post_kind` (0 post, 1 retweet, 2 story).
+    pub kind: Vec<u8>,
+    pub engagement: Vec<i64>,
+    pub followers: Vec<i64>,
+    pub impressions: Vec<i64>,
+    pub rate: Vec<f64>,
+    pub sentiment: Vec<f64>,
+    pub likes: Vec<i64>,
+    pub comments: Vec<i64>,
+    pub shares: Vec<i64>,
+    pub views: Vec<i64>,
+    /// `author_sort` and `text_sort` of post `i`: `text[starts[2i]..starts[2i + 1]]` and
+    /// `text[starts[2i + 1]..starts[2i + 2]]` (`starts` begins with 0).
+    pub text: Vec<u8>,
+    pub starts: Vec<u32>,
+}
+
+impl Keys {
+    fn push(&mut self, k: &LinkKeys) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.kind.push(k.post_kind.clamp(0, 255) as u8);
+        self.engagement.push(k.engagement);
+        self.followers.push(k.followers);
+        self.impressions.push(k.impressions);
+        self.rate.push(k.rate);
+        self.sentiment.push(k.sentiment);
+        self.likes.push(k.likes);
+        self.comments.push(k.comments);
+        self.shares.push(k.shares);
+        self.views.push(k.views);
+        self.text.extend_from_slice(k.author_sort.as_bytes());
+        self.starts.push(self.text.len() as u32);
+        self.text.extend_from_slice(k.text_sort.as_bytes());
+        self.starts.push(self.text.len() as u32);
+    }
+
+    /// The `author_sort` of post `i`.
+    pub fn author(&self, i: usize) -> &[u8] {
+        &self.text[self.starts[2 * i] as usize..self.starts[2 * i + 1] as usize]
+    }
+
+    /// The `text_sort` of post `i`.
+    pub fn text(&self, i: usize) -> &[u8] {
+        &self.text[self.starts[2 * i + 1] as usize..self.starts[2 * i + 2] as usize]
+    }
+}
+
+/// The posts page's keys of one post as read.
+#[derive(Debug, Default, Clone, sqlx::FromRow)]
+pub(crate) struct LinkKeys {
+    pub post_kind: i64,
+    pub engagement: i64,
+    pub followers: i64,
+    pub impressions: i64,
+    pub rate: f64,
+    pub sentiment: f64,
+    pub likes: i64,
+    pub comments: i64,
+    pub shares: i64,
+    pub views: i64,
+    pub author_sort: String,
+    pub text_sort: String,
 }
 
 impl DayPosts {
@@ -84,6 +157,7 @@ impl DayPosts {
         self.subs.push(p.subs);
         self.terms.extend_from_slice(&p.terms);
         self.ends.push(self.terms.len() as u32);
+        self.keys.push(&p.keys);
     }
 }
 
@@ -95,6 +169,7 @@ struct Loaded {
     bucket: u8,
     subs: i64,
     terms: Vec<u32>,
+    keys: LinkKeys,
 }
 
 /// What a query over the table keeps: a range, platforms and a subtracker.
@@ -139,7 +214,18 @@ pub(crate) struct TopicTable {
     last_used: AtomicU64,
 }
 
-type PostRowTuple = (i64, i64, String, Option<String>, i64, String);
+/// A post's row as [`POST_COLUMNS`] reads it.
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct PostRow {
+    post_id: i64,
+    created_at: i64,
+    platform: String,
+    bucket: Option<String>,
+    subtrackers: i64,
+    terms: String,
+    #[sqlx(flatten)]
+    keys: LinkKeys,
+}
 
 impl TopicTable {
     /// The id of a term, added to the dictionary when new.
@@ -182,12 +268,13 @@ impl TopicTable {
     }
 
     /// Turns rows into posts, their terms into ids.
-    fn load(&mut self, rows: Vec<PostRowTuple>) -> Vec<Loaded> {
+    fn load(&mut self, rows: Vec<PostRow>) -> Vec<Loaded> {
         rows.into_iter().filter_map(|r| self.load_one(r)).collect()
     }
 
     /// One row as a post, its terms as ids (None for an unknown platform).
-    fn load_one(&mut self, (id, at, platform, bucket, subs, terms): PostRowTuple) -> Option<Loaded> {
+    fn load_one(&mut self, row: PostRow) -> Option<Loaded> {
+        let PostRow { post_id: id, created_at: at, platform, bucket, subtrackers: subs, terms, keys } = row;
         let p = Platform::parse(&platform).ok()?;
         let platform = Platform::ALL.iter().position(|x| *x == p).unwrap_or(0) as u8;
         let bucket = bucket_index(bucket.as_deref().unwrap_or("neutral")) as u8;
@@ -207,7 +294,7 @@ impl TopicTable {
         }
         ids.sort_unstable();
         ids.dedup();
-        Some(Loaded { id, at, platform, bucket, subs, terms: ids })
+        Some(Loaded { id, at, platform, bucket, subs, terms: ids, keys })
     }
 
     /// Replaces the days in `days` with the posts read for them.
@@ -233,7 +320,7 @@ impl TopicTable {
     }
 
     /// Calls `f(day, i)` for every post in scope.
-    pub fn each<F: FnMut(&DayPosts, usize)>(&self, s: &Scope, mut f: F) {
+    pub fn each<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, mut f: F) {
         if s.start > s.end {
             return;
         }
@@ -300,7 +387,9 @@ impl TopicTables {
 }
 
 /// The columns a table reads of a tracker's live posts.
-const POST_COLUMNS: &str = "SELECT tp.post_id, tp.created_at, tp.platform, tp.bucket, tp.subtrackers, p.terms \
+const POST_COLUMNS: &str = "SELECT tp.post_id, tp.created_at, tp.platform, tp.bucket, tp.subtrackers, p.terms, \
+                            CAST(tp.post_kind AS BIGINT) AS post_kind, tp.engagement, tp.followers, tp.impressions, tp.rate, \
+                            tp.sentiment, p.likes, p.comments, p.shares, p.views, tp.author_sort, tp.text_sort \
                             FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1";
 
 /// Days marked above a version before a table reads everything again instead of day by day.
@@ -345,7 +434,7 @@ impl Store {
                 let sql = format!("{POST_COLUMNS} AND {live} ORDER BY tp.post_id");
                 let mut posts = Vec::new();
                 with_pool!(self, |p| {
-                    let mut rows = sqlx::query_as::<_, PostRowTuple>(&sql).bind(tracker_id).fetch(p);
+                    let mut rows = sqlx::query_as::<_, PostRow>(&sql).bind(tracker_id).fetch(p);
                     while let Some(row) = rows.try_next().await? {
                         posts.extend(g.load_one(row));
                     }
@@ -356,7 +445,7 @@ impl Store {
                 let sql = format!("{POST_COLUMNS} AND tp.created_at >= $2 AND tp.created_at < $3 AND {live}");
                 let mut posts = Vec::new();
                 for day in &days {
-                    let rows: Vec<PostRowTuple> =
+                    let rows: Vec<PostRow> =
                         with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(*day).bind(day + DAY_MS).fetch_all(p).await?);
                     posts.extend(g.load(rows));
                 }
@@ -375,7 +464,7 @@ impl Store {
     pub(crate) async fn topic_table_of_rows(&self, tracker_id: i64, start: i64, end: i64) -> Result<TopicTable> {
         let live = self.backend().live_link("tp");
         let sql = format!("{POST_COLUMNS} AND tp.created_at >= $2 AND tp.created_at <= $3 AND {live}");
-        let rows: Vec<PostRowTuple> = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(start).bind(end).fetch_all(p).await?);
+        let rows: Vec<PostRow> = with_pool!(self, |p| sqlx::query_as(&sql).bind(tracker_id).bind(start).bind(end).fetch_all(p).await?);
         let mut t = TopicTable::default();
         let posts = t.load(rows);
         t.replace_days(&[], posts);
@@ -387,8 +476,16 @@ impl Store {
 mod tests {
     use super::*;
 
-    fn row(id: i64, at: i64, bucket: &str, terms: &str) -> PostRowTuple {
-        (id, at, "twitter".into(), Some(bucket.into()), 0, terms.into())
+    fn row(id: i64, at: i64, bucket: &str, terms: &str) -> PostRow {
+        PostRow {
+            post_id: id,
+            created_at: at,
+            platform: "twitter".into(),
+            bucket: Some(bucket.into()),
+            subtrackers: 0,
+            terms: terms.into(),
+            keys: LinkKeys::default(),
+        }
     }
 
     #[test]

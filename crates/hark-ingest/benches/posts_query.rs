@@ -14,6 +14,8 @@
 //! `HARK_BENCH_SEARCH_SET=n` sets the most matches a search on SQLite reads into memory for a walk
 //! (default `PostListTuning::search_set_max`; 0 turns it off), to compare the plans, and
 //! `HARK_BENCH_SEARCH_EXAMINED=n` the most links a search's total examines on PostgreSQL.
+//! `HARK_BENCH_IN_MEMORY=0` leaves out the in-memory table (every page from the SQL plans), to
+//! compare the two.
 
 use std::time::Instant;
 
@@ -298,6 +300,7 @@ fn tuning() -> hark_store::PostListTuning {
     hark_store::PostListTuning {
         search_set_max: env_usize("HARK_BENCH_SEARCH_SET", d.search_set_max as usize) as i64,
         search_examined: env_usize("HARK_BENCH_SEARCH_EXAMINED", d.search_examined as usize) as i64,
+        in_memory: env_usize("HARK_BENCH_IN_MEMORY", 1) != 0,
         ..d
     }
 }

@@ -94,7 +94,14 @@ impl Store {
             q.filter.subtracker.filter(|n| (1..=63).contains(n)),
         );
         let buckets: Option<u8> = q.bucket_list().map(|_| q.sentiment.iter().fold(0u8, |m, b| m | 1 << bucket_index(b)));
-        let mut found: Vec<Entry> = Vec::new();
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let end = start.saturating_add(usize::try_from(per_page).unwrap_or(0));
+        let order = |a: &Entry, b: &Entry| if q.ascending { q.compare(a, b) } else { q.compare(b, a) };
+        // The first `end` posts in order, kept among at most twice as many: when the buffer
+        // fills, its first `end` stay and the last of them becomes the bar a post must pass.
+        let room = end.saturating_mul(2).max(64);
+        let mut best: Vec<Entry> = Vec::new();
+        let mut bar: Option<Entry> = None;
         table.each(&scope, |d, i| {
             if let Some(mask) = buckets {
                 if mask >> d.bucket[i] & 1 == 0 {
@@ -108,24 +115,23 @@ impl Store {
             if q.stories_only && kind != PostKind::Story as u8 {
                 return;
             }
-            found.push(Entry { key: key_of(q.sort, d, i), at: d.at[i], id: d.ids[i] });
+            let e = Entry { key: key_of(q.sort, d, i), at: d.at[i], id: d.ids[i] };
+            if bar.as_ref().is_some_and(|b| order(&e, b) != Ordering::Less) {
+                return;
+            }
+            best.push(e);
+            if best.len() >= room && end > 0 {
+                best.select_nth_unstable_by(end - 1, order);
+                best.truncate(end);
+                bar = best.last().copied();
+            }
         });
-        let start = usize::try_from(offset).unwrap_or(usize::MAX);
-        if start >= found.len() {
+        if start >= best.len() {
             return Ok(Some(Vec::new()));
         }
-        let end = start.saturating_add(usize::try_from(per_page).unwrap_or(0)).min(found.len());
-        let order = |a: &Entry, b: &Entry| if q.ascending { q.compare(a, b) } else { q.compare(b, a) };
-        // The first `end` in order, then the page among them.
-        if end < found.len() {
-            found.select_nth_unstable_by(end, order);
-            found.truncate(end);
-        }
-        if start > 0 {
-            found.select_nth_unstable_by(start, order);
-        }
-        let page = &mut found[start..];
-        page.sort_unstable_by(order);
+        best.sort_unstable_by(order);
+        best.truncate(end);
+        let page = &best[start..];
         Ok(Some(page.iter().map(|e| e.id).collect()))
     }
 }

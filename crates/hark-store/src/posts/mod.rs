@@ -4,7 +4,13 @@
 //! Search uses the full-text index (SQLite FTS5 `posts_fts`; on PostgreSQL the stored `posts.fts`
 //! tsvector and its GIN index) over text, title, author names and location.
 //!
-//! The page's fetch strategies, at a million posts per tracker ([`list`] picks one):
+//! A page without a search or tags is selected in the tracker's in-memory table (the posts page's
+//! keys of every post, kept beside the trending topics' columns and exact by the same day
+//! versions): the range's posts that pass the filters are kept among twice as many as the page
+//! needs, in the plain query's order ([`memory`]). The SQL strategies below answer searches, tags
+//! and trackers too large to keep in memory.
+//!
+//! The page's SQL strategies, at a million posts per tracker ([`list`] picks one):
 //! - date order reads the (tracker, time) index;
 //! - engagement, reach, engagement rate, impressions, sentiment and user walk the key's index on
 //!   the links (migrations 0014, 0015), one stream per platform and kind of post (per sentiment

@@ -264,15 +264,21 @@ impl Store {
         with_pool!(self, |p| p.close().await)
     }
 
-    /// Reads the in-memory indexes of the influencers, trending topics and sentiment pages for
-    /// each running tracker, newest last (the indexes keep the most recently used when memory is
-    /// short), so that the first visit after a start does not wait for them. Trackers too large
+    /// Reads the in-memory indexes of the influencers, trending topics, sentiment and posts pages
+    /// for each running tracker, newest last (the indexes keep the most recently used when memory
+    /// is short), so that the first visit after a start does not wait for them. Trackers too large
     /// to keep in memory are left to their row-based answers, as a request would.
     pub async fn warm_page_indexes(&self) -> Result<()> {
         for (id, _) in self.running_trackers().await? {
-            self.author_index(id).await?;
-            self.topic_table(id).await?;
+            self.warm_tracker(id).await?;
         }
+        Ok(())
+    }
+
+    /// Reads one tracker's in-memory page indexes now (see [`Store::warm_page_indexes`]).
+    pub async fn warm_tracker(&self, tracker_id: i64) -> Result<()> {
+        self.author_index(tracker_id).await?;
+        self.topic_table(tracker_id).await?;
         Ok(())
     }
 }

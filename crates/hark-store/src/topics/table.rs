@@ -355,9 +355,27 @@ impl TopicTable {
 pub(crate) struct TopicTables {
     trackers: Mutex<HashMap<i64, Arc<RwLock<TopicTable>>>>,
     clock: AtomicU64,
+    /// Trackers found too large to keep (their requests read the rows), until the process ends.
+    oversized: Mutex<std::collections::HashSet<i64>>,
 }
 
 impl TopicTables {
+    /// Whether the tracker's table has been read whole once (it may be behind by a few days),
+    /// and whether it is being read now or is too large to keep.
+    pub(crate) fn state(&self, tracker_id: i64) -> (bool, bool) {
+        if self.oversized.lock().unwrap_or_else(|e| e.into_inner()).contains(&tracker_id) {
+            return (false, true);
+        }
+        let m = self.trackers.lock().unwrap_or_else(|e| e.into_inner());
+        match m.get(&tracker_id) {
+            None => (false, false),
+            Some(e) => match e.try_read() {
+                Ok(g) => (g.version >= 0, false),
+                Err(_) => (false, true),
+            },
+        }
+    }
+
     fn entry(&self, tracker_id: i64) -> Arc<RwLock<TopicTable>> {
         let mut m = self.trackers.lock().unwrap_or_else(|e| e.into_inner());
         m.entry(tracker_id).or_insert_with(|| Arc::new(RwLock::new(TopicTable { version: -1, ..Default::default() }))).clone()
@@ -382,6 +400,7 @@ impl TopicTables {
         }
         if keep_posts > MAX_POSTS {
             m.remove(&keep);
+            self.oversized.lock().unwrap_or_else(|e| e.into_inner()).insert(keep);
         }
     }
 }

@@ -61,6 +61,24 @@ macro_rules! write_audit {
 }
 pub(crate) use write_audit;
 
+/// Runs the statements of `$body` on `$tx`, a write transaction, then writes `$audit` (an
+/// `Option<&Audit>`) in it and commits: the change and its entry are stored together or not at
+/// all.
+macro_rules! audited_write {
+    ($store:expr, $audit:expr, |$tx:ident| $body:block) => {
+        $crate::with_pool!($store, |p| {
+            let mut $tx = $crate::BeginWrite::begin_write(p).await?;
+            $body
+            if let Some(a) = $audit {
+                $crate::audit::write_audit!($tx, a);
+            }
+            $tx.commit().await?;
+            Ok::<_, $crate::StoreError>(())
+        })
+    };
+}
+pub(crate) use audited_write;
+
 const AUDIT_COLUMNS: &str = "id, tracker_id, tracker_hash, tracker_title, actor_id, actor, action, detail, created_at";
 
 impl Store {

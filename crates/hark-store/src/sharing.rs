@@ -4,8 +4,7 @@
 
 use hark_core::Millis;
 
-use crate::audit::write_audit;
-use crate::{with_pool, Audit, BeginWrite, Result, Store};
+use crate::{with_pool, Audit, Result, Store};
 
 /// The Share dialog's settings as stored (the toggles stay JSON text; the API decodes them).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +21,7 @@ impl Store {
     /// Stores the Share dialog's settings. A custom URL another tracker uses is a conflict on
     /// `trackers_custom_url_key` and changes nothing (nor writes the audit entry).
     pub async fn set_share_settings(&self, tracker_id: i64, s: &ShareSettings, now: Millis, audit: Option<&Audit>) -> Result<()> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+        crate::audit::audited_write!(self, audit, |tx| {
             sqlx::query(
                 "UPDATE trackers SET custom_url = $1, link_sharing = $2, share_exports = $3, unlock_date = $4, updated_at = $5 \
                  WHERE id = $6",
@@ -36,11 +34,6 @@ impl Store {
             .bind(tracker_id)
             .execute(&mut *tx)
             .await?;
-            if let Some(a) = audit {
-                write_audit!(tx, a);
-            }
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(())
         })
     }
 
@@ -60,19 +53,13 @@ impl Store {
 
     /// Replaces the share hash: links holding the old one stop working.
     pub async fn replace_share_hash(&self, tracker_id: i64, fresh: &str, now: Millis, audit: Option<&Audit>) -> Result<()> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+        crate::audit::audited_write!(self, audit, |tx| {
             sqlx::query("UPDATE trackers SET share_hash = $1, updated_at = $2 WHERE id = $3")
                 .bind(fresh)
                 .bind(now)
                 .bind(tracker_id)
                 .execute(&mut *tx)
                 .await?;
-            if let Some(a) = audit {
-                write_audit!(tx, a);
-            }
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(())
         })
     }
 }

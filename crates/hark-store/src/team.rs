@@ -3,8 +3,7 @@
 
 use hark_core::{Millis, Permission};
 
-use crate::audit::write_audit;
-use crate::{with_pool, Audit, BeginWrite, Result, Store};
+use crate::{with_pool, Audit, Result, Store};
 
 /// A member of a tracker's team with the account's name and address.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -120,8 +119,7 @@ impl Store {
     /// Makes `user_id` a member as the invitation says (keeping a higher rank they already have)
     /// and closes the invitation, with the audit entry.
     pub async fn accept_invitation(&self, invitation: &InvitationRow, user_id: i64, audit: Option<&Audit>) -> Result<()> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+        crate::audit::audited_write!(self, audit, |tx| {
             sqlx::query(
                 "INSERT INTO tracker_members (tracker_id, user_id, permission) VALUES ($1, $2, $3) \
                  ON CONFLICT (tracker_id, user_id) DO UPDATE SET permission = \
@@ -133,18 +131,12 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             sqlx::query("DELETE FROM tracker_invitations WHERE id = $1").bind(invitation.id).execute(&mut *tx).await?;
-            if let Some(a) = audit {
-                write_audit!(tx, a);
-            }
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(())
         })
     }
 
     /// Hands the tracker to `new_owner` (a member); the old owner stays as an administrator.
     pub async fn transfer_ownership(&self, tracker_id: i64, old_owner: i64, new_owner: i64, now: Millis, audit: Option<&Audit>) -> Result<()> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+        crate::audit::audited_write!(self, audit, |tx| {
             sqlx::query("UPDATE trackers SET owner_id = $1, updated_at = $2 WHERE id = $3")
                 .bind(new_owner)
                 .bind(now)
@@ -165,11 +157,6 @@ impl Store {
             .bind(Permission::Administrator.rank())
             .execute(&mut *tx)
             .await?;
-            if let Some(a) = audit {
-                write_audit!(tx, a);
-            }
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(())
         })
     }
 }

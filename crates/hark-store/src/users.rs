@@ -1,6 +1,6 @@
 use hark_core::Millis;
 
-use crate::{with_pool, Audit, BeginWrite, Result, Store};
+use crate::{with_pool, Audit, Result, Store};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -165,8 +165,7 @@ impl Store {
     /// Sets an account's plan, trial, limits and administrator right, with the audit entry of
     /// the change (the right given or taken) in the same transaction.
     pub async fn set_account_plan(&self, user_id: i64, a: &AccountPlan, audit: Option<&Audit>) -> Result<()> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+        crate::audit::audited_write!(self, audit, |tx| {
             sqlx::query(
                 "UPDATE users SET plan = $1, trial = $2, trial_expires = $3, max_searches = $4, max_ignored = $5, is_admin = $6 \
                  WHERE id = $7",
@@ -180,11 +179,6 @@ impl Store {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-            if let Some(a) = audit {
-                crate::audit::write_audit!(tx, a);
-            }
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(())
         })
     }
 }

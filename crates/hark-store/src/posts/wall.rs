@@ -240,14 +240,8 @@ impl Store {
     /// Sets the key of the wall's moderation link (a new key kills the old link), with the audit
     /// entry of a replaced link.
     pub async fn set_moderation_key(&self, tracker_id: i64, key: &str, audit: Option<&crate::Audit>) -> Result<()> {
-        with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+        crate::audit::audited_write!(self, audit, |tx| {
             sqlx::query("UPDATE trackers SET moderation_key = $2 WHERE id = $1").bind(tracker_id).bind(key).execute(&mut *tx).await?;
-            if let Some(a) = audit {
-                crate::audit::write_audit!(tx, a);
-            }
-            tx.commit().await?;
-            Ok::<_, crate::StoreError>(())
         })
     }
 }

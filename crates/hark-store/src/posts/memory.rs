@@ -118,7 +118,10 @@ impl Store {
         let room = end.saturating_mul(2).max(64);
         let mut best: Vec<Entry> = Vec::new();
         let mut bar: Option<Entry> = None;
-        table.each(&scope, |d, i| {
+        // In date order the days are read in the page's direction: once the first posts are
+        // kept, the bar turns the rest away.
+        let newest_first = q.sort == PostSort::Date && !q.ascending;
+        table.each_in(&scope, newest_first, |d, i| {
             if let Some(mask) = buckets {
                 if mask >> d.bucket[i] & 1 == 0 {
                     return;

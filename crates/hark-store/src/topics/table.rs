@@ -320,12 +320,20 @@ impl TopicTable {
     }
 
     /// Calls `f(day, i)` for every post in scope.
-    pub fn each<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, mut f: F) {
+    pub fn each<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, f: F) {
+        self.each_in(s, false, f)
+    }
+
+    /// As [`Self::each`], the days newest first when `newest_first` (a day's posts stay in id
+    /// order).
+    pub fn each_in<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, newest_first: bool, mut f: F) {
         if s.start > s.end {
             return;
         }
         let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
-        for (day, d) in self.days.range(a..=b) {
+        let range = self.days.range(a..=b);
+        let days: Box<dyn Iterator<Item = (&'a i64, &'a DayPosts)>> = if newest_first { Box::new(range.rev()) } else { Box::new(range) };
+        for (day, d) in days {
             let whole = *day >= s.start && day + DAY_MS - 1 <= s.end;
             for i in 0..d.len() {
                 if (s.platforms >> d.platform[i]) & 1 == 0 {

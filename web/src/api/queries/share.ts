@@ -68,6 +68,9 @@ export function useEditShare(hash: string) {
   const key = shareKey(hash);
   return useMutation({
     mutationKey: shareMutationKey(hash),
+    // One change at a time, in the order made: each sends the whole set of switches, so two on
+    // their way at once could reach the server in the other order and undo the later one.
+    scope: { id: `share:${hash}` },
     mutationFn: (change: ShareChange) => put<ShareView>(path(hash), change),
     onMutate: async (change) => {
       await qc.cancelQueries({ queryKey: key });

@@ -142,6 +142,41 @@ describe('Share modal', () => {
     expect(edit).toHaveAttribute('aria-checked', 'true');
   });
 
+  it('sends quick toggles one at a time, in order, so a slow answer cannot undo a later toggle', async () => {
+    const keep = server();
+    let open = 0;
+    let most = 0;
+    const calls = setup({
+      put: async (c) => {
+        open += 1;
+        most = Math.max(most, open);
+        await new Promise((r) => setTimeout(r, 50));
+        open -= 1;
+        return keep(c);
+      },
+    });
+    const d = await dialog();
+    await d.findByRole('switch', { name: 'Edit date range' });
+    // Each switch shows its change at once; the next click comes before any answer.
+    for (const name of ['Edit date range', 'View predictions', 'Export reports']) {
+      const sw = d.getByRole('switch', { name });
+      fireEvent.click(sw);
+      await waitFor(() => expect(sw).toHaveAttribute('aria-checked', 'true'));
+    }
+    expect(puts(calls).length).toBeLessThan(3);
+    await waitFor(() => expect(puts(calls)).toHaveLength(3));
+    await waitFor(() => expect(open).toBe(0));
+    expect(most).toBe(1);
+    expect(puts(calls).map((c) => c.body)).toEqual([
+      { linkSharing: { editDateRange: true, exportReports: false, viewPredictions: false } },
+      { linkSharing: { editDateRange: true, exportReports: false, viewPredictions: true } },
+      { linkSharing: { editDateRange: true, exportReports: true, viewPredictions: true } },
+    ]);
+    for (const name of ['Edit date range', 'View predictions', 'Export reports']) {
+      await waitFor(() => expect(d.getByRole('switch', { name })).toHaveAttribute('aria-checked', 'true'));
+    }
+  });
+
   it('locks Export reports on a trial with the upgrade text', async () => {
     const calls = setup({ get: () => ({ body: view({ exportsLocked: true }) }) });
     const d = await dialog();

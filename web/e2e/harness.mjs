@@ -56,8 +56,13 @@ async function waitForHealth(url, child, timeoutMs) {
  * `reuse`: a server stopped with `stop({ keep: true })` — the new one starts on its data directory
  * (SQLite) or database (PostgreSQL), and on its port unless `port` says otherwise, as the same
  * server started again would; its own `stop()` then removes them.
+ *
+ * `join`: a running server on PostgreSQL — the new one serves the same database beside it, as
+ * the servers of a cluster do (pass both the same HARK_SECRET_KEY in `env`); the database stays
+ * the first server's to remove.
  */
-export async function startServer({ demo = false, env: extraEnv = {}, reuse = null, port: wantedPort = null } = {}) {
+export async function startServer({ demo = false, env: extraEnv = {}, reuse = null, port: wantedPort = null, join = null } = {}) {
+  if (join && !join.pgDb) throw new Error('startServer({ join }) needs servers on PostgreSQL (HARK_E2E_POSTGRES_URL)');
   if (!existsSync(path.join(distDir, 'index.html'))) {
     throw new Error(`web app not built: run "npm run build" in ${webDir}`);
   }
@@ -77,14 +82,14 @@ export async function startServer({ demo = false, env: extraEnv = {}, reuse = nu
   if (!env.RUST_LOG) env.RUST_LOG = 'warn';
   // Each server starts on an empty database, as a fresh data directory gives SQLite.
   const pgAdmin = mock ? null : process.env.HARK_E2E_POSTGRES_URL;
-  let pgDb = reuse?.pgDb ?? null;
+  let pgDb = reuse?.pgDb ?? join?.pgDb ?? null;
   if (pgAdmin && !pgDb) {
     pgDb = `hark_e2e_${process.pid}_${port}`;
     execFileSync('psql', [pgAdmin, '-qc', `CREATE DATABASE ${pgDb}`]);
   }
   if (pgAdmin) env.HARK_DATABASE_URL = `${pgAdmin.split('?')[0].replace(/\/[^/]*$/, '')}/${pgDb}`;
   const dropDb = () => {
-    if (pgDb) {
+    if (pgDb && !join) {
       try {
         execFileSync('psql', [pgAdmin, '-qc', `DROP DATABASE IF EXISTS ${pgDb} WITH (FORCE)`]);
       } catch {

@@ -38,6 +38,11 @@ use routes::{posts, session, tags, trackers};
 pub struct ApiConfig {
     /// Mark cookies Secure (set when Hark is served over https).
     pub secure_cookies: bool,
+    /// This server's name in `/healthz` (its listening address); the process id when unset.
+    pub node: Option<String>,
+    /// The cluster's ingest log, when collected posts go through NATS JetStream (`/healthz`
+    /// reports on it).
+    pub ingest_log: Option<Arc<hark_ingest::log::IngestLog>>,
     /// The built web app (index.html and assets); absent means API only.
     pub web_dir: Option<PathBuf>,
     /// The SMTP server mail goes through; none means no mail (the features that send say so).
@@ -252,6 +257,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::preview::preview_sample))
         .routes(routes!(routes::preview::end_preview))
         .routes(routes!(routes::preview::volume_estimate))
+        .routes(routes!(routes::health::healthz))
         .split_for_parts()
 }
 

@@ -374,6 +374,7 @@ async fn openapi_lists_every_route() {
     let paths = doc["paths"].as_object().expect("paths");
     let expected = [
         ("get", "/api/v1/health"),
+        ("get", "/healthz"),
         ("get", "/api/v1/setup"),
         ("post", "/api/v1/setup"),
         ("post", "/api/v1/auth/login"),

@@ -61,6 +61,7 @@ fn routes() -> Vec<Route> {
     edit["mode"] = json!("future");
     vec![
         r("get", "/api/v1/health", Public),
+        r("get", "/healthz", Public),
         r("get", "/api/v1/setup", Public),
         b("post", "/api/v1/setup", Public, json!({"email": "late@example.org", "password": "password123", "name": "Late"})),
         b("post", "/api/v1/auth/login", Public, json!({"email": "nobody@example.org", "password": "wrong-password"})),

@@ -357,3 +357,55 @@ async fn members_joining_and_administrator_rights_are_audited() {
         assert_eq!(all["entries"].as_array().unwrap().len(), 5);
     }
 }
+
+#[tokio::test]
+async fn healthz_reports_the_database_and_the_jobs_waiting_for_a_worker() {
+    for backend in backends() {
+        let app = TestApp::spawn(backend).await;
+        let r = app.get("/healthz").await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        assert_eq!(r.body["status"], "ok", "{:?}", r.body);
+        assert_eq!(r.body["database"]["ok"], true);
+        let name = if backend == Backend::Sqlite { "sqlite" } else { "postgres" };
+        assert_eq!(r.body["database"]["backend"], name);
+        assert_eq!(r.body["nats"]["configured"], false);
+        assert_eq!(r.body["jobs"]["reanalyses"]["waiting"], 0);
+        assert_eq!(r.body["problems"], json!([]));
+
+        // A re-analysis queued ten minutes ago that no worker took (no worker runs in this test).
+        app.setup_admin().await;
+        let t = app.create_tracker("nike").await;
+        let id = app.store.tracker_by_hash(t["hash"].as_str().unwrap()).await.unwrap().unwrap().id;
+        let queued = hark_core::now_millis() - 600_000;
+        raw(
+            &app,
+            &format!(
+                "INSERT INTO tracker_edits (tracker_id, mode, criteria_before, criteria_after, created_at) \
+                 VALUES ({id}, 'reanalyze', '{{}}', '{{}}', {queued}) RETURNING criteria_before"
+            ),
+        )
+        .await;
+        let r = app.get("/healthz").await;
+        assert_eq!((r.status, r.body["status"].as_str()), (200, Some("degraded")), "{:?}", r.body);
+        assert_eq!(r.body["jobs"]["reanalyses"]["waiting"], 1);
+        assert!(r.body["jobs"]["reanalyses"]["lagSeconds"].as_f64().unwrap() >= 600.0, "{:?}", r.body);
+        assert!(r.body["problems"][0].as_str().unwrap().contains("reanalyses"), "{:?}", r.body);
+
+        // Once a live worker holds it, it waits no more; when its lease runs out it waits again.
+        let now = hark_core::now_millis();
+        let job = app.store.lease_reanalysis("worker-a", now, now + 60_000).await.unwrap().expect("leased");
+        assert_eq!(job.tracker_id, id);
+        assert!(app.store.lease_reanalysis("worker-b", now, now + 60_000).await.unwrap().is_none(), "held by worker-a");
+        let r = app.get("/healthz").await;
+        assert_eq!((r.body["status"].as_str(), &r.body["jobs"]["reanalyses"]["waiting"]), (Some("ok"), &json!(0)), "{:?}", r.body);
+        let later = now + 61_000;
+        let taken = app.store.lease_reanalysis("worker-b", later, later + 20_000).await.unwrap().expect("taken over");
+        assert_eq!(taken.id, job.id);
+        let point = hark_store::ReanalysisPoint { processed: 5, total: 9, removed: 1, after_post_id: 77 };
+        assert!(!app.store.save_reanalysis(job.id, "worker-a", point, None, later + 20_000).await.unwrap(), "worker-a lost it");
+        assert!(app.store.save_reanalysis(job.id, "worker-b", point, Some(later), later + 20_000).await.unwrap());
+        assert!(!app.store.save_reanalysis(job.id, "worker-b", point, Some(later), later + 20_000).await.unwrap(), "finished once");
+        let done = app.store.latest_reanalysis(id).await.unwrap().unwrap();
+        assert_eq!((done.processed, done.removed, done.after_post_id, done.applied_at), (5, 1, 77, Some(later)));
+    }
+}

@@ -15,8 +15,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hark_core::{now_millis, JobKind, Millis, TrackerCriteria, TrackerStatus};
+use hark_ingest::log::IngestLog;
 use hark_ingest::pipeline::{compile, ingest_searched, Matcher};
-use hark_store::{CollectionJob, PageDone, Store};
+use hark_store::{hold_lease, CollectionJob, Held, PageDone, Store};
 
 use crate::stream::{build_stream, StreamConfig, StreamWorker, Targets};
 use crate::{build, config_from_row, CollectError, Connector, ConnectorKind, Http, RetryPolicy, TrackerQuery};
@@ -40,20 +41,25 @@ pub struct SchedulerConfig {
     pub policy: RetryPolicy,
     /// Streaming connectors' settings (the owner is this scheduler's).
     pub stream: StreamConfig,
+    /// A cluster's ingest log: collected posts are published to it (and written by any server's
+    /// ingest workers) instead of written here.
+    pub log: Option<Arc<IngestLog>>,
 }
 
 impl Default for SchedulerConfig {
     fn default() -> Self {
         Self {
-            owner: format!("node-{:08x}", rand::random::<u32>()),
+            owner: format!("node-{}-{:08x}", std::process::id(), rand::random::<u32>()),
             poll_interval: Duration::from_secs(300),
-            lease: Duration::from_secs(120),
+            // Renewed every third of it while a job runs: a dead server's jobs move on within it.
+            lease: Duration::from_secs(20),
             max_pages_per_lease: 50,
             idle: Duration::from_secs(2),
             refresh: Duration::from_secs(15),
             backfill_attempts: 8,
             policy: RetryPolicy::default(),
             stream: StreamConfig::default(),
+            log: None,
         }
     }
 }
@@ -150,7 +156,7 @@ impl Scheduler {
             }
             match build_stream(kind, &config, Http::new(self.cfg.policy.clone())) {
                 Some(Ok(connector)) => {
-                    let cfg = StreamConfig { owner: self.cfg.owner.clone(), ..self.cfg.stream.clone() };
+                    let cfg = StreamConfig { owner: self.cfg.owner.clone(), log: self.cfg.log.clone(), ..self.cfg.stream.clone() };
                     let worker = StreamWorker::new(self.store.clone(), connector, cfg);
                     let handle = tokio::spawn(worker.run(self.targets.subscribe()));
                     self.streams.insert(kind.name().to_string(), (at, handle));
@@ -332,9 +338,17 @@ impl Scheduler {
                 None => return Err(CollectError::Payload("trackers not compiled yet".into())),
             };
             let searched_for = connector.searches_for_terms().then_some(tracker.id);
-            ingest_searched(&self.store, matcher, page.posts, now_millis(), searched_for)
-                .await
-                .map_err(CollectError::from)?;
+            let write = async {
+                match &self.cfg.log {
+                    Some(log) => log.publish(searched_for, page.posts).await.map_err(|e| CollectError::Network(e.to_string())),
+                    None => ingest_searched(&self.store, matcher, page.posts, now_millis(), searched_for)
+                        .await
+                        .map(|_| ())
+                        .map_err(CollectError::from),
+                }
+            };
+            let Some(written) = self.under_lease(job, write).await else { return Ok(RunOutcome::LeaseLost) };
+            written?;
             let now = now_millis();
             let limited = self.volume_limit_reached(tracker.id).await?;
             let go_on = page.more && pages < self.cfg.max_pages_per_lease && !limited;
@@ -410,21 +424,22 @@ impl Scheduler {
         query: &TrackerQuery,
         cursor: &serde_json::Value,
     ) -> Result<Option<crate::Page>, CollectError> {
-        let fetch = connector.fetch(query, cursor);
-        tokio::pin!(fetch);
-        let beat = self.cfg.lease / 3;
-        loop {
-            tokio::select! {
-                r = &mut fetch => return r.map(Some),
-                _ = tokio::time::sleep(beat) => {
-                    let now = now_millis();
-                    let kept = self.store.job_heartbeat(job.id, &self.cfg.owner, now, now + self.lease_ms()).await
-                        .map_err(CollectError::from)?;
-                    if !kept {
-                        return Ok(None);
-                    }
-                }
+        self.under_lease(job, connector.fetch(query, cursor)).await.transpose()
+    }
+
+    /// Runs `work` while renewing the job's lease; `None` when the lease was lost meanwhile.
+    async fn under_lease<T>(&self, job: &CollectionJob, work: impl std::future::Future<Output = T>) -> Option<T> {
+        let (store, owner, id, ms) = (self.store.clone(), self.cfg.owner.clone(), job.id, self.lease_ms());
+        let renew = move || {
+            let (store, owner) = (store.clone(), owner.clone());
+            async move {
+                let now = now_millis();
+                store.job_heartbeat(id, &owner, now, now + ms).await
             }
+        };
+        match hold_lease(work, self.cfg.lease / 3, renew).await {
+            Held::Done(t) => Some(t),
+            Held::Lost => None,
         }
     }
 }

@@ -108,6 +108,8 @@ pub struct StreamConfig {
     pub lease: Duration,
     /// How long one batch reads before its posts are stored and the cursor saved.
     pub window: Duration,
+    /// A cluster's ingest log: the batch's posts are published to it instead of written here.
+    pub log: Option<Arc<hark_ingest::log::IngestLog>>,
     /// Sleep while another worker holds the stream.
     pub idle: Duration,
     pub backoff: StreamBackoff,
@@ -116,9 +118,10 @@ pub struct StreamConfig {
 impl Default for StreamConfig {
     fn default() -> Self {
         Self {
-            owner: format!("node-{:08x}", rand::random::<u32>()),
-            lease: Duration::from_secs(120),
+            owner: format!("node-{}-{:08x}", std::process::id(), rand::random::<u32>()),
+            lease: Duration::from_secs(20),
             window: Duration::from_secs(2),
+            log: None,
             idle: Duration::from_secs(5),
             backoff: StreamBackoff::default(),
         }
@@ -194,8 +197,12 @@ impl StreamWorker {
         };
         let n = batch.posts.len();
         // Posts first, cursor after: a crash in between repeats the batch, never skips it.
-        if let Err(e) = ingest_with(&self.store, matcher, batch.posts, now_millis()).await {
-            return self.failed(CollectError::from(e)).await;
+        let written = match &self.cfg.log {
+            Some(log) => log.publish(None, batch.posts).await.map_err(|e| CollectError::Network(e.to_string())),
+            None => ingest_with(&self.store, matcher, batch.posts, now_millis()).await.map(|_| ()).map_err(CollectError::from),
+        };
+        if let Err(e) = written {
+            return self.failed(e).await;
         }
         let now = now_millis();
         match self

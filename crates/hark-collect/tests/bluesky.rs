@@ -193,6 +193,7 @@ fn config(owner: &str) -> StreamConfig {
         window: Duration::from_millis(60),
         idle: Duration::from_millis(20),
         backoff: StreamBackoff::fast(),
+        log: None,
     }
 }
 

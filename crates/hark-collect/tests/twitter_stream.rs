@@ -218,6 +218,7 @@ fn cfg(owner: &str) -> StreamConfig {
         window: Duration::from_millis(80),
         idle: Duration::from_millis(20),
         backoff: StreamBackoff::fast(),
+        log: None,
     }
 }
 

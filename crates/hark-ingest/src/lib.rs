@@ -8,6 +8,7 @@ pub mod demo_tracker;
 pub mod enrich;
 pub mod import;
 pub mod keywords;
+pub mod log;
 pub mod pipeline;
 pub mod reanalysis;
 pub mod sentiment_model;

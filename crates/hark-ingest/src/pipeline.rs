@@ -24,6 +24,9 @@ pub enum IngestError {
     Criteria(i64, String),
     #[error("a background task failed: {0}")]
     Task(String),
+    /// The job's lease was lost: another worker has it, or it was finished or superseded.
+    #[error("the job's lease was lost")]
+    LeaseLost,
 }
 
 /// Turns a post and its enrichment into the row the store writes.

@@ -1,18 +1,26 @@
 //! Re-analysis: after a search edit with "re-analyze previous data", a tracker's stored posts are
 //! matched again against its new search; posts that no longer match leave the tracker (and its
-//! rollups) and subtracker labels are refreshed. Progress is stored as it goes, so a restart
-//! resumes from the beginning of the remaining work without double counting.
+//! rollups) and subtracker labels are refreshed. A worker leases the job (every server runs one,
+//! see [`run_worker`]) and saves where it got to with each page under the lease, so a worker that
+//! takes over a dead server's job goes on after the last saved page without double counting.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use hark_core::{now_millis, MatchScratch, Post};
-use hark_store::Store;
+use hark_core::{now_millis, MatchScratch, Millis, Post};
+use hark_store::{hold_lease, Held, ReanalysisPoint, Store};
 
 use crate::pipeline::{compile, sentiment_text, IngestError, Matcher};
 
 const PAGE: i64 = 2_000;
+
+/// How long a worker holds a re-analysis without renewing it; it renews every third of that, so
+/// a job whose server died is taken over within this time (and the worker's idle wait).
+pub const LEASE: Duration = Duration::from_secs(20);
+
+/// This process's name in re-analysis leases.
+static OWNER: LazyLock<String> = LazyLock::new(|| format!("reanalysis-{}-{:08x}", std::process::id(), rand::random::<u32>()));
 
 /// Runs the oldest pending re-analysis to the end. Returns false when none was pending.
 pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
@@ -23,36 +31,80 @@ pub async fn run_next(store: &Store) -> Result<bool, IngestError> {
 /// counts).
 #[doc(hidden)]
 pub async fn run_next_with(store: &Store, writers: usize) -> Result<bool, IngestError> {
-    let Some(job) = store.pending_reanalysis().await? else {
+    run_next_as(store, &OWNER, writers, LEASE).await
+}
+
+/// One worker's turn: leases the oldest re-analysis that is free (or whose worker stopped) as
+/// `owner` for `lease`, and runs it while renewing the lease. Returns false when none was free.
+pub async fn run_next_as(store: &Store, owner: &str, writers: usize, lease: Duration) -> Result<bool, IngestError> {
+    let lease_ms = lease.as_millis() as Millis;
+    let Some(job) = store.lease_reanalysis(owner, now_millis(), now_millis() + lease_ms).await? else {
         return Ok(false);
     };
+    let held = Lease { store: store.clone(), owner: owner.into(), ms: lease_ms, job: job.id };
+    let renew = || {
+        let (store, owner, id) = (store.clone(), owner.to_string(), job.id);
+        async move { store.renew_reanalysis(id, &owner, now_millis() + lease_ms).await }
+    };
+    match hold_lease(run_job(&held, &job, writers), lease / 3, renew).await {
+        Held::Done(Err(IngestError::LeaseLost)) | Held::Lost => {
+            tracing::info!(job = job.id, "re-analysis taken over or superseded; this worker stops");
+            Ok(true)
+        }
+        Held::Done(r) => r.map(|_| true),
+    }
+}
+
+/// A leased job's saves: each renews the lease and fails with [`IngestError::LeaseLost`] when
+/// another worker has it.
+#[derive(Clone)]
+struct Lease {
+    store: Store,
+    owner: Arc<str>,
+    ms: Millis,
+    job: i64,
+}
+
+impl Lease {
+    async fn save(&self, point: ReanalysisPoint, done: bool) -> Result<(), IngestError> {
+        let now = now_millis();
+        let kept = self.store.save_reanalysis(self.job, &self.owner, point, done.then_some(now), now + self.ms).await?;
+        if kept {
+            Ok(())
+        } else {
+            Err(IngestError::LeaseLost)
+        }
+    }
+}
+
+async fn run_job(lease: &Lease, job: &hark_store::Reanalysis, writers: usize) -> Result<(), IngestError> {
+    let store = &lease.store;
     let now = now_millis();
     let Some(tracker) = store.tracker_by_id(job.tracker_id).await? else {
-        store.set_reanalysis_progress(job.id, 0, 0, 0, Some(now)).await?;
-        return Ok(true);
+        return lease.save(ReanalysisPoint::default(), true).await;
     };
     if let Some(latest) = store.latest_reanalysis(tracker.id).await? {
         if latest.id != job.id {
             // A newer edit supersedes this one; only the newest search matters.
             store.supersede_reanalysis(tracker.id, latest.id, now).await?;
-            return Ok(true);
+            return Ok(());
         }
     }
     let matcher = compile(&[(tracker.id, tracker.criteria.clone())])?;
     let total = store.count_links(tracker.id).await?;
     if let Some((before, after)) = store.reanalysis_criteria(job.id).await? {
         if sentiment_only(&before, &after) {
-            return rescore(store, matcher, tracker.id, job.id, total, writers).await.map(|_| true);
+            return rescore(lease, matcher, tracker.id, total, writers).await;
         }
     }
-    let (mut processed, mut removed, mut after) = (0i64, 0i64, 0i64);
+    // A job taken over goes on after the last page its earlier worker saved.
+    let mut point = ReanalysisPoint { processed: job.processed, total: total.max(job.processed), removed: job.removed, after_post_id: job.after_post_id };
     let mut scratch = MatchScratch::new();
     let mut matches = Vec::new();
-    store.set_reanalysis_progress(job.id, 0, total, 0, None).await?;
+    lease.save(point, false).await?;
     loop {
-        let page = store.tracker_posts_page(tracker.id, after, PAGE).await?;
+        let page = store.tracker_posts_page(tracker.id, point.after_post_id, page_size()).await?;
         let Some(last) = page.last() else { break };
-        after = last.post_id;
         let mut gone = Vec::new();
         let mut relabel = Vec::new();
         let mut rules = Vec::new();
@@ -73,16 +125,39 @@ pub async fn run_next_with(store: &Store, writers: usize) -> Result<bool, Ingest
                 Some(_) => {}
             }
         }
-        removed += store.unlink_posts(tracker.id, &gone, now_millis()).await? as i64;
+        point.removed += store.unlink_posts(tracker.id, &gone, now_millis()).await? as i64;
         store.set_subtrackers(tracker.id, &relabel).await?;
         store.set_sentiment_rules(tracker.id, &rules, now_millis()).await?;
-        processed += page.len() as i64;
-        store.set_reanalysis_progress(job.id, processed, total.max(processed), removed, None).await?;
+        point.processed += page.len() as i64;
+        point.total = point.total.max(point.processed);
+        point.after_post_id = last.post_id;
+        lease.save(point, false).await?;
+        if let Some(pause) = page_delay() {
+            tokio::time::sleep(pause).await;
+        }
         tokio::task::yield_now().await;
     }
-    store.set_reanalysis_progress(job.id, processed, total.max(processed), removed, Some(now_millis())).await?;
-    tracing::info!(tracker = tracker.id, processed, removed, "re-analysis finished");
-    Ok(true)
+    lease.save(point, true).await?;
+    tracing::info!(tracker = tracker.id, processed = point.processed, removed = point.removed, "re-analysis finished");
+    Ok(())
+}
+
+/// Posts a page holds: [`PAGE`], or `HARK_REANALYSIS_PAGE_SIZE` for tests that stop a server in
+/// the middle of a re-analysis of a few posts.
+fn page_size() -> i64 {
+    static SIZE: LazyLock<i64> = LazyLock::new(|| {
+        std::env::var("HARK_REANALYSIS_PAGE_SIZE").ok().and_then(|v| v.parse::<i64>().ok()).filter(|n| *n > 0).unwrap_or(PAGE)
+    });
+    *SIZE
+}
+
+/// A pause after each saved page (`HARK_REANALYSIS_PAGE_DELAY_MS`), for tests that stop a server
+/// in the middle of a re-analysis.
+fn page_delay() -> Option<Duration> {
+    static DELAY: LazyLock<Option<Duration>> = LazyLock::new(|| {
+        std::env::var("HARK_REANALYSIS_PAGE_DELAY_MS").ok().and_then(|v| v.parse::<u64>().ok()).filter(|ms| *ms > 0).map(Duration::from_millis)
+    });
+    *DELAY
 }
 
 /// Whether two criteria (JSON) differ in their custom sentiment keywords alone: then no post can
@@ -123,8 +198,10 @@ pub fn writers(backend: hark_store::Backend) -> usize {
 /// work, so they overlap: two readers read ranges of post ids side by side (each on its own
 /// connection), and `writers` writers write what they found while they read on (each batch by one
 /// writer; the rollups by one writer at a time).
-async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, total: i64, writers: usize) -> Result<(), IngestError> {
-    store.set_reanalysis_progress(job, 0, total, 0, None).await?;
+async fn rescore(lease: &Lease, matcher: Matcher, tracker_id: i64, total: i64, writers: usize) -> Result<(), IngestError> {
+    let store = &lease.store;
+    // Rules are set, never counted: a job taken over starts again from the first post.
+    lease.save(ReanalysisPoint { total, ..Default::default() }, false).await?;
     let mut processed = 0i64;
     if let Some((lo, hi)) = store.link_id_bounds(tracker_id).await? {
         let ranges = Arc::new(id_ranges(lo, hi, RANGES));
@@ -165,7 +242,7 @@ async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, tot
         let written = Arc::new(tokio::sync::Mutex::new(0i64));
         let mut writing = tokio::task::JoinSet::new();
         for _ in 0..writers.max(1) {
-            let (store, rx, turn, written) = (store.clone(), rx.clone(), turn.clone(), written.clone());
+            let (store, rx, turn, written, lease) = (store.clone(), rx.clone(), turn.clone(), written.clone(), lease.clone());
             writing.spawn(async move {
                 loop {
                     let (mut read, mut rules) = {
@@ -194,7 +271,10 @@ async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, tot
                     }
                     let mut written = written.lock().await;
                     *written += read as i64;
-                    store.set_reanalysis_progress(job, *written, total.max(*written), 0, None).await?;
+                    if let Err(e) = lease.save(ReanalysisPoint { processed: *written, total: total.max(*written), ..Default::default() }, false).await {
+                        rx.lock().await.close();
+                        return Err(e);
+                    }
                 }
                 Ok::<_, IngestError>(())
             });
@@ -215,7 +295,7 @@ async fn rescore(store: &Store, matcher: Matcher, tracker_id: i64, job: i64, tot
         }
         processed = *written.lock().await;
     }
-    store.set_reanalysis_progress(job, processed, total.max(processed), 0, Some(now_millis())).await?;
+    lease.save(ReanalysisPoint { processed, total: total.max(processed), ..Default::default() }, true).await?;
     tracing::info!(tracker = tracker_id, processed, "sentiment re-analysis finished");
     Ok(())
 }

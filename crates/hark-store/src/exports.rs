@@ -171,6 +171,11 @@ impl Store {
         Ok(n > 0)
     }
 
+    /// Keeps `owner`'s lease of a running export until `lease_until`; false when it was lost.
+    pub async fn renew_export(&self, id: i64, owner: &str, lease_until: Millis) -> Result<bool> {
+        self.renew_lease("UPDATE export_jobs SET lease_until = $3 WHERE id = $1 AND lease_owner = $2 AND state = 'running'", id, owner, lease_until).await
+    }
+
     /// Stores the finished file (or its link) and marks the job ready, if `owner` still holds it.
     pub async fn finish_export(&self, id: i64, owner: &str, r: &ExportResult<'_>, now: Millis) -> Result<bool> {
         with_pool!(self, |p| {

@@ -30,12 +30,14 @@ mod dialect;
 mod error;
 mod exports;
 mod filter;
+mod health;
 mod influencers;
 mod ingest;
 mod integrations;
 mod maintenance;
 mod notifications;
 mod posts;
+mod lease;
 mod reanalysis;
 mod sealing;
 pub mod secrets;
@@ -72,7 +74,9 @@ pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{
     wall_visibility, PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit, WallQuery, WallRow,
 };
-pub use reanalysis::{Reanalysis, StoredPost};
+pub use reanalysis::{Reanalysis, ReanalysisPoint, StoredPost};
+pub use lease::{hold_lease, Held, Singleton};
+pub use health::{JobLag, Waiting};
 pub use sentiment::SENTIMENT_BUCKETS;
 pub use sentiment_model::{ScoredPost, SentimentModelState};
 pub use sharing::ShareSettings;

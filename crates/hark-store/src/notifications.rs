@@ -444,6 +444,11 @@ impl Store {
             .await?))
     }
 
+    /// Keeps `owner`'s lease of a delivery being sent until `lease_until`; false when it was lost.
+    pub async fn renew_delivery(&self, id: i64, owner: &str, lease_until: Millis) -> Result<bool> {
+        self.renew_lease("UPDATE notification_deliveries SET lease_until = $3 WHERE id = $1 AND lease_owner = $2 AND status = 'sending'", id, owner, lease_until).await
+    }
+
     /// Marks a leased delivery sent; false when the lease was lost meanwhile (the other sender
     /// records it).
     pub async fn delivery_sent(&self, id: i64, owner: &str, now: Millis) -> Result<bool> {

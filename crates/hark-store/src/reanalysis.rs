@@ -18,6 +18,20 @@ pub struct Reanalysis {
     pub processed: i64,
     pub total: i64,
     pub removed: i64,
+    /// The last post id whose page was saved (0 before the first): a worker that takes the job
+    /// over goes on after it.
+    pub after_post_id: i64,
+}
+
+const COLUMNS: &str = "id, tracker_id, created_at, applied_at, processed, total, removed, after_post_id";
+
+/// Where a leased re-analysis got to, saved while its worker holds the lease.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReanalysisPoint {
+    pub processed: i64,
+    pub total: i64,
+    pub removed: i64,
+    pub after_post_id: i64,
 }
 
 
@@ -53,47 +67,71 @@ struct SentimentRow {
 }
 
 impl Store {
-    /// Queues a re-analysis for a tracker (done by [`Store::edit_tracker`] for mode "reanalyze").
-    pub async fn pending_reanalysis(&self) -> Result<Option<Reanalysis>> {
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(
-            "SELECT id, tracker_id, created_at, applied_at, processed, total, removed FROM tracker_edits \
-             WHERE mode = 'reanalyze' AND applied_at IS NULL ORDER BY id LIMIT 1"
+    /// Leases the oldest unfinished re-analysis whose lease is free or ran out, for `owner` until
+    /// `lease_until` (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so workers on several servers
+    /// share the queue). A job of a tracker whose newer job is held by another worker waits.
+    pub async fn lease_reanalysis(&self, owner: &str, now: Millis, lease_until: Millis) -> Result<Option<Reanalysis>> {
+        let sql = format!(
+            "UPDATE tracker_edits SET lease_owner = $1, lease_until = $3 \
+             WHERE id = (SELECT e.id FROM tracker_edits e WHERE e.mode = 'reanalyze' AND e.applied_at IS NULL \
+             AND (e.lease_until IS NULL OR e.lease_until < $2) \
+             AND NOT EXISTS (SELECT 1 FROM tracker_edits o WHERE o.tracker_id = e.tracker_id AND o.id <> e.id \
+             AND o.mode = 'reanalyze' AND o.applied_at IS NULL AND o.lease_until >= $2) \
+             ORDER BY e.id LIMIT 1{}) RETURNING {COLUMNS}",
+            self.backend().skip_locked("e")
+        );
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(&sql)
+            .bind(owner)
+            .bind(now)
+            .bind(lease_until)
+            .fetch_optional(p)
+            .await?))
+    }
+
+    /// Keeps `owner`'s lease of a re-analysis until `lease_until`; false when it was lost (taken
+    /// over, finished or superseded), and the worker must stop.
+    pub async fn renew_reanalysis(&self, id: i64, owner: &str, lease_until: Millis) -> Result<bool> {
+        self.renew_lease("UPDATE tracker_edits SET lease_until = $3 WHERE id = $1 AND lease_owner = $2 AND applied_at IS NULL", id, owner, lease_until).await
+    }
+
+
+    /// Saves a leased re-analysis's progress and renews the lease, or with `done_at` finishes it
+    /// (once: only the lease's holder can); false when the lease was lost.
+    pub async fn save_reanalysis(
+        &self,
+        id: i64,
+        owner: &str,
+        progress: ReanalysisPoint,
+        done_at: Option<Millis>,
+        lease_until: Millis,
+    ) -> Result<bool> {
+        let n = with_pool!(self, |p| sqlx::query(
+            "UPDATE tracker_edits SET processed = $3, total = $4, removed = $5, after_post_id = $6, applied_at = $7, \
+             lease_until = CASE WHEN $7 IS NULL THEN $8 ELSE NULL END, \
+             lease_owner = CASE WHEN $7 IS NULL THEN lease_owner ELSE NULL END \
+             WHERE id = $1 AND lease_owner = $2 AND applied_at IS NULL"
         )
-        .fetch_optional(p)
-        .await?))
+        .bind(id)
+        .bind(owner)
+        .bind(progress.processed)
+        .bind(progress.total)
+        .bind(progress.removed)
+        .bind(progress.after_post_id)
+        .bind(done_at)
+        .bind(lease_until)
+        .execute(p)
+        .await?
+        .rows_affected());
+        Ok(n == 1)
     }
 
     /// The latest re-analysis of a tracker, finished or not.
     pub async fn latest_reanalysis(&self, tracker_id: i64) -> Result<Option<Reanalysis>> {
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(
-            "SELECT id, tracker_id, created_at, applied_at, processed, total, removed FROM tracker_edits \
-             WHERE mode = 'reanalyze' AND tracker_id = $1 ORDER BY id DESC LIMIT 1"
-        )
+        let sql = format!("SELECT {COLUMNS} FROM tracker_edits WHERE mode = 'reanalyze' AND tracker_id = $1 ORDER BY id DESC LIMIT 1");
+        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(&sql)
         .bind(tracker_id)
         .fetch_optional(p)
         .await?))
-    }
-
-    pub async fn set_reanalysis_progress(
-        &self,
-        id: i64,
-        processed: i64,
-        total: i64,
-        removed: i64,
-        done_at: Option<Millis>,
-    ) -> Result<()> {
-        with_pool!(self, |p| sqlx::query(
-            "UPDATE tracker_edits SET processed = $1, total = $2, removed = $3, applied_at = $4 WHERE id = $5"
-        )
-        .bind(processed)
-        .bind(total)
-        .bind(removed)
-        .bind(done_at)
-        .bind(id)
-        .execute(p)
-        .await
-        .map(|_| ())?);
-        Ok(())
     }
 
     /// Earlier queued re-analyses of the same tracker are superseded by a newer one, which takes

@@ -122,6 +122,8 @@ impl Store {
     /// counts of every tracker that shows their analysed bucket (a manual edit or a keyword rule
     /// still wins), and records the run's progress: `through` is the page's last post id and
     /// `processed` how many posts it held. The run ends with the page that reaches its last post.
+    /// Servers that run the same page side by side write the same scores; the progress moves
+    /// only forward, and a server behind goes on from where the returned state says.
     pub async fn store_sentiment_scores(
         &self,
         updates: &[(i64, f64, Bucket)],
@@ -202,7 +204,8 @@ impl Store {
                 "UPDATE sentiment_model SET after_post_id = $1, processed = processed + $2, changed = changed + $3, \
                  version = CASE WHEN $1 >= last_post_id THEN target ELSE version END, \
                  finished_at = CASE WHEN $1 >= last_post_id THEN $4 ELSE NULL END, \
-                 target = CASE WHEN $1 >= last_post_id THEN NULL ELSE target END WHERE id = 1",
+                 target = CASE WHEN $1 >= last_post_id THEN NULL ELSE target END \
+                 WHERE id = 1 AND after_post_id < $1",
             )
             .bind(through)
             .bind(processed)

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
+pub mod nats;
 pub mod smtp;
+pub use nats::NatsServer;
 pub use smtp::{Mail, SmtpServer};
 
 use hark_api::{ApiConfig, AppState};

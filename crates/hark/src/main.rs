@@ -98,7 +98,7 @@ struct ServeArgs {
     export_ttl_hours: u64,
     /// Seconds an export worker holds a job between two progress reports; another server takes
     /// it over after that.
-    #[arg(long, env = "HARK_EXPORT_LEASE_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(2..=3600), hide = true)]
+    #[arg(long, env = "HARK_EXPORT_LEASE_SECS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(2..=3600), hide = true)]
     export_lease_secs: u64,
     /// A pause at each progress step of an export, in milliseconds (to test interrupted exports).
     #[arg(long, env = "HARK_EXPORT_STEP_DELAY_MS", value_parser = clap::value_parser!(u64).range(1..=60_000), hide = true)]
@@ -126,6 +126,14 @@ struct ServeArgs {
     /// visitors reach Hark through one proxy address.
     #[arg(long, env = "HARK_PUBLIC_RATE_LIMIT", default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     public_rate_limit: u32,
+    /// NATS server with JetStream (nats://HOST:4222) for a cluster's ingest log: connectors
+    /// publish collected posts to it and every server's ingest workers write them. Unset: each
+    /// server writes what it collects itself (one server needs no NATS).
+    #[arg(long, env = "HARK_NATS_URL", hide_env_values = true)]
+    nats_url: Option<String>,
+    /// The JetStream stream of the ingest log; every server of a cluster uses the same one.
+    #[arg(long, env = "HARK_NATS_STREAM", default_value = hark_ingest::log::DEFAULT_STREAM)]
+    nats_stream: String,
 }
 
 #[derive(Args)]
@@ -314,8 +322,19 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(m) = &mail {
         hark_api::mail::Mailer::new(m).map_err(|e| anyhow::anyhow!("--smtp-url / --mail-from: {e}"))?;
     }
+    // A cluster's ingest log: connected before serving, so a wrong address stops the start.
+    let ingest_log = match &args.nats_url {
+        Some(url) => Some(std::sync::Arc::new(
+            hark_ingest::log::IngestLog::connect(url, &args.nats_stream)
+                .await
+                .map_err(|e| anyhow::anyhow!("--nats-url: {e}"))?,
+        )),
+        None => None,
+    };
     let config = ApiConfig {
         secure_cookies: args.secure_cookies,
+        node: None,
+        ingest_log: ingest_log.clone(),
         web_dir,
         mail,
         public_url: args.public_url.clone(),
@@ -332,11 +351,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             ..Default::default()
         }),
     };
-    let state = AppState::new(store.clone(), config);
     let listener = tokio::net::TcpListener::bind(&args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
+    let config = ApiConfig { node: Some(addr.to_string()), ..config };
+    let state = AppState::new(store.clone(), config);
     println!("Hark is serving on http://{addr}");
     tokio::spawn(hark_ingest::reanalysis::run_worker(store.clone(), std::time::Duration::from_secs(2)));
     // The pages' in-memory indexes are read once in the background (seconds at a million posts).
@@ -347,24 +367,47 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         }
     });
     // Idle (one settings read every few seconds) until an administrator switches a connector on.
+    if let Some(log) = &ingest_log {
+        tokio::spawn(hark_ingest::log::run_worker(store.clone(), log.clone()));
+    }
     let collect = hark_collect::scheduler::SchedulerConfig {
         poll_interval: std::time::Duration::from_secs(args.collect_interval.max(10)),
+        log: ingest_log.clone(),
         ..Default::default()
     };
     tokio::spawn(hark_collect::scheduler::Scheduler::new(store.clone(), collect).run(std::future::pending()));
     if !args.no_demo {
-        // The first start writes a few weeks of sample posts; the server answers meanwhile.
+        // The first start writes a few weeks of sample posts; the server answers meanwhile. In a
+        // cluster one server at a time feeds the demo tracker; another takes over when it stops.
         let demo_store = store.clone();
         tokio::spawn(async move {
-            match hark_ingest::demo_tracker::ensure_demo_tracker(&demo_store).await {
-                Ok(t) => {
-                    println!(
-                        "Demo tracker (sample data): http://{addr}/hashtag-tracking/dashboard/{}/{}?demo=true",
-                        t.hash, t.friendly
-                    );
-                    hark_ingest::demo_tracker::run_demo_feed(demo_store, t.id, std::time::Duration::from_secs(5)).await;
+            let mut announced = false;
+            loop {
+                match demo_store.take_singleton("demo-feed").await {
+                    Ok(Some(mut held)) => match hark_ingest::demo_tracker::ensure_demo_tracker(&demo_store).await {
+                        Ok(t) => {
+                            if !announced {
+                                announced = true;
+                                println!(
+                                    "Demo tracker (sample data): http://{addr}/hashtag-tracking/dashboard/{}/{}?demo=true",
+                                    t.hash, t.friendly
+                                );
+                            }
+                            let feed = hark_ingest::demo_tracker::run_demo_feed(demo_store.clone(), t.id, std::time::Duration::from_secs(5));
+                            let lost = async {
+                                while held.still_held().await {
+                                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                                }
+                            };
+                            // The feed ends only when the demo tracker is gone.
+                            tokio::select! { _ = feed => return, _ = lost => {} }
+                        }
+                        Err(e) => tracing::warn!(error = %e, "demo tracker unavailable"),
+                    },
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!(error = %e, "demo feed not started"),
                 }
-                Err(e) => tracing::warn!(error = %e, "demo tracker unavailable"),
+                tokio::time::sleep(std::time::Duration::from_secs(15)).await;
             }
         });
     }

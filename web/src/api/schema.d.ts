@@ -1610,6 +1610,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1917,6 +1933,17 @@ export interface components {
             /** Format: int64 */
             views: number;
         };
+        DatabaseCheck: {
+            /** @description "sqlite" or "postgres". */
+            backend: string;
+            error?: string | null;
+            /**
+             * Format: double
+             * @description How long a trivial query took, in milliseconds.
+             */
+            latencyMs: number;
+            ok: boolean;
+        };
         DemoTracker: {
             friendly: string;
             hash: string;
@@ -1983,6 +2010,18 @@ export interface components {
         };
         Health: {
             status: string;
+        };
+        Healthz: {
+            database: components["schemas"]["DatabaseCheck"];
+            jobs?: null | components["schemas"]["Jobs"];
+            nats: components["schemas"]["NatsCheck"];
+            /** @description The server that answered. */
+            node: string;
+            /** @description Why the status is not "ok". */
+            problems: string[];
+            /** @description "ok", "degraded" (a kind of job waits too long) or "down" (the database is out of reach). */
+            status: string;
+            version: string;
         };
         HideInput: {
             hidden: boolean;
@@ -2165,6 +2204,32 @@ export interface components {
             mailError?: string | null;
             member?: null | components["schemas"]["Member"];
         };
+        /** @description Jobs of one kind that are due and held by no live worker. */
+        JobWait: {
+            /**
+             * Format: double
+             * @description How long the oldest has waited past its time, in seconds.
+             */
+            lagSeconds: number;
+            /** Format: int64 */
+            waiting: number;
+        };
+        Jobs: {
+            collection: components["schemas"]["JobWait"];
+            deliveries: components["schemas"]["JobWait"];
+            exports: components["schemas"]["JobWait"];
+            /**
+             * Format: double
+             * @description The wait past which the status is "degraded", in seconds.
+             */
+            lagLimitSeconds: number;
+            reanalyses: components["schemas"]["JobWait"];
+            /**
+             * Format: double
+             * @description The longest wait of any kind, in seconds.
+             */
+            worstLagSeconds: number;
+        };
         KeywordDto: {
             /**
              * Format: int64
@@ -2335,6 +2400,21 @@ export interface components {
              * @description Posts that left the queue for the wall (turning moderation off publishes the queue).
              */
             published: number;
+        };
+        NatsCheck: {
+            /**
+             * @description Whether collected posts go through NATS JetStream (`--nats-url`); when not, each server
+             *     writes what it collects itself and NATS is not needed.
+             */
+            configured: boolean;
+            /** @description Connected to NATS (true when not configured). */
+            ok: boolean;
+            /**
+             * Format: int64
+             * @description Collected posts' messages waiting in the log for an ingest worker, or taken and not
+             *     written yet: the ingest lag.
+             */
+            pending?: number | null;
         };
         NewExportInput: {
             /** @description The report's timeline as running totals. */
@@ -7937,6 +8017,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers (status ok or degraded) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Healthz"];
+                };
+            };
+            /** @description The database is out of reach */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Healthz"];
                 };
             };
         };

@@ -20,8 +20,9 @@ use crate::filters::FilterQuery;
 use crate::routes::posts::{export_cells, post_query, Cell, PostsParams};
 use crate::AppState;
 
-/// How long a worker holds a job between two progress reports before another may take it over.
-pub const LEASE: Duration = Duration::from_secs(60);
+/// How long a worker holds a job without renewing it before another may take it over; it renews
+/// every third of it while it makes the file, so a dead server's job moves on within this time.
+pub const LEASE: Duration = Duration::from_secs(20);
 /// How long a finished file is kept when the server does not say (`--export-ttl-hours`).
 pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 3600);
 /// How long a job may wait or run before it is given up and removed.
@@ -201,7 +202,19 @@ pub async fn run_next(state: &AppState, owner: &str) -> ApiResult<bool> {
         return Ok(false);
     };
     let started = std::time::Instant::now();
-    match make(state, &job, owner).await {
+    let lease = state.config.export_lease();
+    let renew = || {
+        let (store, owner, id) = (state.store.clone(), owner.to_string(), job.id);
+        async move { store.renew_export(id, &owner, now_millis() + lease.as_millis() as i64).await }
+    };
+    let made = match hark_store::hold_lease(make(state, &job, owner), lease / 3, renew).await {
+        hark_store::Held::Done(made) => made,
+        hark_store::Held::Lost => {
+            tracing::info!(job = job.id, "export taken over by another worker");
+            return Ok(true);
+        }
+    };
+    match made {
         Ok(made) => {
             let now = now_millis();
             let expires_at = now + state.config.export_ttl().as_millis() as i64;

@@ -32,8 +32,10 @@ const CATCH_UP_HOURS: i64 = 48;
 const NEGATIVE_COOLDOWN: Millis = 12 * HOUR;
 /// Posts matched this recently may still be committing; influencer alerts look at them next time.
 const SETTLE_MS: Millis = 30_000;
-/// How long a sender holds a delivery: long enough to make a large report's PDF.
-pub const DELIVERY_LEASE: Millis = 600_000;
+/// How long a sender holds a delivery without renewing it; it renews every third of it while it
+/// makes and sends the message (a large report's PDF takes a while), so a dead server's
+/// deliveries move on within this time.
+pub const DELIVERY_LEASE: Millis = 20_000;
 /// Posts looked at for influencer alerts in one round.
 const INFLUENCER_BATCH: i64 = 1000;
 /// Tries of a delivery that keeps failing for a reason that may pass (about two days at the

@@ -76,7 +76,19 @@ pub fn host_of(url: &str) -> String {
 /// Sends one leased delivery and records the outcome: sent, retried after back-off, or failed
 /// for good (a permanent refusal, or too many tries).
 pub async fn attempt(state: &AppState, owner: &str, d: DeliveryRow, now: Millis) -> ApiResult<()> {
-    match deliver(state, &d).await {
+    let renew = || {
+        let (store, owner, id) = (state.store.clone(), owner.to_string(), d.id);
+        async move { store.renew_delivery(id, &owner, hark_core::now_millis() + super::DELIVERY_LEASE).await }
+    };
+    let beat = std::time::Duration::from_millis(super::DELIVERY_LEASE as u64 / 3);
+    let sent = match hark_store::hold_lease(deliver(state, &d), beat, renew).await {
+        hark_store::Held::Done(sent) => sent,
+        hark_store::Held::Lost => {
+            tracing::info!(delivery = d.id, "delivery taken over by another sender");
+            return Ok(());
+        }
+    };
+    match sent {
         Ok(()) => {
             state.store.delivery_sent(d.id, owner, now).await?;
             tracing::info!(delivery = d.id, kind = %d.kind, channel = %d.channel, "notification sent");

@@ -4,6 +4,7 @@ pub mod collection;
 pub mod dashboard;
 pub mod embed;
 pub mod exports;
+pub mod health;
 pub mod import;
 pub mod integrations;
 pub mod media;

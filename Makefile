@@ -1,5 +1,5 @@
 # Hark — the two commands a newcomer needs are `make run` and `make test`.
-.PHONY: run test web web-deps server bench e2e clean api-types train-sentiment
+.PHONY: run test web web-deps server bench e2e clean api-types train-sentiment fuzz
 
 CARGO ?= cargo
 
@@ -30,6 +30,12 @@ api-types: web-deps
 
 bench:
 	bash scripts/bench.sh
+
+# Schemathesis against the served OpenAPI document (installed from PyPI on first use): no 5xx, and
+# every answer's status, content type and body as the document says. Bounded to 15 minutes.
+fuzz: server
+	@command -v schemathesis >/dev/null 2>&1 || python3 -m pip install -q schemathesis
+	bash scripts/schemathesis.sh
 
 # Trains the learned sentiment model from ../shared/data (see scripts/train-sentiment.sh) and
 # writes its weights into crates/hark-enrich/src/sentiment/; CHECK=1 compares a fresh run with

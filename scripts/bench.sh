@@ -38,6 +38,10 @@ if [ -x /usr/bin/chromium ] && [ -f web/dist/index.html ]; then
 else
   echo "skipped: needs /usr/bin/chromium and a built web app (make web)"
 fi
+echo "== Load test: 200 dashboard viewers and 50 posts-page users (wrk) while importing 5,000 posts/s, SQLite (one server) and PostgreSQL (three servers)"
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } || true
+cargo build -q --release -p hark
+PG_URL="$PG_URL" HARK_BIN=target/release/hark bash bench/load/run.sh
 echo
 echo "== BENCHMARKS.md: every hot path, its target and its recorded figure (compare with the runs above)"
 awk '/^\| hot path \|/ { shown = 1 } shown && /^$/ { exit } shown' BENCHMARKS.md

@@ -54,6 +54,21 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
     }
 }
 
+/// Path parameters; a value of the wrong type (an id that is not a number, or out of range)
+/// names nothing here: 404 `not_found` in the error shape.
+pub struct Path<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(Path(v)),
+            Err(_) => Err(ApiError::new(Code::NotFound, "Nothing is at this address.")),
+        }
+    }
+}
+
 /// The signed-in user, if any.
 pub struct MaybeUser(pub Option<UserRow>);
 

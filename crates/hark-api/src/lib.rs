@@ -160,7 +160,7 @@ pub fn openapi_json() -> String {
 
 /// The API routes and the OpenAPI document describing exactly them.
 pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let (router, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(session::health))
         .routes(routes!(session::setup_state, session::setup))
         .routes(routes!(session::login))
@@ -258,7 +258,26 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(routes::preview::end_preview))
         .routes(routes!(routes::preview::volume_estimate))
         .routes(routes!(routes::health::healthz))
-        .split_for_parts()
+        .split_for_parts();
+    document_errors(&mut doc);
+    (router, doc)
+}
+
+/// Every operation may answer an error its annotation does not list (a bad query or body, a
+/// rate limit, a missing session): each gets a `default` response, the error shape
+/// `{error: {code, message}}`, so a client reads any status the document does not name as that.
+fn document_errors(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    let error = ResponseBuilder::new()
+        .description("An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx)")
+        .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build())
+        .build();
+    for item in doc.paths.paths.values_mut() {
+        let ops = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch, &mut item.head, &mut item.options, &mut item.trace];
+        for op in ops.into_iter().flatten() {
+            op.responses.responses.entry("default".to_string()).or_insert_with(|| error.clone().into());
+        }
+    }
 }
 
 async fn api_not_found() -> ApiError {

@@ -712,12 +712,12 @@ async fn dashboard_panels_answer_from_imported_posts() {
         for panel in ["locations", "sentiments", "devices", "genders", "post-types", "viewer-sentiments", "top-pages"] {
             assert_eq!(app.get(&format!("{base}/{panel}?days=all")).await.status, 200, "{panel}");
         }
-        let pred = app.get(&format!("{base}/prediction?days=10&tz=UTC")).await.body;
+        let pred = app.get(&format!("{base}/prediction?horizon=10&tz=UTC")).await.body;
         let points = pred["points"].as_array().unwrap();
         assert_eq!(points.len(), 10, "{pred:?}");
         assert!(pred["historyDays"].as_u64().unwrap() >= 2);
         assert!(points.iter().all(|p| p["lower"].as_f64() <= p["value"].as_f64() && p["value"].as_f64() <= p["upper"].as_f64()));
-        assert_eq!(app.get(&format!("{base}/prediction?days=0")).await.status, 400);
+        assert_eq!(app.get(&format!("{base}/prediction?horizon=0")).await.status, 400);
         // Bad filters are 400s in the error shape.
         let bad = app.get(&format!("{base}/timeline?grouping=decade")).await;
         assert_eq!((bad.status, bad.body["error"]["code"].as_str()), (400, Some("invalid_query")));

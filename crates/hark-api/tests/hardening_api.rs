@@ -409,3 +409,27 @@ async fn healthz_reports_the_database_and_the_jobs_waiting_for_a_worker() {
         assert_eq!((done.processed, done.removed, done.after_post_id, done.applied_at), (5, 1, 77, Some(later)));
     }
 }
+
+/// Page numbers at the edge of their type answer an empty page, never a crash (found by
+/// Schemathesis: the offset's multiplication overflowed).
+#[tokio::test]
+async fn huge_page_numbers_answer_an_empty_page() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    app.setup_admin().await;
+    let t = app.create_tracker("nike").await;
+    let hash = t["hash"].as_str().unwrap().to_string();
+    let max = i64::MAX;
+    let r = app.get(&format!("/api/v1/trackers?page={max}&perPage=500")).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(r.body["trackers"], json!([]));
+    assert_eq!(r.body["count"], 1);
+    let r = app.get(&format!("/api/v1/admin/users?page={max}&perPage=100")).await;
+    assert!(r.status == 200 || r.status == 400, "{:?}", r.body);
+    let r = app.get(&format!("/api/v1/trackers/{hash}/notifications/history?page={max}")).await;
+    assert!(r.status == 200 || r.status == 400, "{:?}", r.body);
+    // A path id that is not a number names nothing: 404 in the error shape.
+    let r = app.send_json("PATCH", &format!("/api/v1/trackers/{hash}/tags/abc"), json!({"name": "x"})).await;
+    assert_eq!((r.status, r.body["error"]["code"].as_str()), (404, Some("not_found")), "{:?}", r.body);
+    let r = app.delete("/api/v1/influencer-tags/9223372036854775808").await;
+    assert_eq!((r.status, r.body["error"]["code"].as_str()), (404, Some("not_found")), "{:?}", r.body);
+}

@@ -492,7 +492,7 @@ impl Store {
         let sql = format!(
             "SELECT {DELIVERY_COLUMNS} FROM notification_deliveries WHERE tracker_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3"
         );
-        let offset = (page.max(1) - 1) * per_page;
+        let offset = (page.max(1) - 1).saturating_mul(per_page);
         let rows = with_pool!(self, |p| sqlx::query_as::<_, DeliveryRow>(&sql)
             .bind(tracker_id)
             .bind(per_page)

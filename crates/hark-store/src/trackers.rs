@@ -201,7 +201,7 @@ impl Store {
                       WHERE m.tracker_id = t.id AND m.user_id = $1 AND m.permission >= 1)";
         let sql = format!("{TRACKER_SELECT} {filter} ORDER BY t.created_at DESC, t.id DESC LIMIT $2 OFFSET $3");
         let count_sql = format!("SELECT COUNT(*) FROM trackers t {filter}");
-        let offset = (page.max(1) - 1) * per_page;
+        let offset = (page.max(1) - 1).saturating_mul(per_page);
         with_pool!(self, |p| {
             let rows = sqlx::query_as::<_, TrackerRow>(&sql)
                 .bind(user_id)

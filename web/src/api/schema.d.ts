@@ -616,7 +616,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Forecast of daily posts for the next `days` days from the tracker's whole history (platforms
+         * Forecast of daily posts for the next `horizon` days from the tracker's whole history (platforms
          *     and tag filters apply; the date range does not), with a 95% band.
          */
         get: operations["prediction"];
@@ -1564,6 +1564,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * The tracker's posts on its platforms in the date range: the count beside the page's title,
+         *     whatever tags or subtracker the page filters by.
+         */
         get: operations["total_posts"];
         put?: never;
         post?: never;
@@ -3205,6 +3209,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_connectors: {
@@ -3225,6 +3238,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3281,6 +3303,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     check_connector: {
@@ -3318,6 +3349,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_sheets: {
@@ -3338,6 +3378,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3384,6 +3433,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove_sheets: {
@@ -3403,6 +3461,15 @@ export interface operations {
                 content?: never;
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3445,6 +3512,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_plans: {
@@ -3465,6 +3541,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3506,6 +3591,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3562,6 +3656,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     login: {
@@ -3601,6 +3704,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     logout: {
@@ -3617,6 +3729,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
@@ -3645,6 +3766,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     export_capabilities: {
@@ -3664,6 +3794,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExportCapabilities"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sample_workbook: {
@@ -3681,7 +3820,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3724,6 +3872,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     health: {
@@ -3743,6 +3900,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     influencer_tags: {
@@ -3760,6 +3926,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TagList"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3801,6 +3976,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_influencer_tag: {
@@ -3821,6 +4005,15 @@ export interface operations {
                 content?: never;
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3869,6 +4062,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_invitation: {
@@ -3891,6 +4093,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3955,6 +4166,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     me: {
@@ -3977,6 +4197,15 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     setup_state: {
@@ -3994,6 +4223,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SetupState"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4035,6 +4273,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_trackers: {
@@ -4058,6 +4305,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4089,6 +4345,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4132,6 +4397,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_tracker: {
@@ -4162,6 +4436,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4210,6 +4493,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     anonymize_facebook: {
@@ -4233,6 +4525,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4276,6 +4577,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4340,6 +4650,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     estimate_backfill: {
@@ -4390,6 +4709,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     tracker_collection: {
@@ -4420,6 +4748,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4464,6 +4801,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     custom_config: {
@@ -4487,6 +4833,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4536,6 +4891,15 @@ export interface operations {
                     "application/json": components["schemas"]["TermList"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     genders: {
@@ -4581,6 +4945,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TermList"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4632,6 +5005,15 @@ export interface operations {
                     "application/json": components["schemas"]["Influencers"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     locations: {
@@ -4679,6 +5061,15 @@ export interface operations {
                     "application/json": components["schemas"]["Locations"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     post_types: {
@@ -4724,6 +5115,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TermList"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4788,6 +5188,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     prediction: {
@@ -4795,8 +5204,8 @@ export interface operations {
             query?: {
                 /** @description Comma-separated platform codes; defaults to the tracker's platforms. */
                 platforms?: string;
-                /** @description Days to forecast after today, 1–365 (default 30). */
-                days?: number | null;
+                /** @description A relative window in days, or `all`. */
+                days?: string;
                 /** @description First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp). */
                 start?: string;
                 /** @description Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp). */
@@ -4818,6 +5227,11 @@ export interface operations {
                 embedKey?: string;
                 /** @description The media wall's moderation key: opens the wall and its moderation. */
                 moderationKey?: string;
+                /**
+                 * @description Days to forecast after today, 1–365 (default 30). Not `days`: that is the filters' date
+                 *     range, which the forecast does not take (it fits the whole history).
+                 */
+                horizon?: number | null;
             };
             header?: never;
             path: {
@@ -4844,6 +5258,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4896,6 +5319,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Sentiments"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4973,6 +5405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     top_pages: {
@@ -5020,6 +5461,15 @@ export interface operations {
                     "application/json": components["schemas"]["TopPages"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     top_posts: {
@@ -5065,6 +5515,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TopPosts"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5130,6 +5589,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     topics: {
@@ -5175,6 +5643,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Topics"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5224,6 +5701,15 @@ export interface operations {
                     "application/json": components["schemas"]["ViewerSentiments"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     embed_code: {
@@ -5269,6 +5755,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5324,6 +5819,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5437,6 +5941,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     hide_auth_metrics: {
@@ -5460,6 +5973,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tracker"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5495,6 +6017,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     undo_ignore_users: {
@@ -5521,6 +6052,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5578,6 +6118,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5672,6 +6221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     export_influencers: {
@@ -5759,6 +6317,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     account_posts: {
@@ -5830,6 +6397,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     tag_accounts: {
@@ -5864,6 +6440,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5907,6 +6492,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     tracker_logs: {
@@ -5926,6 +6520,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LogList"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -6014,6 +6617,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     set_moderation: {
@@ -6073,6 +6685,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_moderation_link: {
@@ -6102,6 +6723,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     rotate_moderation_link: {
@@ -6124,6 +6754,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6165,6 +6804,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6239,6 +6887,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_members: {
@@ -6269,6 +6926,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6325,6 +6991,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove_member: {
@@ -6354,6 +7029,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6411,6 +7095,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_notifications: {
@@ -6441,6 +7134,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6489,6 +7191,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     notification_history: {
@@ -6514,6 +7225,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6570,6 +7290,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     transfer_ownership: {
@@ -6611,6 +7340,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     pause_tracker: {
@@ -6633,6 +7371,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6720,6 +7467,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     add_posts: {
@@ -6753,6 +7509,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_posts: {
@@ -6779,6 +7544,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6856,6 +7630,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     edit_sentiment: {
@@ -6882,6 +7665,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6922,6 +7714,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     undo_delete_posts: {
@@ -6948,6 +7749,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6985,6 +7795,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7037,6 +7856,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     preview_sample: {
@@ -7067,6 +7895,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7110,6 +7947,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     restart_tracker: {
@@ -7132,6 +7978,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7202,6 +8057,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sentiment_keywords: {
@@ -7228,6 +8092,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7298,6 +8171,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_share: {
@@ -7328,6 +8210,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7377,6 +8268,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7441,6 +8341,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     revoke_share: {
@@ -7471,6 +8380,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7525,6 +8443,15 @@ export interface operations {
                     "application/json": components["schemas"]["TopStats"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_tags: {
@@ -7551,6 +8478,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TagList"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7594,6 +8530,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     delete_tag: {
@@ -7615,6 +8560,15 @@ export interface operations {
                 content?: never;
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7649,6 +8603,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7727,6 +8690,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     topic_posts: {
@@ -7790,6 +8762,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7864,6 +8845,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     total_posts: {
@@ -7879,21 +8869,10 @@ export interface operations {
                 end?: string;
                 /** @description An IANA time zone; UTC by default. */
                 tz?: string;
-                postTags?: string;
-                postTagFilterMode?: string;
-                influencerTags?: string;
-                influencerTagFilterMode?: string;
-                /** @description A subtracker, 1-based. */
-                subtracker?: number;
-                /**
-                 * @description The tracker's share link hash: a visitor without access of their own reads the tracker's
-                 *     pages through it.
-                 */
+                /** @description The tracker's share link hash. */
                 shareHash?: string;
-                /** @description An embed key: opens the one chart or page it was made for. */
+                /** @description An embed key. */
                 embedKey?: string;
-                /** @description The media wall's moderation key: opens the wall and its moderation. */
-                moderationKey?: string;
             };
             header?: never;
             path: {
@@ -7909,6 +8888,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TotalPosts"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7940,6 +8928,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     unsubscribe: {
@@ -7962,6 +8959,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8019,6 +9025,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     healthz: {
@@ -8046,6 +9061,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Healthz"];
+                };
+            };
+            /** @description An error: `{error: {code, message}}` (400 bad input, 401 no session, 403 not allowed, 404 not found, 409 conflict, 413 too large, 415 not JSON, 422 invalid, 429 rate limited, 5xx) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

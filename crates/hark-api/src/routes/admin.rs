@@ -1,7 +1,8 @@
 //! The instance administrator's accounts page: every account with its plan, trial and limits,
 //! and the plan catalogue to choose from.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use hark_core::plans;
 use hark_core::{now_millis, Code};
 use hark_store::{AccountPlan, UserRow};
@@ -136,7 +137,7 @@ pub async fn list_accounts(State(state): State<AppState>, CurrentUser(user): Cur
     if search.chars().count() > 200 {
         return Err(ApiError::new(Code::InvalidQuery, "The search is at most 200 characters."));
     }
-    let (rows, total) = state.store.accounts(&search, per_page, (page - 1) * per_page).await?;
+    let (rows, total) = state.store.accounts(&search, per_page, (page - 1).saturating_mul(per_page)).await?;
     Ok(axum::Json(AccountList { accounts: rows.into_iter().map(|(u, n)| account(u, n)).collect(), total, page, per_page }))
 }
 

@@ -2,7 +2,8 @@
 //! share link, or deleted it or its posts. A tracker's administrators and owner read its entries;
 //! the instance administrator reads every entry, those of deleted trackers included.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use hark_core::{now_millis, Code, Millis, Permission};
 use hark_store::{Audit, AuditRow, TrackerRow, UserRow};
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use hark_collect::{build, config_from_row, CollectError, ConnectorKind, Http, RetryPolicy};
 use hark_core::{now_millis, Code, JobKind, JobState, Millis, Permission};
 use hark_store::{ConnectorSettingsRow, StreamRow, UserRow};

@@ -620,8 +620,9 @@ pub async fn top_posts(
 
 #[derive(Deserialize, utoipa::IntoParams)]
 pub struct PredictionQuery {
-    /// Days to forecast after today, 1–365 (default 30).
-    days: Option<u32>,
+    /// Days to forecast after today, 1–365 (default 30). Not `days`: that is the filters' date
+    /// range, which the forecast does not take (it fits the whole history).
+    horizon: Option<u32>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -644,7 +645,7 @@ pub struct Prediction {
 
 pub const PREDICTION_DAYS: u32 = 30;
 
-/// Forecast of daily posts for the next `days` days from the tracker's whole history (platforms
+/// Forecast of daily posts for the next `horizon` days from the tracker's whole history (platforms
 /// and tag filters apply; the date range does not), with a 95% band.
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/dashboard/prediction", tag = "dashboard",
     params(("hash" = String, Path), FilterQuery, PredictionQuery),
@@ -657,9 +658,9 @@ pub async fn prediction(
     if c.shared.as_ref().is_some_and(|link| !link.view_predictions) {
         return Err(ApiError::forbidden("This shared link does not show predictions."));
     }
-    let days = pq.days.unwrap_or(PREDICTION_DAYS);
+    let days = pq.horizon.unwrap_or(PREDICTION_DAYS);
     if !(1..=365).contains(&days) {
-        return Err(ApiError::new(Code::InvalidQuery, "days must be between 1 and 365."));
+        return Err(ApiError::new(Code::InvalidQuery, "horizon must be between 1 and 365 days."));
     }
     let now = now_millis();
     let today = Grouping::Day.floor(&zoned(now, &c.tz));
@@ -750,7 +751,7 @@ pub async fn side_posts(
         return w.into_response("posts.csv");
     }
     let page = s.page.unwrap_or(1).clamp(1, 10_000);
-    let (posts, total) = state.store.dash_posts(c.row.id, &c.filter, term, SIDE_PAGE, (page - 1) * SIDE_PAGE).await?;
+    let (posts, total) = state.store.dash_posts(c.row.id, &c.filter, term, SIDE_PAGE, (page - 1).saturating_mul(SIDE_PAGE)).await?;
     let posts = posts
         .into_iter()
         .map(|mut p| {

@@ -4,7 +4,8 @@
 //! when its 'Export reports' toggle is on. A job is its asker's: a member reads only their own
 //! jobs; a share-link visitor's job is read with the link.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use hark_core::{now_millis, Code, ExportKind, ExportState, Millis};
@@ -258,7 +259,7 @@ pub async fn get_export(
 }
 
 #[utoipa::path(get, path = "/api/v1/exports/sample.xlsx", tag = "exports",
-    responses((status = 200, description = "A workbook of made-up posts", content_type = "application/octet-stream")))]
+    responses((status = 200, description = "A workbook of made-up posts", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))]
 pub async fn sample_workbook() -> ApiResult<Response> {
     let body = tokio::task::spawn_blocking(exports::xlsx::sample).await.map_err(|e| ApiError::Internal(e.to_string()))??;
     Ok((

@@ -1,5 +1,6 @@
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::{header, HeaderMap};
 use hark_core::{now_millis, Permission, Platform};
 use hark_ingest::import::{parse_csv, parse_ndjson, CsvMapping};

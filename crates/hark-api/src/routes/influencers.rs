@@ -378,7 +378,7 @@ pub async fn account_posts(
     let anonymize = anonymizes_facebook(&row);
     let (one, (rows, total)) = tokio::try_join!(
         state.store.influencer(row.id, &filter, platform, &author),
-        state.store.influencer_posts(row.id, &filter, platform, &author, sort, ascending, (page - 1) * per_page, per_page)
+        state.store.influencer_posts(row.id, &filter, platform, &author, sort, ascending, (page - 1).saturating_mul(per_page), per_page)
     )?;
     let show_tags = user.is_some() && perm >= Permission::Administrator;
     Ok(axum::Json(AccountPosts {

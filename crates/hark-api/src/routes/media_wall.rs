@@ -3,7 +3,8 @@
 //! hide); and the moderation link, whose key lets its holder moderate this wall, signed in or
 //! not, and do nothing else.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::HeaderMap;
 use hark_core::{now_millis, Permission, Platform, PlatformSet};
 use hark_store::{wall_visibility, TrackerRow, UserRow, WallQuery, WallRow};

@@ -2,7 +2,8 @@
 //! messages, the alert history, and the unsubscribe link of every mail. Settings, tests and
 //! history are for the tracker's owner and administrators; unsubscribing needs only the link.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::HeaderMap;
 use hark_core::notify::NotificationSettings;
 use hark_core::{now_millis, Code, Millis, Permission};

@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::response::IntoResponse;
 use hark_core::{now_millis, Permission, Platform, PlatformSet, PostKey};
 use hark_store::{PageFilter, PostQuery, PostRow, PostSort, TrackerRow, UserRow};

@@ -11,7 +11,8 @@
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use hark_collect::preview::{sample, PreviewEvent, SAMPLE_WINDOW_MS, TRIAL_WINDOW_MS};
@@ -64,7 +65,8 @@ pub async fn preview_stream(
     }
     let ws = match ws {
         Ok(ws) => ws,
-        Err(e) => return Ok(e.into_response()),
+        // Not a websocket request: the refusal in the error shape, with the reason and status axum gives.
+        Err(e) => return Ok((e.status(), axum::Json(serde_json::json!({"error": {"code": "invalid_query", "message": e.body_text()}}))).into_response()),
     };
     let store = state.store.clone();
     let trial = user.trial;

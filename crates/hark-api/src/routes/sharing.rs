@@ -2,7 +2,8 @@
 //! link lets an anonymous visitor do. Owners and administrators only; the visitor's side is
 //! [`crate::routes::load_tracker_for_page`].
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::HeaderMap;
 use hark_core::{now_millis, Code, Permission};
 use hark_store::{ShareSettings, TrackerRow};

@@ -1,4 +1,5 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use hark_core::{now_millis, Permission, TagColor, TagName};

@@ -2,7 +2,8 @@
 //! addresses without an account (a sign-up link), and the transfer of ownership. Owners and
 //! administrators manage the team; only the owner hands the tracker on.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum_extra::extract::CookieJar;

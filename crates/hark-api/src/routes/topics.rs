@@ -350,7 +350,7 @@ pub async fn topic_posts(State(state): State<AppState>, c: TrackerPage, Query(p)
         out.reason = Some(NO_PLATFORM.into());
         return Ok(axum::Json(out));
     };
-    let (posts, total) = state.store.topic_posts(c.row.id, &filter, &path, PAGE_SIZE, (page - 1) * PAGE_SIZE).await?;
+    let (posts, total) = state.store.topic_posts(c.row.id, &filter, &path, PAGE_SIZE, (page - 1).saturating_mul(PAGE_SIZE)).await?;
     out.total = total;
     out.posts = posts
         .into_iter()

@@ -1,4 +1,5 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
+use crate::extract::Path;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use hark_core::limits::TITLE_MAX;
@@ -524,8 +525,32 @@ pub struct TotalPosts {
     count: PostCount,
 }
 
+/// What the post count takes of the filters (its documentation: the count reads them from the
+/// shared [`FilterQuery`], and tags and subtrackers do not narrow it).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct TotalPostsQuery {
+    /// Comma-separated platform codes; defaults to the tracker's platforms.
+    platforms: Option<String>,
+    /// A relative window in days, or `all`.
+    days: Option<String>,
+    /// First day, YYYY-MM-DD, in `tz`, or the first millisecond (a 13-digit timestamp).
+    start: Option<String>,
+    /// Last day, YYYY-MM-DD, in `tz`, or the last millisecond included (a 13-digit timestamp).
+    end: Option<String>,
+    /// An IANA time zone; UTC by default.
+    tz: Option<String>,
+    /// The tracker's share link hash.
+    share_hash: Option<String>,
+    /// An embed key.
+    embed_key: Option<String>,
+}
+
+/// The tracker's posts on its platforms in the date range: the count beside the page's title,
+/// whatever tags or subtracker the page filters by.
 #[utoipa::path(get, path = "/api/v1/trackers/{hash}/total-posts", tag = "trackers",
-    params(("hash" = String, Path), FilterQuery), responses((status = 200, body = TotalPosts)))]
+    params(("hash" = String, Path), TotalPostsQuery), responses((status = 200, body = TotalPosts)))]
 pub async fn total_posts(
     State(state): State<AppState>,
     MaybeUser(user): MaybeUser,

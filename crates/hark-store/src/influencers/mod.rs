@@ -533,7 +533,7 @@ impl Store {
     pub async fn influencers_page(&self, tracker_id: i64, q: &InfluencerQuery) -> Result<InfluencerPage> {
         let (ranked, profiles) = self.ranked_accounts(tracker_id, q).await?;
         let total = ranked.len() as i64;
-        let from = ((q.page.max(1) - 1) * q.per_page.max(0)).min(total) as usize;
+        let from = (q.page.max(1) - 1).saturating_mul(q.per_page.max(0)).min(total) as usize;
         let to = (from + q.per_page.max(0) as usize).min(ranked.len());
         let rows = self.influencer_rows(&ranked[from..to], profiles, q.filter.influencer_tag_owner).await?;
         Ok(InfluencerPage { rows, total })

@@ -121,10 +121,10 @@ export function useSaveCustomConfig(hash: string) {
 
 export type PredictionAnswer = Schema<'Prediction'>;
 
-/** GET …/dashboard/prediction: daily posts forecast for the next `days` days (no custom range). */
+/** GET …/dashboard/prediction: daily posts forecast for the next `days` days (no date range: it fits the whole history). */
 export function usePrediction(hash: string, q: Query, days: number, enabled: boolean) {
   const { days: _d, start: _s, end: _e, ...rest } = q;
-  const query = { ...rest, days };
+  const query = { ...rest, horizon: days };
   return useQuery({
     queryKey: ['trackers', 'dashboard', hash, 'prediction', query],
     queryFn: () => get<PredictionAnswer>(`/trackers/${encodeURIComponent(hash)}/dashboard/prediction`, query),

@@ -1,8 +1,8 @@
 //! The ingest log of a cluster against a real NATS server with JetStream (Debian's nats-server,
 //! started by the test on a free port with its own storage): published posts are written by the
 //! ingest workers and acknowledged; a post published twice is stored once; messages a worker took
-//! and never acknowledged (it died) are delivered again and written; and with NATS stopped and
-//! started again, what was published before is still there and the workers go on.
+//! and never acknowledged (it died) are delivered again and written; and with NATS stopped for 30
+//! seconds and started again, what was published before is still there and the workers go on.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -94,13 +94,15 @@ async fn published_posts_are_written_once_redelivered_after_a_dead_worker_and_ke
     // and not yet written waits on NATS's disk and is written once it is back.
     log.publish(None, (301..=340).map(|i| post(i, now - 2_000)).collect()).await.unwrap();
     nats.down();
+    let down_at = Instant::now();
     // (A post no tracker matches: the client may still send it once NATS is back.)
     let mut tea = post(999, now);
     tea.text = "tea only".into();
     let refused = tokio::time::timeout(Duration::from_secs(20), log.publish(None, vec![tea])).await;
     assert!(!matches!(refused, Ok(Ok(()))), "publishing with NATS down does not succeed");
     let worker = tokio::spawn(hark_ingest::log::run_worker(store.clone(), log.clone()));
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // NATS stays away for 30 s, the workers retrying meanwhile.
+    tokio::time::sleep(Duration::from_secs(30).saturating_sub(down_at.elapsed())).await;
     assert_eq!(count(&store, id).await, 300, "nothing new while NATS is down");
     nats.up();
     wait_for(&store, id, 340, Duration::from_secs(60)).await;

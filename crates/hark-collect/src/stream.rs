@@ -119,7 +119,9 @@ impl Default for StreamConfig {
     fn default() -> Self {
         Self {
             owner: format!("node-{}-{:08x}", std::process::id(), rand::random::<u32>()),
-            lease: Duration::from_secs(20),
+            // Renewed with each batch only (a read, a rules sync and a write can take a while): a
+            // stopped server's stream moves on within this.
+            lease: Duration::from_secs(120),
             window: Duration::from_secs(2),
             log: None,
             idle: Duration::from_secs(5),

@@ -251,10 +251,27 @@ async fn take_batch(store: &Store, log: &IngestLog, trackers: &mut Trackers) -> 
             Ok(n)
         }
         hark_store::Held::Done(Err(e)) => {
+            // One message that cannot be written must not hold back the others it came with:
+            // each is written on its own, the ones written are acknowledged and the rest come back
+            // in 5 s (all of them, when the database is away).
+            tracing::warn!(error = %e, messages = entries.len(), "an ingest log batch was not written; writing its messages one by one");
+            let mut written = 0;
             for (i, _) in &entries {
-                let _ = messages[*i].ack_with(AckKind::Nak(Some(Duration::from_secs(5)))).await;
+                let m = &messages[*i];
+                let Ok(entry) = serde_json::from_slice::<Entry>(&m.payload) else { continue };
+                let n = entry.posts.len();
+                match ingest_searched(store, matcher.clone(), entry.posts, now_millis(), entry.searched_for).await {
+                    Ok(_) => {
+                        m.ack().await.map_err(nats)?;
+                        written += n;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "an ingest log message was not written; it comes back in 5 s");
+                        let _ = m.ack_with(AckKind::Nak(Some(Duration::from_secs(5)))).await;
+                    }
+                }
             }
-            Err(e.into())
+            Ok(written)
         }
         // The keep-alive above never reports the messages lost; were it to, they are redelivered.
         hark_store::Held::Lost => Err(LogError::Nats("the batch's messages were lost".into())),

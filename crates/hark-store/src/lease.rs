@@ -18,8 +18,9 @@ pub enum Held<T> {
 }
 
 /// Runs `work` and calls `renew` every `beat` while it runs. `renew` answers whether the lease is
-/// still held; a failed renewal (the database out of reach) is retried at the next beat, as the
-/// work's own writes fail meanwhile or find the lease gone.
+/// still held; a failed renewal (the database out of reach) is retried at the next beat, but when
+/// none has succeeded for three beats (the lease's length) another worker may hold the job, and the
+/// work stops as if the lease were lost.
 pub async fn hold_lease<T, E: std::fmt::Display, R, RF>(work: impl Future<Output = T>, beat: Duration, mut renew: R) -> Held<T>
 where
     R: FnMut() -> RF,
@@ -29,12 +30,17 @@ where
     let beat = beat.max(Duration::from_millis(1));
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + beat, beat);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut renewed = tokio::time::Instant::now();
     loop {
         tokio::select! {
             done = &mut work => return Held::Done(done),
             _ = tick.tick() => match renew().await {
-                Ok(true) => {}
+                Ok(true) => renewed = tokio::time::Instant::now(),
                 Ok(false) => return Held::Lost,
+                Err(e) if renewed.elapsed() >= beat * 3 => {
+                    tracing::warn!(error = %e, "lease not renewed for its whole length; stopping the work");
+                    return Held::Lost;
+                }
                 Err(e) => tracing::warn!(error = %e, "lease not renewed; trying again"),
             },
         }

@@ -69,14 +69,15 @@ struct SentimentRow {
 impl Store {
     /// Leases the oldest unfinished re-analysis whose lease is free or ran out, for `owner` until
     /// `lease_until` (`FOR UPDATE SKIP LOCKED` on PostgreSQL, so workers on several servers
-    /// share the queue). A job of a tracker whose newer job is held by another worker waits.
+    /// share the queue). Only a tracker's oldest unfinished job is leased: its worker supersedes
+    /// the newer ones first, so two workers never hold jobs of one tracker.
     pub async fn lease_reanalysis(&self, owner: &str, now: Millis, lease_until: Millis) -> Result<Option<Reanalysis>> {
         let sql = format!(
             "UPDATE tracker_edits SET lease_owner = $1, lease_until = $3 \
              WHERE id = (SELECT e.id FROM tracker_edits e WHERE e.mode = 'reanalyze' AND e.applied_at IS NULL \
              AND (e.lease_until IS NULL OR e.lease_until < $2) \
-             AND NOT EXISTS (SELECT 1 FROM tracker_edits o WHERE o.tracker_id = e.tracker_id AND o.id <> e.id \
-             AND o.mode = 'reanalyze' AND o.applied_at IS NULL AND o.lease_until >= $2) \
+             AND NOT EXISTS (SELECT 1 FROM tracker_edits o WHERE o.tracker_id = e.tracker_id AND o.id < e.id \
+             AND o.mode = 'reanalyze' AND o.applied_at IS NULL) \
              ORDER BY e.id LIMIT 1{}) RETURNING {COLUMNS}",
             self.backend().skip_locked("e")
         );

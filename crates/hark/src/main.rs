@@ -396,7 +396,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                             let feed = hark_ingest::demo_tracker::run_demo_feed(demo_store.clone(), t.id, std::time::Duration::from_secs(5));
                             let lost = async {
                                 while held.still_held().await {
-                                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                                    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
                                 }
                             };
                             // The feed ends only when the demo tracker is gone.

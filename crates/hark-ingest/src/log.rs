@@ -185,20 +185,28 @@ impl Trackers {
 /// a batch that could not be written are delivered again.
 pub async fn run_worker(store: Store, log: Arc<IngestLog>) {
     let mut trackers = Trackers { matcher: None, known: Default::default(), at: None };
+    // Looked up once and kept: two JetStream API requests saved on every batch; looked up again
+    // after an error.
+    let mut consumer: Option<consumer::PullConsumer> = None;
     loop {
-        match take_batch(&store, &log, &mut trackers).await {
-            Ok(_) => {}
-            Err(e) => {
-                tracing::warn!(error = %e, "ingest log");
-                tokio::time::sleep(Duration::from_secs(2)).await;
-            }
+        let taken = async {
+            let c = match consumer.take() {
+                Some(c) => c,
+                None => log.consumer().await?,
+            };
+            let n = take_batch(&store, &log, &c, &mut trackers).await?;
+            consumer = Some(c);
+            Ok::<_, LogError>(n)
+        };
+        if let Err(e) = taken.await {
+            tracing::warn!(error = %e, "ingest log");
+            tokio::time::sleep(Duration::from_secs(2)).await;
         }
     }
 }
 
 /// Takes and writes one batch; how many posts it wrote.
-async fn take_batch(store: &Store, log: &IngestLog, trackers: &mut Trackers) -> Result<usize, LogError> {
-    let consumer = log.consumer().await?;
+async fn take_batch(store: &Store, log: &IngestLog, consumer: &consumer::PullConsumer, trackers: &mut Trackers) -> Result<usize, LogError> {
     let mut batch = consumer.batch().max_messages(BATCH_MESSAGES).expires(Duration::from_secs(2)).messages().await.map_err(nats)?;
     let mut messages = Vec::new();
     while let Some(m) = batch.next().await {

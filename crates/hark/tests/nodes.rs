@@ -85,7 +85,6 @@ async fn fake_x(delay: Duration) -> (String, Arc<Mutex<u64>>) {
 struct Node {
     child: Child,
     base: String,
-    log: std::path::PathBuf,
 }
 
 impl Node {
@@ -144,7 +143,7 @@ impl Cluster {
         assert!(base.starts_with("http://127.0.0.1:"), "{first}");
         // Keep reading what it prints, so it never blocks on a full pipe.
         std::thread::spawn(move || for _ in out.lines() {});
-        self.nodes.push(Node { child, base, log });
+        self.nodes.push(Node { child, base });
     }
 
     /// SIGKILLs the server with process id `pid` and starts a new one in its place.
@@ -177,7 +176,6 @@ impl Drop for Cluster {
         for n in &mut self.nodes {
             let _ = n.child.kill();
             let _ = n.child.wait();
-            let _ = &n.log;
         }
     }
 }
@@ -299,13 +297,7 @@ async fn scenario(store: &Db, cluster: &mut Cluster, x: &str) {
     assert_eq!(r.status, 200, "{:?}", r.body);
     let job = "SELECT lease_owner FROM collection_jobs WHERE kind = 'backfill'";
     wait_text(store, "SELECT CAST(pages AS TEXT) FROM collection_jobs WHERE kind = 'backfill'", Duration::from_secs(60), |p| p.parse::<i64>().unwrap_or(0) >= 3).await;
-    let holder = wait_text(store, job, Duration::from_secs(10), |_| true).await;
-    let killed_at = Instant::now();
-    cluster.kill(owner_pid(&holder));
-    let next = wait_text(store, job, TAKEOVER, |o| o != holder).await;
-    let took = killed_at.elapsed();
-    assert!(took < TAKEOVER, "taken over after {took:?}");
-    assert_ne!(owner_pid(&next), owner_pid(&holder));
+    let took = kill_the_holder(store, cluster, job).await;
     wait_text(store, "SELECT state FROM collection_jobs WHERE kind = 'backfill'", Duration::from_secs(60), |s| s == "done").await;
     // The last pages may still be in the ingest log: written within seconds by any server.
     let start = Instant::now();
@@ -330,13 +322,7 @@ async fn scenario(store: &Db, cluster: &mut Cluster, x: &str) {
     let token = r.body["token"].as_str().unwrap().to_string();
     let export = format!("SELECT lease_owner FROM export_jobs WHERE token = '{token}'");
     wait_text(store, &format!("SELECT CAST(progress_done AS TEXT) FROM export_jobs WHERE token = '{token}'"), Duration::from_secs(60), |d| d != "0").await;
-    let holder = wait_text(store, &export, Duration::from_secs(10), |_| true).await;
-    let killed_at = Instant::now();
-    cluster.kill(owner_pid(&holder));
-    let next = wait_text(store, &export, TAKEOVER, |o| o != holder).await;
-    let took = killed_at.elapsed();
-    assert!(took < TAKEOVER, "export taken over after {took:?}");
-    assert_ne!(owner_pid(&next), owner_pid(&holder));
+    let took = kill_the_holder(store, cluster, &export).await;
     let start = Instant::now();
     let done = loop {
         let r = me.get(cluster.base(0), &format!("/api/v1/exports/{token}")).await;
@@ -371,13 +357,7 @@ async fn scenario(store: &Db, cluster: &mut Cluster, x: &str) {
         p.parse::<i64>().unwrap_or(0) >= 300
     })
     .await;
-    let holder = wait_text(store, &edit, Duration::from_secs(10), |_| true).await;
-    let killed_at = Instant::now();
-    cluster.kill(owner_pid(&holder));
-    let next = wait_text(store, &edit, TAKEOVER, |o| o != holder).await;
-    let took = killed_at.elapsed();
-    assert!(took < TAKEOVER, "re-analysis taken over after {took:?}");
-    assert_ne!(owner_pid(&next), owner_pid(&holder));
+    let took = kill_the_holder(store, cluster, &edit).await;
     wait_text(
         store,
         &format!("SELECT CAST(applied_at AS TEXT) FROM tracker_edits WHERE tracker_id = {id} AND mode = 'reanalyze'"),
@@ -404,6 +384,19 @@ async fn scenario(store: &Db, cluster: &mut Cluster, x: &str) {
         assert_eq!(h.body["jobs"]["reanalyses"]["waiting"], 0);
         assert_eq!(h.body["nats"]["configured"], cluster.nats.is_some());
     }
+}
+
+/// Kills the server named in the lease `sql` reads (with a new one started in its place) and
+/// waits for another server's worker to hold the lease: how long that took, under [`TAKEOVER`].
+async fn kill_the_holder(store: &Db, cluster: &mut Cluster, sql: &str) -> Duration {
+    let holder = wait_text(store, sql, Duration::from_secs(10), |_| true).await;
+    let killed_at = Instant::now();
+    cluster.kill(owner_pid(&holder));
+    let next = wait_text(store, sql, TAKEOVER, |o| o != holder).await;
+    let took = killed_at.elapsed();
+    assert!(took < TAKEOVER, "{sql}: taken over after {took:?}");
+    assert_ne!(owner_pid(&next), owner_pid(&holder));
+    took
 }
 
 /// The tracker's rollups count `n` posts, and their sentiment agrees with a recount of the rows.

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { api as apiAt, freePort, launchBrowser, shot, startServer, waitUntil, ownerWithTracker } from './harness.mjs';
+import { allowCspRefusal, api as apiAt, freePort, launchBrowser, shot, startServer, waitUntil, ownerWithTracker } from './harness.mjs';
 
 const DAY = 86_400_000;
 let browser;

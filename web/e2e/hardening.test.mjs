@@ -8,7 +8,7 @@
 // visitor over it 429 with Retry-After.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api as apiAt, dashboardSettled, launchBrowser, ownerWithTracker, shot, startServer } from './harness.mjs';
+import { api as apiAt, dashboardSettled, launchBrowser, ownerWithTracker, shot, startServer, takeCspRefusals } from './harness.mjs';
 
 let browser;
 let server;
@@ -123,6 +123,27 @@ describe('hardening', () => {
     await assertInert(page, 'embed');
 
     assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("every browser test fails on a refusal of the policy: the harness's watch sees one", async () => {
+    // What the harness watches on every page of every test: a script the policy forbids, run.
+    const page = await admin.newPage();
+    await page.goto(`${server.url}/`);
+    assert.deepEqual(takeCspRefusals(), []);
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__pwned = 1';
+      document.body.appendChild(s);
+    });
+    let seen = [];
+    for (let i = 0; i < 40 && seen.length === 0; i++) {
+      await page.waitForTimeout(50);
+      seen = takeCspRefusals();
+    }
+    assert.equal(seen.length, 1, 'one refusal');
+    assert.match(seen[0], /Refused to execute inline script/);
+    assert.equal(await page.evaluate(() => window.__pwned ?? null), null);
     await page.close();
   });
 

@@ -136,7 +136,63 @@ export async function startServer({ demo = false, env: extraEnv = {}, reuse = nu
   return handle;
 }
 
+/** Refusals of the Content-Security-Policy seen by any page of this process, and those allowed. */
+const cspRefusals = [];
+const cspAllowed = [];
+const watched = new WeakSet();
+
+/** A test that provokes a refusal on purpose (framing a page that may not be framed) names it here. */
+export function allowCspRefusal(pattern) {
+  cspAllowed.push(pattern);
+}
+
+/** The refusals seen so far, taken (a test that checks the watch itself). */
+export function takeCspRefusals() {
+  return cspRefusals.splice(0);
+}
+
+function watchCsp(page) {
+  if (watched.has(page)) return;
+  watched.add(page);
+  page.on('console', (msg) => {
+    const text = msg.text();
+    if (msg.type() === 'error' && /Content Security Policy/.test(text) && !cspAllowed.some((p) => p.test(text))) {
+      cspRefusals.push(`${page.url()}: ${text}`);
+    }
+  });
+}
+
+/**
+ * Chromium, headless. Every page it opens is watched for refusals of the Content-Security-Policy
+ * (a script, style, image or request the app needs and the policy forbids): closing the browser
+ * fails when there were any.
+ */
 export async function launchBrowser() {
+  const browser = await launchChromium();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const ctx = await newContext(...args);
+    ctx.on('page', watchCsp);
+    return ctx;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    watchCsp(page);
+    return page;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    await close(...args);
+    if (cspRefusals.length) {
+      const seen = cspRefusals.splice(0);
+      throw new Error(`the Content-Security-Policy refused what a page needed:\n${seen.join('\n')}`);
+    }
+  };
+  return browser;
+}
+
+function launchChromium() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: [

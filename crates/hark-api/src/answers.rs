@@ -4,15 +4,24 @@
 //! row and its `post_version` (taken by every write that adds, removes or changes its posts, in
 //! the write's own transaction), and who asks (user, role, share link, embed). A repeated read
 //! with the same name is served from memory, and the browser's copy is confirmed with a 304 when
-//! its `If-None-Match` carries the answer's ETag. Concurrent reads of one name wait for a single
-//! computation.
+//! its `If-None-Match` carries the answer's ETag.
+//!
+//! While a tracker is being written its version moves every few milliseconds, so reads rarely
+//! share a name. They still share work: reads of one *slot* (the same name but for the post
+//! counters and version) pass a gate one computation at a time, and a read that arrived before a
+//! computation started takes that computation's answer, since it was made from everything
+//! committed when the read arrived. However many readers there are, a slot runs at most one
+//! computation at a time, and no read ever waits longer than two of them. The posts page, which
+//! is not kept (its visit markers are per user), shares its query the same way
+//! ([`Answers::shared`]).
 //!
 //! What the name cannot see bounds how long an answer lives: a window relative to now (`days`)
 //! moves, so such answers live [`RELATIVE_TTL`]; author profiles (names, avatars, followers) may
 //! be refreshed by another tracker's posts, so any answer lives at most [`ABSOLUTE_TTL`]. Filters
 //! on post or influencer tags are never kept (tagging does not move the version).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::any::Any;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -57,6 +66,51 @@ pub struct Answers {
     enabled: bool,
     hits: AtomicU64,
     misses: AtomicU64,
+    gates: Gates,
+}
+
+/// The last computation that passed a slot's gate: when it started and what it made.
+struct Made {
+    started: Instant,
+    value: Arc<dyn Any + Send + Sync>,
+}
+
+type Gate = Arc<tokio::sync::Mutex<Option<Made>>>;
+
+/// One gate per slot of reads; a gate nobody passed for a while is dropped.
+struct Gates {
+    slots: Cache<[u8; 32], Gate>,
+}
+
+impl Gates {
+    fn new() -> Self {
+        Self { slots: Cache::builder().max_capacity(8192).time_to_idle(Duration::from_secs(30)).build() }
+    }
+
+    /// The value of a computation that started at or after `arrived`, made by `make` when the
+    /// last one through the gate started before it. `reuse` may offer a value found meanwhile
+    /// (a kept answer); it is taken as it is.
+    async fn pass<T, R, F>(&self, slot: [u8; 32], arrived: Instant, reuse: R, make: F) -> ApiResult<(Arc<T>, bool)>
+    where
+        T: Any + Send + Sync,
+        R: std::future::Future<Output = Option<Arc<T>>>,
+        F: std::future::Future<Output = ApiResult<T>>,
+    {
+        let gate = self.slots.get_with(slot, async { Arc::new(tokio::sync::Mutex::new(None)) }).await;
+        let mut last = gate.lock().await;
+        if let Some(made) = last.as_ref().filter(|m| m.started >= arrived) {
+            if let Ok(value) = Arc::clone(&made.value).downcast::<T>() {
+                return Ok((value, false));
+            }
+        }
+        if let Some(value) = reuse.await {
+            return Ok((value, false));
+        }
+        let started = Instant::now();
+        let value = Arc::new(make.await?);
+        *last = Some(Made { started, value: Arc::clone(&value) as Arc<dyn Any + Send + Sync> });
+        Ok((value, true))
+    }
 }
 
 /// A read that may be answered from memory: its request (path and query, as sent) and the
@@ -81,6 +135,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Ask {
 }
 
 impl Ask {
+    /// The request's path and query, as sent.
+    pub fn request(&self) -> &str {
+        &self.request
+    }
+
     /// The answer `make` computes for a tracker page's read, or the one kept for it.
     pub async fn serve<T, F>(self, state: &AppState, page: &TrackerPage, make: F) -> ApiResult<Response>
     where
@@ -105,7 +164,19 @@ impl Answers {
             .weigher(|_k: &[u8; 32], v: &Arc<Answer>| u32::try_from(v.body.len() + 128).unwrap_or(u32::MAX))
             .expire_after(Lifetime)
             .build();
-        Self { cache, enabled: mb > 0, hits: AtomicU64::new(0), misses: AtomicU64::new(0) }
+        Self { cache, enabled: mb > 0, hits: AtomicU64::new(0), misses: AtomicU64::new(0), gates: Gates::new() }
+    }
+
+    /// What `make` computes, shared with the reads of the same `slot` that wait at its gate: a
+    /// read takes the value of a computation that started after it arrived (at `arrived`, taken
+    /// after the request's tracker row was read), or computes it. Nothing is kept beyond the
+    /// next computation of the slot.
+    pub async fn shared<T, F>(&self, slot: [u8; 32], arrived: Instant, make: F) -> ApiResult<Arc<T>>
+    where
+        T: Any + Send + Sync,
+        F: std::future::Future<Output = ApiResult<T>>,
+    {
+        Ok(self.gates.pass(slot, arrived, std::future::ready(None), make).await?.0)
     }
 
     /// Reads served from memory and reads computed, since the start.
@@ -126,31 +197,61 @@ impl Answers {
             let answer = render(make.await?, ABSOLUTE_TTL)?;
             return Ok(respond(&answer, headers, false));
         }
+        let arrived = Instant::now();
         let ttl = if page.relative_range { RELATIVE_TTL } else { ABSOLUTE_TTL };
-        let key = name(page, request);
-        // Set when this read computes the answer (not when it waits for another's or finds it).
-        let made = AtomicBool::new(false);
-        let flag = &made;
-        let answer = self
-            .cache
-            .try_get_with(key, async move {
-                flag.store(true, Ordering::Relaxed);
-                render(make.await?, ttl).map(Arc::new)
-            })
-            .await
-            .map_err(|e: Arc<ApiError>| (*e).clone())?;
-        let fresh = made.load(Ordering::Relaxed);
+        let key = name(page, request, true);
+        if let Some(answer) = self.cache.get(&key).await {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(respond(&answer, headers, true));
+        }
+        let cache = &self.cache;
+        let (answer, fresh) = self
+            .gates
+            .pass(
+                name(page, request, false),
+                arrived,
+                cache.get(&key),
+                async move { render(make.await?, ttl) },
+            )
+            .await?;
+        if !self.cache.contains_key(&key) {
+            self.cache.insert(key, Arc::clone(&answer)).await;
+        }
         if fresh { &self.misses } else { &self.hits }.fetch_add(1, Ordering::Relaxed);
         Ok(respond(&answer, headers, !fresh))
     }
 }
 
-/// The name of an answer: a digest of the request, the tracker as it stands and who asks.
-fn name(page: &TrackerPage, request: &str) -> [u8; 32] {
+/// The tracker's row as text, but for what writes of its posts move (the version, the post
+/// count, the first and last post times): the same for every read between two settings changes.
+pub fn unversioned(row: &hark_store::TrackerRow) -> String {
+    let mut row = row.clone();
+    row.post_version = 0;
+    row.total_posts = 0;
+    row.first_data_point = None;
+    row.last_cached = None;
+    format!("{row:?}")
+}
+
+/// A slot's name for [`Answers::shared`]: a digest of its parts.
+pub fn slot(parts: &[&str]) -> [u8; 32] {
     let mut h = Sha256::new();
+    for part in parts {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// The name of an answer: a digest of the request, the tracker as it stands and who asks. Without
+/// `versioned`, the name of its slot: the same but for what writes of posts move (the version,
+/// the post count, the first and last post times).
+fn name(page: &TrackerPage, request: &str, versioned: bool) -> [u8; 32] {
+    let mut h = Sha256::new();
+    let row = if versioned { format!("{:?}", page.row) } else { unversioned(&page.row) };
     for part in [
         request,
-        &format!("{:?}", page.row),
+        &row,
         &format!("{:?}", page.user),
         &format!("{:?}", page.perm),
         &format!("{:?}", page.shared),
@@ -216,6 +317,54 @@ mod tests {
         assert!(etag_matches(&with("*"), &etag));
         assert!(!etag_matches(&with("W/\"abd\""), &etag));
         assert!(!etag_matches(&HeaderMap::new(), &etag));
+    }
+
+    /// A computation of a slot that counts itself and takes `ms`.
+    async fn counted(runs: &AtomicU64, ms: u64) -> ApiResult<u64> {
+        let n = runs.fetch_add(1, Ordering::SeqCst) + 1;
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+        Ok(n)
+    }
+
+    #[tokio::test]
+    async fn reads_that_arrive_during_a_computation_share_the_next_one() {
+        let answers = Arc::new(Answers::new(1));
+        let runs = Arc::new(AtomicU64::new(0));
+        let slot = slot(&["a"]);
+        let first = {
+            let (a, r) = (answers.clone(), runs.clone());
+            tokio::spawn(async move { *a.shared(slot, Instant::now(), counted(&r, 200)).await.unwrap() })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        // Twenty reads arrive while the first computation runs: it cannot hold what was written
+        // after it started, so they need another, and one more is enough for all of them.
+        let mut late = Vec::new();
+        for _ in 0..20 {
+            let (a, r) = (answers.clone(), runs.clone());
+            late.push(tokio::spawn(async move { *a.shared(slot, Instant::now(), counted(&r, 50)).await.unwrap() }));
+        }
+        assert_eq!(first.await.unwrap(), 1);
+        for l in late {
+            assert_eq!(l.await.unwrap(), 2);
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 2);
+        // A read arriving after both computations started takes neither.
+        assert_eq!(*answers.shared(slot, Instant::now(), counted(&runs, 1)).await.unwrap(), 3);
+        // Another slot never waits for this one's.
+        assert_eq!(*answers.shared(super::slot(&["b"]), Instant::now(), counted(&runs, 1)).await.unwrap(), 4);
+    }
+
+    #[tokio::test]
+    async fn a_failed_computation_is_not_shared() {
+        let answers = Answers::new(1);
+        let slot = slot(&["f"]);
+        let arrived = Instant::now();
+        let failed: ApiResult<Arc<u64>> = answers.shared(slot, arrived, async { Err(ApiError::Internal("down".into())) }).await;
+        assert!(failed.is_err());
+        // The same read again (arrived before any computation) computes rather than taking nothing.
+        assert_eq!(*answers.shared(slot, arrived, async { Ok(7u64) }).await.unwrap(), 7);
+        // A read that arrived before that computation started takes its value.
+        assert_eq!(*answers.shared(slot, arrived, async { Ok(8u64) }).await.unwrap(), 7);
     }
 
     #[test]

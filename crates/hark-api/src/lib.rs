@@ -75,6 +75,9 @@ pub struct ApiConfig {
     /// Rate limits of public requests per client address; [`limits::RateLimits::default`] when
     /// unset.
     pub rate_limits: Option<limits::RateLimits>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (for the rate limits and sign-in);
+    /// none by default: the connection's peer is the client.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl ApiConfig {
@@ -315,6 +318,8 @@ pub fn app(state: AppState) -> Router {
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
         // Inside the headers' layers: a refusal carries them too.
         .layer(axum::middleware::from_fn_with_state(state.public_limiters.clone(), limits::limit))
+        // Before the limits: they count per client, which a trusted proxy names.
+        .layer(axum::middleware::from_fn_with_state(Arc::new(state.config.trusted_proxies.clone()), limits::forwarded))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),

@@ -3,6 +3,11 @@
 //! through a public key (share link, embed key, moderation link) or carries no session at all.
 //! Sign-in has its own limiter ([`crate::auth::LoginLimiter`]). A refused request gets 429
 //! `rate_limited` with `Retry-After`.
+//!
+//! The client address is the connection's peer, unless the peer is one of the configured trusted
+//! proxies: then it is the nearest address in `X-Forwarded-For` that is not itself a trusted
+//! proxy ([`client_address`]), so visitors behind a reverse proxy have buckets of their own while
+//! a client reaching Hark directly cannot choose its address by sending the header.
 
 use std::hash::Hash;
 use std::net::{IpAddr, SocketAddr};
@@ -153,6 +158,57 @@ fn carries_public_key(query: Option<&str>) -> bool {
     })
 }
 
+/// The address a request comes from: `peer`, or, when `peer` is a trusted proxy, the address its
+/// `X-Forwarded-For` names last that is not a trusted proxy too (each proxy appends the address
+/// it was reached from, so the addresses right of it were added by trusted hops). A header that
+/// is missing or does not parse leaves the last trusted hop.
+pub fn client_address(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[ipnet::IpNet]) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        match parse_hop(hop) {
+            Some(ip) => {
+                client = ip;
+                if !is_trusted(&ip) {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    client
+}
+
+/// One address of `X-Forwarded-For`: a bare IPv4 or IPv6 address, `[v6]`, or either with a port.
+fn parse_hop(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim();
+    if let Ok(ip) = hop.parse::<IpAddr>() {
+        return Some(ip);
+    }
+    hop.parse::<SocketAddr>().ok().map(|s| s.ip()).or_else(|| hop.strip_prefix('[')?.strip_suffix(']')?.parse().ok())
+}
+
+/// The middleware that puts the client's address ([`client_address`]) where the rate limits and
+/// sign-in look for it, when the server trusts proxies.
+pub async fn forwarded(State(trusted): State<std::sync::Arc<Vec<ipnet::IpNet>>>, mut req: Request, next: Next) -> Response {
+    if !trusted.is_empty() {
+        if let Some(ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>().copied() {
+            let client = client_address(peer.ip(), req.headers(), &trusted);
+            req.extensions_mut().insert(ConnectInfo(SocketAddr::new(client, peer.port())));
+        }
+    }
+    next.run(req).await
+}
+
 /// The middleware: a request over a limit is answered 429 without reaching its handler. A
 /// request without a peer address (served in-process) is not limited.
 pub async fn limit(State(limiters): State<std::sync::Arc<PublicLimiters>>, req: Request, next: Next) -> Response {
@@ -169,6 +225,37 @@ pub async fn limit(State(limiters): State<std::sync::Arc<PublicLimiters>>, req: 
 mod tests {
     use super::*;
     use axum::http::Method;
+
+    fn xff(values: &[&str]) -> axum::http::HeaderMap {
+        let mut h = axum::http::HeaderMap::new();
+        for v in values {
+            h.append("x-forwarded-for", v.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn the_client_address_is_taken_from_trusted_proxies_only() {
+        let trusted: Vec<ipnet::IpNet> = vec!["127.0.0.1/32".parse().unwrap(), "10.0.0.0/8".parse().unwrap()];
+        let proxy: IpAddr = "127.0.0.1".parse().unwrap();
+        let direct: IpAddr = "198.51.100.7".parse().unwrap();
+        // A client reaching us directly cannot pick its address.
+        assert_eq!(client_address(direct, &xff(&["203.0.113.9"]), &trusted), direct);
+        // Through the proxy: the address it was reached from.
+        assert_eq!(client_address(proxy, &xff(&["203.0.113.9"]), &trusted), "203.0.113.9".parse::<IpAddr>().unwrap());
+        // A client's own forged entries stay left of the real one, and trusted hops are skipped.
+        assert_eq!(
+            client_address(proxy, &xff(&["1.2.3.4, 203.0.113.9", "10.1.2.3"]), &trusted),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(client_address(proxy, &xff(&["[2001:db8::1]:443"]), &trusted), "2001:db8::1".parse::<IpAddr>().unwrap());
+        assert_eq!(client_address(proxy, &xff(&["192.0.2.1:8080"]), &trusted), "192.0.2.1".parse::<IpAddr>().unwrap());
+        // Nothing usable: the last trusted hop.
+        assert_eq!(client_address(proxy, &xff(&[]), &trusted), proxy);
+        assert_eq!(client_address(proxy, &xff(&["garbage, 10.0.0.5"]), &trusted), "10.0.0.5".parse::<IpAddr>().unwrap());
+        // No proxies trusted: the peer, whatever the header.
+        assert_eq!(client_address(proxy, &xff(&["203.0.113.9"]), &[]), proxy);
+    }
 
     fn tight() -> RateLimits {
         let r = Rate::new(2, Duration::from_secs(60));

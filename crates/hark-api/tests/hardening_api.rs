@@ -433,3 +433,78 @@ async fn huge_page_numbers_answer_an_empty_page() {
     let r = app.delete("/api/v1/influencer-tags/9223372036854775808").await;
     assert_eq!((r.status, r.body["error"]["code"].as_str()), (404, Some("not_found")), "{:?}", r.body);
 }
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_visitor_has_a_bucket_and_others_cannot_forge_one() {
+    let limits = RateLimits { public: Rate::new(2, Duration::from_secs(3600)), ..RateLimits::default() };
+    let anon = reqwest::Client::new();
+    let ask = |app: &TestApp, from: &'static str| {
+        let req = anon.get(app.url("/api/v1/me")).header("X-Forwarded-For", from);
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    // The test's client is 127.0.0.1: as the trusted proxy, the header names the visitor.
+    let proxied = TestApp::spawn_with(
+        Backend::Sqlite,
+        ApiConfig { rate_limits: Some(limits), trusted_proxies: vec!["127.0.0.0/8".parse().unwrap()], ..Default::default() },
+    )
+    .await;
+    for _ in 0..2 {
+        assert_ne!(ask(&proxied, "203.0.113.1").await, 429);
+    }
+    assert_eq!(ask(&proxied, "203.0.113.1").await, 429, "the visitor's own bucket is empty");
+    assert_ne!(ask(&proxied, "203.0.113.2").await, 429, "another visitor behind the proxy is not refused");
+    assert_eq!(ask(&proxied, "198.51.100.5, 203.0.113.1").await, 429, "a forged entry left of the proxy's own is ignored");
+
+    // Not trusted: the header changes nothing, every request counts against the peer.
+    let direct = TestApp::spawn_with(Backend::Sqlite, ApiConfig { rate_limits: Some(limits), ..Default::default() }).await;
+    assert_ne!(ask(&direct, "203.0.113.1").await, 429);
+    assert_ne!(ask(&direct, "203.0.113.2").await, 429);
+    assert_eq!(ask(&direct, "203.0.113.3").await, 429);
+}
+
+#[tokio::test]
+async fn rekeying_moves_every_stored_secret_to_the_new_key() {
+    for backend in backends() {
+        let old = SecretKey::random();
+        let app = TestApp::spawn_with(backend, ApiConfig { secret_key: Some(old.clone()), ..Default::default() }).await;
+        app.setup_admin().await;
+        let saved = app
+            .send_json("PUT", "/api/v1/admin/connectors/reddit", json!({"enabled": false, "values": {"client_id": "my-id", "client_secret": "s3cret-value"}}))
+            .await;
+        assert_eq!(saved.status, 200, "{:?}", saved.body);
+        let hash = app.create_tracker("nike").await["hash"].as_str().unwrap().to_string();
+        let path = format!("/api/v1/trackers/{hash}/notifications");
+        let mut settings = app.get(&path).await.body["settings"].clone();
+        settings["webhook"]["url"] = json!("https://hooks.example.org/hark");
+        let r = app.send_json("PUT", &path, settings).await;
+        let secret = r.body["webhookSecret"].as_str().unwrap().to_string();
+        app.store.save_integration("google_sheets", "{}", Some(&old.seal("google_sheets", b"the private key")), 1).await.unwrap();
+        // One value from before sealing, one sealed with a key nobody has.
+        app.store.save_connector_settings("tiktok", false, None, r#"{"client_secret":"plain"}"#, 1).await.unwrap();
+        let lost = SecretKey::random().seal("connector:youtube", b"{}");
+        app.store.save_connector_settings("youtube", false, None, &format!("sealed:{lost}"), 1).await.unwrap();
+
+        let new = SecretKey::random();
+        let rekeyed = app.store.clone().with_secret_key(Arc::new(new.clone()));
+        let done = rekeyed.reseal_secrets(&old).await.unwrap();
+        // reddit, tiktok (in the clear), the notification settings, the webhook secret, the Sheets key.
+        assert_eq!((done.resealed, done.already, done.unreadable), (5, 0, 1), "{done:?}");
+        let again = rekeyed.reseal_secrets(&old).await.unwrap();
+        assert_eq!((again.resealed, again.already, again.unreadable), (0, 5, 1), "a second run changes nothing");
+
+        // The new key opens everything; the old one nothing.
+        let config = hark_collect::config_from_row(&rekeyed.connector_setting("reddit").await.unwrap().unwrap());
+        assert_eq!(config.value("client_secret"), Some("s3cret-value"));
+        let config = hark_collect::config_from_row(&rekeyed.connector_setting("tiktok").await.unwrap().unwrap());
+        assert_eq!(config.value("client_secret"), Some("plain"));
+        let stale = app.store.clone().with_secret_key(Arc::new(old.clone()));
+        assert_eq!(stale.connector_setting("reddit").await.unwrap().unwrap().config, "{}");
+        let id = app.store.tracker_by_hash(&hash).await.unwrap().unwrap().id;
+        let row = rekeyed.notification_settings(id).await.unwrap().unwrap();
+        assert_eq!(row.webhook_secret.as_deref(), Some(secret.as_str()));
+        assert!(row.settings.contains("hooks.example.org"), "{}", row.settings);
+        let sheets = rekeyed.integration("google_sheets").await.unwrap().unwrap().sealed.unwrap();
+        assert_eq!(new.open("google_sheets", &sheets).unwrap(), b"the private key");
+        assert!(old.open("google_sheets", &sheets).is_err());
+    }
+}

@@ -33,6 +33,27 @@ pub const ACK_WAIT: Duration = Duration::from_secs(30);
 /// How often the ingest workers read the running trackers again.
 const REFRESH: Duration = Duration::from_secs(5);
 
+/// Messages this process's workers took that had been delivered before (a worker that died
+/// holding them, or a batch that failed), since it started.
+static REDELIVERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Messages this process's workers took again after an earlier delivery, since it started.
+pub fn redelivered() -> u64 {
+    REDELIVERED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Messages a worker takes at once: `HARK_INGEST_LOG_BATCH` (hidden; tests spread a burst over
+/// servers with 1), else [`BATCH_MESSAGES`].
+fn batch_messages() -> usize {
+    std::env::var("HARK_INGEST_LOG_BATCH").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(BATCH_MESSAGES)
+}
+
+/// A pause before each batch is written: `HARK_INGEST_LOG_DELAY_MS` (hidden; tests kill a server
+/// while it holds messages), else none.
+fn write_delay() -> Option<Duration> {
+    std::env::var("HARK_INGEST_LOG_DELAY_MS").ok().and_then(|v| v.parse().ok()).map(Duration::from_millis)
+}
+
 /// What went wrong with the log.
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
@@ -207,13 +228,18 @@ pub async fn run_worker(store: Store, log: Arc<IngestLog>) {
 
 /// Takes and writes one batch; how many posts it wrote.
 async fn take_batch(store: &Store, log: &IngestLog, consumer: &consumer::PullConsumer, trackers: &mut Trackers) -> Result<usize, LogError> {
-    let mut batch = consumer.batch().max_messages(BATCH_MESSAGES).expires(Duration::from_secs(2)).messages().await.map_err(nats)?;
+    let mut batch = consumer.batch().max_messages(batch_messages()).expires(Duration::from_secs(2)).messages().await.map_err(nats)?;
     let mut messages = Vec::new();
     while let Some(m) = batch.next().await {
         messages.push(m.map_err(nats)?);
     }
     if messages.is_empty() {
         return Ok(0);
+    }
+    let again = messages.iter().filter(|m| m.info().is_ok_and(|i| i.delivered > 1)).count();
+    REDELIVERED.fetch_add(again as u64, std::sync::atomic::Ordering::Relaxed);
+    if let Some(pause) = write_delay() {
+        tokio::time::sleep(pause).await;
     }
     let mut entries: Vec<(usize, Entry)> = Vec::new();
     for (i, m) in messages.iter().enumerate() {

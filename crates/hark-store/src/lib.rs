@@ -40,6 +40,7 @@ mod posts;
 mod lease;
 mod reanalysis;
 mod sealing;
+pub use sealing::Resealed;
 pub mod secrets;
 mod rollups;
 mod sentiment;

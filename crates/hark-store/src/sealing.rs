@@ -4,6 +4,7 @@
 //! starts with `sealed:`; a value stored before sealing (or by a store without a key) is read
 //! as it is, and [`Store::seal_plain_secrets`] seals such values where they lie.
 
+use crate::secrets::SecretKey;
 use crate::{with_pool, Result, Store};
 
 const SEALED: &str = "sealed:";
@@ -13,11 +14,11 @@ pub(crate) fn connector_seal_name(connector: &str) -> String {
     format!("connector:{connector}")
 }
 
-pub(crate) fn webhook_seal_name(tracker_id: i64) -> String {
+pub(crate) fn webhook_seal_name(tracker_id: impl std::fmt::Display) -> String {
     format!("webhook:{tracker_id}")
 }
 
-pub(crate) fn notifications_seal_name(tracker_id: i64) -> String {
+pub(crate) fn notifications_seal_name(tracker_id: impl std::fmt::Display) -> String {
     format!("notifications:{tracker_id}")
 }
 
@@ -99,6 +100,97 @@ impl Store {
             .rows_affected());
         }
         Ok(sealed)
+    }
+}
+
+/// What [`Store::reseal_secrets`] did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Resealed {
+    /// Values sealed again with the new key (those in the clear included).
+    pub resealed: u64,
+    /// Values the new key opened already (a run that stopped half-way, done again).
+    pub already: u64,
+    /// Values neither key opens: left as they are (they read as unset).
+    pub unreadable: u64,
+}
+
+/// Where sealed values lie: the table's rows as (key as text, value), the update of one row
+/// (`$1` the new value, `$2` the key as text, `$3` the value read), what a value is sealed for,
+/// and whether a sealed value carries the `sealed:` mark (integration keys are always sealed).
+struct Column {
+    select: &'static str,
+    update: &'static str,
+    name: fn(&str) -> String,
+    marked: bool,
+}
+
+const COLUMNS: [Column; 4] = [
+    Column {
+        select: "SELECT connector, config FROM connector_settings",
+        update: "UPDATE connector_settings SET config = $1 WHERE connector = $2 AND config = $3",
+        name: connector_seal_name,
+        marked: true,
+    },
+    Column {
+        select: "SELECT CAST(tracker_id AS TEXT), settings FROM notification_settings",
+        update: "UPDATE notification_settings SET settings = $1 WHERE CAST(tracker_id AS TEXT) = $2 AND settings = $3",
+        name: |id| notifications_seal_name(id),
+        marked: true,
+    },
+    Column {
+        select: "SELECT CAST(tracker_id AS TEXT), webhook_secret FROM notification_settings WHERE webhook_secret IS NOT NULL",
+        update: "UPDATE notification_settings SET webhook_secret = $1 WHERE CAST(tracker_id AS TEXT) = $2 AND webhook_secret = $3",
+        name: |id| webhook_seal_name(id),
+        marked: true,
+    },
+    Column {
+        select: "SELECT name, sealed FROM integration_settings WHERE sealed IS NOT NULL",
+        update: "UPDATE integration_settings SET sealed = $1 WHERE name = $2 AND sealed = $3",
+        name: |name| name.to_string(),
+        marked: false,
+    },
+];
+
+impl Store {
+    /// Seals every stored secret again with this store's key, opening it with `old` (rotating
+    /// the key; every server must be stopped meanwhile, or run with the new key). Values the
+    /// new key opens already are left, so a run that stopped half-way can be run again; values
+    /// neither key opens are counted and left. Each row is replaced only if it is still the
+    /// value read.
+    pub async fn reseal_secrets(&self, old: &SecretKey) -> Result<Resealed> {
+        let Some(new) = self.secret_key.clone() else { return Ok(Resealed::default()) };
+        let mut done = Resealed::default();
+        for column in &COLUMNS {
+            let rows: Vec<(String, String)> = with_pool!(self, |p| sqlx::query_as(column.select).fetch_all(p).await?);
+            for (key, stored) in rows {
+                let name = (column.name)(&key);
+                let (sealed, plain_before) = match stored.strip_prefix(SEALED) {
+                    Some(s) => (s, false),
+                    None if column.marked => (stored.as_str(), true),
+                    None => (stored.as_str(), false),
+                };
+                let plain = if plain_before {
+                    stored.as_bytes().to_vec()
+                } else if new.open(&name, sealed).is_ok() {
+                    done.already += 1;
+                    continue;
+                } else if let Ok(plain) = old.open(&name, sealed) {
+                    plain
+                } else {
+                    done.unreadable += 1;
+                    continue;
+                };
+                let value = if column.marked { format!("{SEALED}{}", new.seal(&name, &plain)) } else { new.seal(&name, &plain) };
+                done.resealed += with_pool!(self, |p| sqlx::query(column.update)
+                    .bind(&value)
+                    .bind(&key)
+                    .bind(&stored)
+                    .execute(p)
+                    .await?
+                    .rows_affected());
+            }
+        }
+        Ok(done)
     }
 }
 

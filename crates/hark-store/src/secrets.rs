@@ -34,6 +34,17 @@ pub enum SecretError {
 const ENGINE: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 impl SecretKey {
+    /// The key's hexadecimal form (what `from_hex` reads and the key file holds).
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    /// Whether two keys are the same (compared as digests).
+    pub fn same_as(&self, other: &Self) -> bool {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(self.0) == Sha256::digest(other.0)
+    }
+
     /// A key from its hexadecimal form.
     pub fn from_hex(s: &str) -> Result<Self, SecretError> {
         let bytes = hex::decode(s.trim()).map_err(|_| SecretError::BadKey)?;

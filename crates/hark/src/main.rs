@@ -46,6 +46,9 @@ enum Command {
     Backup(BackupArgs),
     /// Replace the embedded SQLite database with a backup (stop the server first).
     Restore(RestoreArgs),
+    /// Seal the stored secrets (connector credentials, notification settings, webhook secrets,
+    /// the Google Sheets key) with a new secret key. Stop every server first.
+    Rekey(RekeyArgs),
     /// Manage accounts.
     User {
         #[command(subcommand)]
@@ -122,10 +125,15 @@ struct ServeArgs {
     #[arg(long, env = "HARK_SECRET_KEY", hide_env_values = true)]
     secret_key: Option<String>,
     /// Requests a minute one client address may make without a session, or through a share link,
-    /// embed or moderation link (as many at once, then refilled evenly). Raise it when many
-    /// visitors reach Hark through one proxy address.
+    /// embed or moderation link (as many at once, then refilled evenly). Behind a proxy, see
+    /// `--trusted-proxy`.
     #[arg(long, env = "HARK_PUBLIC_RATE_LIMIT", default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     public_rate_limit: u32,
+    /// Reverse proxies in front of Hark (addresses or networks, e.g. 127.0.0.1,10.0.0.0/8): for
+    /// requests from them the client is the last address in `X-Forwarded-For` that is not one of
+    /// them, so rate limits count per visitor. Unset, the header is ignored.
+    #[arg(long = "trusted-proxy", env = "HARK_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_proxy)]
+    trusted_proxies: Vec<ipnet::IpNet>,
     /// NATS server with JetStream (nats://HOST:4222) for a cluster's ingest log: connectors
     /// publish collected posts to it and every server's ingest workers write them. Unset: each
     /// server writes what it collects itself (one server needs no NATS).
@@ -175,6 +183,19 @@ struct RestoreArgs {
     db: DbArgs,
     /// The backup file (written by `hark backup`) to restore.
     file: PathBuf,
+}
+
+#[derive(Args)]
+struct RekeyArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The key the secrets are sealed with now (64 hexadecimal digits); by default the data
+    /// directory's secret.key, which then gets the new key (the old one is kept beside it).
+    #[arg(long, env = "HARK_SECRET_KEY", hide_env_values = true)]
+    secret_key: Option<String>,
+    /// The new key (64 hexadecimal digits); a new random one when unset.
+    #[arg(long, env = "HARK_NEW_SECRET_KEY", hide_env_values = true)]
+    new_key: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -260,6 +281,61 @@ async fn backup(args: BackupArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     println!("Keep the data directory's secret.key with your backups: the connector secrets in them are sealed with it.");
+    Ok(())
+}
+
+async fn rekey(args: RekeyArgs) -> anyhow::Result<()> {
+    use hark_api::secrets::SecretKey;
+    let file = args.db.data_dir.join("secret.key");
+    let old = match &args.secret_key {
+        Some(hex) => SecretKey::from_hex(hex).map_err(|e| anyhow::anyhow!("--secret-key: {e}"))?,
+        None => {
+            let text = std::fs::read_to_string(&file).with_context(|| {
+                format!("no current key: {} cannot be read (pass the key the secrets are sealed with as --secret-key)", file.display())
+            })?;
+            SecretKey::from_hex(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
+        }
+    };
+    let new = match &args.new_key {
+        Some(hex) => SecretKey::from_hex(hex).map_err(|e| anyhow::anyhow!("--new-key: {e}"))?,
+        None => SecretKey::random(),
+    };
+    if new.same_as(&old) {
+        bail!("the new key is the key in use; give another one (or none, for a random one)");
+    }
+    // A server running on the embedded database would go on sealing with the old key.
+    let url = args.db.url()?;
+    let _lock = if url.starts_with("sqlite:") {
+        let db = hark_store::backup::sqlite_path(&url).map_err(|e| anyhow::anyhow!("{e}"))?;
+        match hark_store::backup::ServeLock::try_take(&db).map_err(|e| anyhow::anyhow!("{e}"))? {
+            Some(lock) => Some(lock),
+            None => bail!("a Hark server is running on {}: stop it, then rekey", db.display()),
+        }
+    } else {
+        None
+    };
+    let store = args.db.store().await?.with_secret_key(std::sync::Arc::new(new.clone()));
+    let done = store.reseal_secrets(&old).await.context("cannot seal the secrets again (run it again: what is done stays done)")?;
+    println!(
+        "Sealed {} secrets with the new key ({} already were; {} could be opened with neither key and read as unset).",
+        done.resealed, done.already, done.unreadable
+    );
+    if args.secret_key.is_none() {
+        let kept = args.db.data_dir.join(format!("secret.key.old-{}", hark_core::now_millis()));
+        std::fs::rename(&file, &kept).with_context(|| format!("cannot move {} aside", file.display()))?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut out = options.open(&file).with_context(|| format!("cannot write {}", file.display()))?;
+        std::io::Write::write_all(&mut out, format!("{}\n", new.to_hex()).as_bytes())?;
+        println!("{} holds the new key; the old one is in {} (delete it once you no longer need old backups).", file.display(), kept.display());
+    } else {
+        if args.new_key.is_none() {
+            println!("The new key: {}", new.to_hex());
+        }
+        println!("Start every server with --secret-key (HARK_SECRET_KEY) set to the new key.");
+    }
     Ok(())
 }
 
@@ -350,6 +426,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             public: hark_api::limits::Rate::per_minute(args.public_rate_limit),
             ..Default::default()
         }),
+        trusted_proxies: args.trusted_proxies.clone(),
     };
     let listener = tokio::net::TcpListener::bind(&args.bind)
         .await
@@ -615,6 +692,7 @@ fn main() -> ExitCode {
             Command::Import(a) => import(a).await,
             Command::Backup(a) => backup(a).await,
             Command::Restore(a) => restore(a).await,
+            Command::Rekey(a) => rekey(a).await,
             Command::Analyze => analyze(),
             Command::Openapi => {
                 println!("{}", hark_api::openapi_json());
@@ -653,4 +731,12 @@ mod tests {
             Cli::command().debug_assert();
         }
     }
+}
+
+/// A trusted proxy: an address (`127.0.0.1`, `::1`) or a network (`10.0.0.0/8`).
+fn parse_proxy(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("`{s}` is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)"))
 }

@@ -141,3 +141,41 @@ async fn a_backup_taken_mid_import_restores_whole() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("pg_dump"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn rekey_replaces_the_data_directorys_key_and_refuses_bad_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    // No key yet: nothing to rotate.
+    let out = hark(&["rekey", "--data-dir", data]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("secret.key"), "{}", text(&out.stderr));
+    let old = "11".repeat(32);
+    std::fs::write(dir.path().join("secret.key"), format!("{old}\n")).unwrap();
+    let out = hark(&["rekey", "--data-dir", data, "--new-key", &old]);
+    assert!(!out.status.success(), "the same key again is refused");
+    assert!(text(&out.stderr).contains("the key in use"), "{}", text(&out.stderr));
+    let out = hark(&["rekey", "--data-dir", data, "--new-key", "xyz"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("64 hexadecimal digits"), "{}", text(&out.stderr));
+
+    let out = hark(&["rekey", "--data-dir", data]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Sealed 0 secrets"), "{}", text(&out.stdout));
+    let new = std::fs::read_to_string(dir.path().join("secret.key")).unwrap();
+    assert_eq!(new.trim().len(), 64);
+    assert_ne!(new.trim(), old);
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("secret.key.old-"))
+        .collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(std::fs::read_to_string(kept[0].path()).unwrap().trim(), old);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join("secret.key")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the key file is its owner's only");
+    }
+}

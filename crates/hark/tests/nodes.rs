@@ -6,7 +6,8 @@
 //!
 //! The cluster runs as documented: collected posts go through an ingest log on a NATS JetStream
 //! server of the test's own (when the machine has nats-server), so the posts of the killed
-//! server's last page are redelivered, not lost.
+//! server's last page are redelivered, not lost; and two servers killed while they hold messages
+//! of a burst in the log leave every post written once.
 //!
 //! Runs when `HARK_TEST_POSTGRES_URL` is set (as `make test` does).
 
@@ -132,6 +133,10 @@ impl Cluster {
             .env("HARK_EXPORT_STEP_DELAY_MS", "1000")
             .env("HARK_REANALYSIS_PAGE_SIZE", "100")
             .env("HARK_REANALYSIS_PAGE_DELAY_MS", "700")
+            // Log messages are taken one at a time and held 300 ms before they are written, so a
+            // burst is spread over the servers and a killed one dies holding a message.
+            .env("HARK_INGEST_LOG_BATCH", "1")
+            .env("HARK_INGEST_LOG_DELAY_MS", "300")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
@@ -374,6 +379,51 @@ async fn scenario(store: &Db, cluster: &mut Cluster, x: &str) {
     assert_rollups_agree(&store.store, id, kept).await;
     assert_eq!(me.get(cluster.base(2), &stats).await.body["posts"], kept);
     eprintln!("re-analysis taken over {took:?} after its server was killed");
+
+    // A burst in the ingest log while the servers writing it die: 30 messages of 100 posts,
+    // taken one at a time by the three servers; two servers are killed while they hold messages,
+    // which come back to the others after the acknowledgement wait.
+    if let Some(url) = cluster.nats.clone() {
+        let log = hark_ingest::log::IngestLog::connect(&url, hark_ingest::log::DEFAULT_STREAM).await.unwrap();
+        let before = store.store.count_links(id).await.unwrap();
+        let now = hark_core::now_millis();
+        for m in 0..30u32 {
+            let posts = (0..100u32)
+                .map(|i| {
+                    let mut p = hark_core::Post::new(hark_core::Platform::Twitter, format!("log-{m}-{i}"), format!("coffee from the log {m} {i}"), now - i64::from(i));
+                    p.author.username = format!("reader{}", i % 13);
+                    p
+                })
+                .collect();
+            log.publish(Some(id), posts).await.unwrap();
+        }
+        let start = Instant::now();
+        while store.store.count_links(id).await.unwrap() == before {
+            assert!(start.elapsed() < Duration::from_secs(30), "nothing taken from the log");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let killed_at = Instant::now();
+        for _ in 0..2 {
+            let pid = cluster.nodes[0].pid();
+            cluster.kill(pid);
+        }
+        let total = before + 3000;
+        while store.store.count_links(id).await.unwrap() < total {
+            assert!(start.elapsed() < Duration::from_secs(120), "posts of the log lost: {} of {total}", store.store.count_links(id).await.unwrap());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let took = killed_at.elapsed();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(store.store.count_links(id).await.unwrap(), total);
+        assert_eq!(scalar(store, "SELECT COUNT(*) FROM (SELECT post_key FROM posts GROUP BY post_key HAVING COUNT(*) > 1) d").await, 0);
+        assert_rollups_agree(&store.store, id, total).await;
+        let mut redelivered = 0;
+        for i in 0..cluster.nodes.len() {
+            redelivered += me.get(cluster.base(i), "/healthz").await.body["nats"]["redelivered"].as_u64().unwrap();
+        }
+        assert!(redelivered >= 1, "the killed servers held no message");
+        eprintln!("ingest log: {redelivered} messages redelivered after two servers were killed; all written {took:?} after");
+    }
 
     // Every server reports itself healthy, with nothing left waiting.
     for i in 0..cluster.nodes.len() {

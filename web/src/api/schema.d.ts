@@ -2419,6 +2419,13 @@ export interface components {
              *     written yet: the ingest lag.
              */
             pending?: number | null;
+            /**
+             * Format: int64
+             * @description Messages this server's ingest workers took again after an earlier delivery since it
+             *     started (a server that died holding them, or a batch that failed); absent when not
+             *     configured.
+             */
+            redelivered?: number | null;
         };
         NewExportInput: {
             /** @description The report's timeline as running totals. */

@@ -57,6 +57,11 @@ pub struct NatsCheck {
     /// written yet: the ingest lag.
     #[serde(skip_serializing_if = "Option::is_none")]
     pending: Option<u64>,
+    /// Messages this server's ingest workers took again after an earlier delivery since it
+    /// started (a server that died holding them, or a batch that failed); absent when not
+    /// configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redelivered: Option<u64>,
 }
 
 /// Messages waiting in the ingest log past which the status is "degraded" (about a minute of
@@ -133,7 +138,7 @@ pub async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
         None
     };
     let nats = match &state.config.ingest_log {
-        None => NatsCheck { configured: false, ok: true, pending: None },
+        None => NatsCheck { configured: false, ok: true, pending: None, redelivered: None },
         Some(log) => {
             let s = log.state().await;
             if !s.connected {
@@ -141,7 +146,7 @@ pub async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
             } else if let Some(p) = s.pending.filter(|p| *p > LOG_PENDING_LIMIT) {
                 problems.push(format!("{p} messages of collected posts waiting in the ingest log"));
             }
-            NatsCheck { configured: true, ok: s.connected, pending: s.pending }
+            NatsCheck { configured: true, ok: s.connected, pending: s.pending, redelivered: Some(hark_ingest::log::redelivered()) }
         }
     };
     let status = if !database.ok {

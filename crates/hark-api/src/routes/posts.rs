@@ -220,10 +220,12 @@ pub struct VisitParam {
     responses((status = 200, body = PostsPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn list_posts(
     State(state): State<AppState>,
-    TrackerPage { row, perm, user, filter, shared, .. }: TrackerPage,
+    TrackerPage { row, perm, user, filter, shared, tz, .. }: TrackerPage,
     Query(p): Query<PostsParams>,
     Query(v): Query<VisitParam>,
+    ask: crate::answers::Ask,
 ) -> ApiResult<axum::Json<PostsPage>> {
+    let arrived = std::time::Instant::now();
     let q = post_query(filter, &p)?;
     let owner = user.as_ref().filter(|u| u.id == row.owner_id);
     let last_visited = match owner {
@@ -231,13 +233,28 @@ pub async fn list_posts(
         Some(u) => state.store.last_visit(row.id, u.id).await?,
         None => None,
     };
-    let (rows, total) = state.store.query_posts(row.id, &q).await?;
+    // Users reading the same page of the same tracker share one query at a time (see `answers`).
+    let slot = crate::answers::slot(&[
+        "posts",
+        &crate::answers::unversioned(&row),
+        &format!("{:?}|{tz:?}", user.as_ref().map(|u| u.id)),
+        ask.request(),
+    ]);
+    let found = state
+        .answers
+        .shared(slot, arrived, async {
+            let (rows, total) = state.store.query_posts(row.id, &q).await?;
+            let indirect = state.store.indirect_matches(row.id, &rows.iter().map(|r| r.post_id).collect::<Vec<_>>()).await?;
+            Ok((rows, total, indirect))
+        })
+        .await?;
+    let (rows, total, indirect) = (&found.0, found.1, &found.2);
     let manage = user.is_some() && perm >= Permission::Administrator;
     let anonymize = anonymizes_facebook(&row);
-    let indirect = state.store.indirect_matches(row.id, &rows.iter().map(|r| r.post_id).collect::<Vec<_>>()).await?;
     Ok(axum::Json(PostsPage {
         posts: rows
-            .into_iter()
+            .iter()
+            .cloned()
             .map(|r| {
                 let is_indirect = indirect.contains(&r.post_id);
                 PostItem { indirect_match: is_indirect, ..item(r, last_visited, manage, anonymize) }

@@ -9,6 +9,8 @@ import http from 'node:http';
 import { allowCspRefusal, api as apiAt, freePort, launchBrowser, shot, startServer, waitUntil, ownerWithTracker } from './harness.mjs';
 
 const DAY = 86_400_000;
+// The test frames a page that is not an embed on purpose: the browser refuses it.
+allowCspRefusal(/Framing .* violates the following Content Security Policy directive: "frame-ancestors 'none'"/);
 let browser;
 let server;
 let host;

@@ -144,6 +144,30 @@ impl Bluesky {
         }
     }
 
+    /// One Jetstream message: its `time_us` and the post it carries, if any (an identity
+    /// event is remembered). `None` when the message is not an event.
+    pub(crate) fn read_event(&self, text: &str) -> Option<(u64, Option<Post>)> {
+        let event: Event = match serde_json::from_str(text) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::debug!(error = %e, "Jetstream event skipped");
+                return None;
+            }
+        };
+        let time_us = event.time_us;
+        let post = match event.kind.as_str() {
+            "identity" => {
+                if let Some(id) = event.identity {
+                    self.remember(Identity { did: if id.did.is_empty() { event.did } else { id.did }, handle: id.handle });
+                }
+                None
+            }
+            "commit" => self.post_of(event),
+            _ => None,
+        };
+        Some((time_us, post))
+    }
+
     /// The post an event carries, if it is a post being created or edited.
     fn post_of(&self, e: Event) -> Option<Post> {
         let c = e.commit?;
@@ -238,24 +262,10 @@ impl StreamConnector for Bluesky {
                         }
                         _ => continue,
                     };
-                    let event: Event = match serde_json::from_str(&text) {
-                        Ok(e) => e,
-                        Err(e) => {
-                            tracing::debug!(error = %e, "Jetstream event skipped");
-                            continue;
-                        }
-                    };
+                    let Some((time_us, post)) = self.read_event(&text) else { continue };
                     events += 1;
-                    last = Some(last.map_or(event.time_us, |l| l.max(event.time_us)));
-                    match event.kind.as_str() {
-                        "identity" => {
-                            if let Some(id) = event.identity {
-                                self.remember(Identity { did: if id.did.is_empty() { event.did } else { id.did }, handle: id.handle });
-                            }
-                        }
-                        "commit" => posts.extend(self.post_of(event)),
-                        _ => {}
-                    }
+                    last = Some(last.map_or(time_us, |l| l.max(time_us)));
+                    posts.extend(post);
                 }
                 conn.at = last;
             }

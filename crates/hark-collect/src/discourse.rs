@@ -29,14 +29,14 @@ pub struct Cursor {
 }
 
 #[derive(Debug, Deserialize)]
-struct Latest {
+pub(crate) struct Latest {
     #[serde(default)]
-    users: Vec<User>,
-    topic_list: TopicList,
+    pub(crate) users: Vec<User>,
+    pub(crate) topic_list: TopicList,
 }
 
 #[derive(Debug, Deserialize)]
-struct User {
+pub(crate) struct User {
     id: i64,
     username: String,
     #[serde(default)]
@@ -46,15 +46,15 @@ struct User {
 }
 
 #[derive(Debug, Deserialize)]
-struct TopicList {
+pub(crate) struct TopicList {
     #[serde(default)]
     more_topics_url: Option<String>,
     #[serde(default)]
-    topics: Vec<Topic>,
+    pub(crate) topics: Vec<Topic>,
 }
 
 #[derive(Debug, Deserialize)]
-struct Topic {
+pub(crate) struct Topic {
     id: i64,
     title: String,
     slug: String,
@@ -122,7 +122,7 @@ impl Discourse {
     }
 }
 
-fn to_post(forum: &str, t: Topic, users: &[User]) -> Option<Post> {
+pub(crate) fn to_post(forum: &str, t: Topic, users: &[User]) -> Option<Post> {
     let created = parse_rfc3339(&t.created_at)?;
     let op = t.posters.iter().find(|p| p.description.contains("Original Poster")).or(t.posters.first());
     let mut p = Post::new(
@@ -144,7 +144,7 @@ fn to_post(forum: &str, t: Topic, users: &[User]) -> Option<Post> {
     }
     p.counts.views = t.views;
     p.counts.likes = t.like_count;
-    p.counts.comments = t.posts_count.map(|n| (n - 1).max(0));
+    p.counts.comments = t.posts_count.map(|n| n.saturating_sub(1).max(0));
     p.source = Some(forum.to_string());
     Some(p)
 }
@@ -212,5 +212,25 @@ impl Connector for Discourse {
             }
             Ok(format!("{} forums answered.", forums.len()))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_posts_count_maps_to_comments() {
+        // As in the collect_discourse fuzz seeds: the replies, posts_count - 1, overflowed for
+        // the smallest count.
+        let topic = |count: i64| -> Topic {
+            serde_json::from_value(serde_json::json!({"id": 1, "title": "t", "slug": "t",
+                "created_at": "2024-06-01T10:00:00Z", "posts_count": count}))
+            .unwrap()
+        };
+        let comments = |count| to_post("https://forum.example", topic(count), &[]).unwrap().counts.comments;
+        assert_eq!(comments(3), Some(2));
+        assert_eq!(comments(0), Some(0));
+        assert_eq!(comments(i64::MIN), Some(0));
     }
 }

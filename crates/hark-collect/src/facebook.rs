@@ -55,6 +55,11 @@ impl Facebook {
     }
 }
 
+/// The posts of a `{page}/posts` answer.
+pub(crate) fn posts_of(body: &Value) -> Vec<Post> {
+    body.get("data").and_then(Value::as_array).into_iter().flatten().filter_map(to_post).collect()
+}
+
 fn to_post(v: &Value) -> Option<Post> {
     let id = v.get("id")?.as_str()?;
     // Facebook times are used as they are (spec: timestamps in seconds except Facebook).
@@ -96,7 +101,7 @@ impl Connector for Facebook {
                 params.push(("after", a.clone()));
             }
             let body = graph::get(&self.http, &self.config, ConnectorKind::Facebook, &format!("{page}/posts"), &params).await?;
-            let all: Vec<Post> = body.get("data").and_then(Value::as_array).into_iter().flatten().filter_map(to_post).collect();
+            let all = posts_of(&body);
             if st.after.is_none() && q.range.is_none() {
                 st.sweep_top = all.iter().map(|p| p.created_at).max();
             }

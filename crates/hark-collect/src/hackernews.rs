@@ -30,9 +30,9 @@ pub struct Cursor {
 }
 
 #[derive(Debug, Deserialize)]
-struct SearchResponse {
+pub(crate) struct SearchResponse {
     #[serde(default)]
-    hits: Vec<Hit>,
+    pub(crate) hits: Vec<Hit>,
     #[serde(default)]
     page: u32,
     #[serde(default, rename = "nbPages")]
@@ -42,7 +42,7 @@ struct SearchResponse {
 }
 
 #[derive(Debug, Deserialize)]
-struct Hit {
+pub(crate) struct Hit {
     #[serde(rename = "objectID")]
     object_id: String,
     #[serde(default)]
@@ -67,11 +67,13 @@ struct Hit {
 }
 
 impl Hit {
-    fn into_post(self) -> Post {
+    /// `None` for a hit whose time (seconds) is out of range in milliseconds.
+    pub(crate) fn into_post(self) -> Option<Post> {
+        let created = self.created_at_i.checked_mul(1000)?;
         let text = self.comment_text.as_deref().or(self.story_text.as_deref()).map(html_text).unwrap_or_default();
         let is_comment = self.tags.iter().any(|t| t == "comment");
         let item = format!("https://news.ycombinator.com/item?id={}", self.object_id);
-        let mut p = Post::new(Platform::Forums, format!("hn-{}", self.object_id), text, self.created_at_i * 1000);
+        let mut p = Post::new(Platform::Forums, format!("hn-{}", self.object_id), text, created);
         p.title = self.title.or(self.story_title);
         p.url = Some(if is_comment { item } else { self.url.filter(|u| !u.is_empty()).unwrap_or(item) });
         if let Some(a) = self.author {
@@ -83,7 +85,7 @@ impl Hit {
         p.counts.comments = self.num_comments;
         p.flags.is_reply = is_comment;
         p.source = Some("Hacker News".into());
-        p
+        Some(p)
     }
 }
 
@@ -140,7 +142,7 @@ impl Connector for HackerNews {
                 return Ok(Page { posts: vec![], cursor: write_cursor(&Cursor { since: Some(until - OVERLAP_SECS), ..Default::default() }), more: false });
             };
             let resp = self.search(phrase, since, until, c.page).await?;
-            let posts: Vec<Post> = resp.hits.into_iter().map(Hit::into_post).collect();
+            let posts: Vec<Post> = resp.hits.into_iter().filter_map(Hit::into_post).collect();
             if resp.page + 1 < resp.nb_pages {
                 c.page = resp.page + 1;
             } else {
@@ -177,5 +179,22 @@ impl Connector for HackerNews {
             let r = self.search("hark", now - 86_400, now, 0).await?;
             Ok(format!("Search answered ({} pages for 'hark' today).", r.nb_pages))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hit_out_of_time_range_is_skipped() {
+        // As in the collect_hackernews fuzz seeds: seconds times 1000 overflowed (a panic with
+        // overflow checks, a wrapped time without).
+        let hit = |at: i64| -> Hit {
+            serde_json::from_value(serde_json::json!({"objectID": "1", "created_at_i": at, "_tags": ["story"]})).unwrap()
+        };
+        assert_eq!(hit(1_717_236_000).into_post().map(|p| p.created_at), Some(1_717_236_000_000));
+        assert!(hit(i64::MAX).into_post().is_none());
+        assert!(hit(i64::MIN).into_post().is_none());
     }
 }

@@ -120,6 +120,11 @@ impl Instagram {
     }
 }
 
+/// The media of a `recent_media` answer as posts.
+pub(crate) fn media_of(body: &Value) -> Vec<Post> {
+    body.get("data").and_then(Value::as_array).into_iter().flatten().filter_map(to_post).collect()
+}
+
 fn to_post(m: &Value) -> Option<Post> {
     let id = m.get("id")?.as_str()?;
     let created = parse_time(m.get("timestamp")?.as_str()?)?;
@@ -165,7 +170,7 @@ impl Connector for Instagram {
                 params.push(("after", a.clone()));
             }
             let body = graph::get(&self.http, &self.config, ConnectorKind::Instagram, &format!("{id}/recent_media"), &params).await?;
-            let media: Vec<Post> = body.get("data").and_then(Value::as_array).into_iter().flatten().filter_map(to_post).collect();
+            let media = media_of(&body);
             if st.after.is_none() {
                 st.sweep_top = media.iter().map(|p| p.created_at).max();
             }

@@ -20,6 +20,8 @@ pub mod bluesky;
 pub mod catalogue;
 pub mod discourse;
 pub mod facebook;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod graph;
 pub mod hackernews;
 pub mod http;

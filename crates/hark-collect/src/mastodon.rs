@@ -45,7 +45,7 @@ pub struct Cursor {
 }
 
 #[derive(Debug, Deserialize)]
-struct Status {
+pub(crate) struct Status {
     id: String,
     created_at: String,
     #[serde(default)]
@@ -128,7 +128,7 @@ pub fn server_of(line: &str) -> Option<String> {
 }
 
 /// The `param` of the `Link` URL with relation `rel`.
-fn link_param(h: &HeaderMap, rel: &str, param: &str) -> Option<String> {
+pub(crate) fn link_param(h: &HeaderMap, rel: &str, param: &str) -> Option<String> {
     let link = h.get(LINK)?.to_str().ok()?;
     link.split(',').find_map(|part| {
         let (url, attrs) = part.split_once(';')?;
@@ -210,7 +210,7 @@ impl Mastodon {
     }
 }
 
-fn to_post(server: &str, s: Status) -> Option<Post> {
+pub(crate) fn to_post(server: &str, s: Status) -> Option<Post> {
     let created = parse_rfc3339(&s.created_at)?;
     // The same status has a different id on each server; its `uri` is the same everywhere.
     let key = s.uri.clone().unwrap_or_else(|| format!("{server}/statuses/{}", s.id));

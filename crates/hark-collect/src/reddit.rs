@@ -28,25 +28,25 @@ pub struct Cursor {
 }
 
 #[derive(Debug, Deserialize)]
-struct Listing {
-    data: ListingData,
+pub(crate) struct Listing {
+    pub(crate) data: ListingData,
 }
 
 #[derive(Debug, Deserialize)]
-struct ListingData {
+pub(crate) struct ListingData {
     #[serde(default)]
     after: Option<String>,
     #[serde(default)]
-    children: Vec<Thing>,
+    pub(crate) children: Vec<Thing>,
 }
 
 #[derive(Debug, Deserialize)]
-struct Thing {
-    data: Link,
+pub(crate) struct Thing {
+    pub(crate) data: Link,
 }
 
 #[derive(Debug, Deserialize)]
-struct Link {
+pub(crate) struct Link {
     id: String,
     #[serde(default)]
     title: String,
@@ -68,7 +68,7 @@ struct Link {
 }
 
 impl Link {
-    fn into_post(self) -> Post {
+    pub(crate) fn into_post(self) -> Post {
         let mut p = Post::new(Platform::Forums, format!("reddit-{}", self.id), self.selftext, (self.created_utc * 1000.0) as i64);
         p.title = Some(self.title);
         p.url = Some(format!("https://www.reddit.com{}", self.permalink));

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use hark_core::post::{Media, MediaKind};
-use hark_core::{now_millis, Platform, Post};
+use hark_core::{now_millis, Millis, Platform, Post};
 use reqwest::header::{ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 use reqwest::StatusCode;
 use serde::{Deserialize, Serialize};
@@ -151,66 +151,72 @@ impl Rss {
         let header = |name| resp.headers().get(name).and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok()).map(str::to_string);
         let (etag, modified) = (header(ETAG), header(LAST_MODIFIED));
         let bytes = resp.bytes().await.map_err(|e| CollectError::Network(e.to_string()))?;
-        let parsed = feed_rs::parser::Builder::new().base_uri(Some(&feed.url)).build().parse(bytes.as_ref())
-            .map_err(|e| CollectError::Payload(format!("{}: {e}", feed.url)))?;
+        let posts = posts_of(feed, bytes.as_ref(), state, now_millis())?;
         state.etag = etag;
         state.last_modified = modified;
-        let now = now_millis();
-        let source = parsed.title.as_ref().map(|t| t.content.clone());
-        // Atom entries without an author inherit the feed's.
-        let feed_author = parsed.authors.first().map(|a| a.name.clone());
-        let mut posts = Vec::new();
-        for entry in parsed.entries {
-            let link = entry.links.first().map(|l| l.href.clone());
-            let item_id = if entry.id.is_empty() { link.clone().unwrap_or_default() } else { entry.id.clone() };
-            if item_id.is_empty() || state.seen.contains(&item_id) {
-                continue;
-            }
-            state.seen.push(item_id.clone());
-            // The link names the article across feeds; the item id when there is none.
-            let mut post = Post::new(
-                feed.platform,
-                short_hash(link.as_deref().unwrap_or(&item_id)),
-                entry
-                    .content
-                    .as_ref()
-                    .and_then(|c| c.body.as_deref())
-                    .or(entry.summary.as_ref().map(|s| s.content.as_str()))
-                    .map(html_text)
-                    .unwrap_or_default(),
-                entry.published.or(entry.updated).map_or(now, |t| t.timestamp_millis()),
-            );
-            post.title = entry.title.as_ref().map(|t| html_text(&t.content));
-            post.url = link;
-            if let Some(name) = entry.authors.first().map(|a| a.name.clone()).or(feed_author.clone()) {
-                post.author.username = name.clone();
-                post.author.name = name;
-            }
-            if post.author.name.is_empty() {
-                post.author.name = source.clone().unwrap_or_default();
-            }
-            post.author.id = short_hash(&feed.url);
-            post.source = source.clone();
-            post.lang = parsed.language.clone();
-            post.media = entry
-                .media
-                .iter()
-                .flat_map(|m| m.thumbnails.iter().map(|t| Media {
-                    kind: MediaKind::Photo,
-                    url: t.image.uri.clone(),
-                    thumbnail_url: None,
-                    bitrate: None,
-                }))
-                .take(4)
-                .collect();
-            posts.push(post);
-        }
-        if state.seen.len() > SEEN_MAX {
-            let drop = state.seen.len() - SEEN_MAX;
-            state.seen.drain(..drop);
-        }
         Ok(posts)
     }
+}
+
+/// The new items of a feed document as posts, remembering their ids in `state`; items without
+/// a date are dated `now`.
+pub(crate) fn posts_of(feed: &Feed, body: &[u8], state: &mut FeedState, now: Millis) -> Result<Vec<Post>, CollectError> {
+    let parsed = feed_rs::parser::Builder::new().base_uri(Some(&feed.url)).build().parse(body)
+        .map_err(|e| CollectError::Payload(format!("{}: {e}", feed.url)))?;
+    let source = parsed.title.as_ref().map(|t| t.content.clone());
+    // Atom entries without an author inherit the feed's.
+    let feed_author = parsed.authors.first().map(|a| a.name.clone());
+    let mut posts = Vec::new();
+    for entry in parsed.entries {
+        let link = entry.links.first().map(|l| l.href.clone());
+        let item_id = if entry.id.is_empty() { link.clone().unwrap_or_default() } else { entry.id.clone() };
+        if item_id.is_empty() || state.seen.contains(&item_id) {
+            continue;
+        }
+        state.seen.push(item_id.clone());
+        // The link names the article across feeds; the item id when there is none.
+        let mut post = Post::new(
+            feed.platform,
+            short_hash(link.as_deref().unwrap_or(&item_id)),
+            entry
+                .content
+                .as_ref()
+                .and_then(|c| c.body.as_deref())
+                .or(entry.summary.as_ref().map(|s| s.content.as_str()))
+                .map(html_text)
+                .unwrap_or_default(),
+            entry.published.or(entry.updated).map_or(now, |t| t.timestamp_millis()),
+        );
+        post.title = entry.title.as_ref().map(|t| html_text(&t.content));
+        post.url = link;
+        if let Some(name) = entry.authors.first().map(|a| a.name.clone()).or(feed_author.clone()) {
+            post.author.username = name.clone();
+            post.author.name = name;
+        }
+        if post.author.name.is_empty() {
+            post.author.name = source.clone().unwrap_or_default();
+        }
+        post.author.id = short_hash(&feed.url);
+        post.source = source.clone();
+        post.lang = parsed.language.clone();
+        post.media = entry
+            .media
+            .iter()
+            .flat_map(|m| m.thumbnails.iter().map(|t| Media {
+                kind: MediaKind::Photo,
+                url: t.image.uri.clone(),
+                thumbnail_url: None,
+                bitrate: None,
+            }))
+            .take(4)
+            .collect();
+        posts.push(post);
+    }
+    if state.seen.len() > SEEN_MAX {
+        let drop = state.seen.len() - SEEN_MAX;
+        state.seen.drain(..drop);
+    }
+    Ok(posts)
 }
 
 impl Connector for Rss {

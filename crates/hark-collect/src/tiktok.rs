@@ -150,6 +150,11 @@ impl Tiktok {
     }
 }
 
+/// The videos of a query answer's `data` as posts.
+pub(crate) fn videos_of(data: &Value) -> Vec<Post> {
+    data.get("videos").and_then(Value::as_array).into_iter().flatten().filter_map(to_post).collect()
+}
+
 fn to_post(v: &Value) -> Option<Post> {
     let id = v.get("id").and_then(|i| i.as_i64().map(|n| n.to_string()).or_else(|| i.as_str().map(str::to_string)))?;
     let created = v.get("create_time")?.as_i64()?;
@@ -202,7 +207,7 @@ impl Connector for Tiktok {
             }
             let v = self.query(&body).await?;
             let data = v.get("data").cloned().unwrap_or(Value::Null);
-            let posts: Vec<Post> = data.get("videos").and_then(Value::as_array).into_iter().flatten().filter_map(to_post).collect();
+            let posts = videos_of(&data);
             let has_more = data.get("has_more").and_then(Value::as_bool).unwrap_or(false);
             let more = if has_more {
                 c.window = Some((start, end));

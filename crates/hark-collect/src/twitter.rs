@@ -132,7 +132,7 @@ pub fn build_query(q: &TrackerQuery) -> String {
     s
 }
 
-fn posts_of(body: Value) -> Result<Vec<Post>, CollectError> {
+pub(crate) fn posts_of(body: Value) -> Result<Vec<Post>, CollectError> {
     let mut out = Vec::new();
     for r in hark_ingest::import::xv2::posts_from_value(body) {
         match r {

@@ -154,14 +154,14 @@ fn problem(body: &Value) -> String {
 }
 
 /// What one line of the stream says.
-enum Line {
+pub(crate) enum Line {
     KeepAlive,
     Tweet(Box<Post>, String),
     Skipped,
     Disconnect(String),
 }
 
-fn read_line(line: &[u8]) -> Line {
+pub(crate) fn read_line(line: &[u8]) -> Line {
     let text = String::from_utf8_lossy(line);
     let text = text.trim();
     if text.is_empty() {

@@ -180,12 +180,23 @@ impl Youtube {
         let body = self
             .get("videos", &[("part", "statistics".into()), ("id", ids.join(",")), ("maxResults", "50".into())], VIDEOS_COST)
             .await?;
-        for item in body.get("items").and_then(Value::as_array).into_iter().flatten() {
-            let Some(id) = item.get("id").and_then(Value::as_str) else { continue };
-            let Some(p) = posts.iter_mut().find(|p| p.id == id) else { continue };
-            apply_statistics(p, item.get("statistics"));
-        }
+        statistics_of(posts, &body);
         Ok(())
+    }
+}
+
+/// The posts of a `search.list` answer and its next page token.
+pub(crate) fn search_page(body: Value) -> Result<(Vec<Post>, Option<String>), CollectError> {
+    let list: SearchList = serde_json::from_value(body).map_err(|e| CollectError::Payload(e.to_string()))?;
+    Ok((list.items.into_iter().filter_map(to_post).collect(), list.next_page_token))
+}
+
+/// Fills the counts of `posts` from a `videos.list?part=statistics` answer.
+pub(crate) fn statistics_of(posts: &mut [Post], body: &Value) {
+    for item in body.get("items").and_then(Value::as_array).into_iter().flatten() {
+        let Some(id) = item.get("id").and_then(Value::as_str) else { continue };
+        let Some(p) = posts.iter_mut().find(|p| p.id == id) else { continue };
+        apply_statistics(p, item.get("statistics"));
     }
 }
 
@@ -200,7 +211,7 @@ fn apply_statistics(p: &mut Post, s: Option<&Value>) {
 }
 
 /// A `videos.list` item (`part=snippet,statistics`) as a post.
-fn video_to_post(item: &Value) -> Option<Post> {
+pub(crate) fn video_to_post(item: &Value) -> Option<Post> {
     let id = item.get("id")?.as_str()?.to_string();
     let snippet: Snippet = serde_json::from_value(item.get("snippet")?.clone()).ok()?;
     let mut p = to_post(SearchResult { id: ResourceId { video_id: Some(id) }, snippet })?;
@@ -262,17 +273,16 @@ impl Connector for Youtube {
                 params.push(("pageToken", t.clone()));
             }
             let body = self.get("search", &params, SEARCH_COST).await?;
-            let list: SearchList = serde_json::from_value(body).map_err(|e| CollectError::Payload(e.to_string()))?;
-            let mut posts: Vec<Post> = list.items.into_iter().filter_map(to_post).collect();
+            let (mut posts, next_page_token) = search_page(body)?;
             self.with_statistics(&mut posts).await?;
             if c.page_token.is_none() {
                 c.sweep_top = posts.iter().map(|p| p.created_at).max();
                 c.pages = 0;
             }
             c.pages += 1;
-            let more = list.next_page_token.is_some() && (q.range.is_some() || c.pages < MAX_PAGES_PER_SWEEP);
+            let more = next_page_token.is_some() && (q.range.is_some() || c.pages < MAX_PAGES_PER_SWEEP);
             if more {
-                c.page_token = list.next_page_token;
+                c.page_token = next_page_token;
             } else {
                 c.page_token = None;
                 c.pages = 0;

@@ -48,12 +48,14 @@ pub struct SearchError {
 pub const MSG_NO_TERM: &str = "At least one search term must be entered.";
 pub const MSG_NO_PLATFORM: &str = "At least one platform must be selected.";
 
-/// Trims a term; a term longer than one character loses a leading '@'.
+/// Trims a term; a term longer than one character loses a leading '@', as often as it has one
+/// (`@@nike` is `nike`), so that a normalized term normalizes to itself.
 pub fn normalize_term(term: &str) -> String {
-    let t = term.trim();
-    if t.chars().count() > 1 {
-        if let Some(rest) = t.strip_prefix('@') {
-            return rest.trim().to_string();
+    let mut t = term.trim();
+    while t.chars().nth(1).is_some() {
+        match t.strip_prefix('@') {
+            Some(rest) => t = rest.trim(),
+            None => break,
         }
     }
     t.to_string()
@@ -267,6 +269,19 @@ mod tests {
         assert_eq!(normalize_term(" @nike"), "nike");
         assert_eq!(normalize_term("@"), "@");
         assert_eq!(normalize_term("#nike"), "#nike");
+    }
+
+    #[test]
+    fn a_saved_search_saves_again_unchanged() {
+        // Found by the search_query fuzz target: `@@nike` was saved as `@nike`, which the edit
+        // form then saved as `nike` (a tagged term became a plain one without an edit).
+        assert_eq!(normalize_term("@@nike"), "nike");
+        assert_eq!(normalize_term(" @ @nike"), "nike");
+        assert_eq!(normalize_term("@@"), "@");
+        assert_eq!(normalize_term("@@\0"), "\0");
+        let rows = [row(SearchRowKind::Include, &["@@nike", "@@\0\0"]), row(SearchRowKind::Exclude, &["@@x"])];
+        let s = TrackerSearch::parse(&input(&rows)).unwrap();
+        assert_eq!(TrackerSearch::parse(&input(&s.rows())).unwrap(), s);
     }
 
     #[test]

@@ -95,6 +95,8 @@ describe('normalisation', () => {
     expect(normalizeTerm('  @nasa ')).toBe('nasa');
     expect(normalizeTerm('@')).toBe('@');
     expect(normalizeTerm('#rust')).toBe('#rust');
+    expect(normalizeTerm('@@nasa')).toBe('nasa');
+    expect(normalizeTerm('@ @')).toBe('@');
   });
   it('drops blank terms and removes empty rows', () => {
     expect(normalizeRows([plus(' a ', ''), plus('', ' '), minus('', '@b')])).toEqual([plus('a'), minus('b')]);

@@ -73,10 +73,13 @@ export function inputWidth(value: string): number {
   return 150 + Math.max(0, value.length - 10) * 5;
 }
 
-/** Trims a term; a term longer than one character loses a leading '@'. */
+/**
+ * Trims a term; a term longer than one character loses a leading '@', as often as it has one
+ * (`@@nasa` is `nasa`), as the server saves it.
+ */
 export function normalizeTerm(term: string): string {
-  const t = term.trim();
-  if (t.length > 1 && t.startsWith('@')) return t.slice(1).trim();
+  let t = term.trim();
+  while ([...t].length > 1 && t.startsWith('@')) t = t.slice(1).trim();
   return t;
 }
 

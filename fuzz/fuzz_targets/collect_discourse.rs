@@ -1,0 +1,10 @@
+//! Discourse `latest.json`: `discourse::Latest` and `to_post`.
+#![no_main]
+
+use hark_core::Platform;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(posts) = hark_collect::fuzzing::discourse(data) else { return };
+    hark_fuzz::check_collected(&posts, &[Platform::Forums]);
+});

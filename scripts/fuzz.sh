@@ -6,13 +6,14 @@
 # (a panic, a broken invariant, a crash, a timeout or running out of memory): the input that did
 # it is in fuzz/artifacts/<target>/ and the command that replays it is printed.
 #
-# Toolchain: cargo-fuzz needs nightly rustc flags (-Z sanitizer, -Z ... for libFuzzer's coverage);
-# on the stable toolchain RUSTC_BOOTSTRAP=1 lets rustc accept them, so no nightly is needed.
+# Toolchain: cargo-fuzz passes nightly-only rustc flags (-Zsanitizer=address among them); on the
+# stable toolchain RUSTC_BOOTSTRAP=1 lets rustc accept them, so no nightly is needed.
 # Sanitizer: AddressSanitizer (`-s address`, the cargo-fuzz default) works with RUSTC_BOOTSTRAP=1
-# on stable: the stable toolchain ships its runtime, and the standard library does not need to be
-# rebuilt for it. The targets are built with debug assertions (`-a`), so integer overflow and
-# other debug checks panic and count as findings. FUZZ_SANITIZER=none builds without ASan
-# (faster, and enough for safe Rust; the crates under test have no unsafe code of their own).
+# on stable (checked with Rust 1.95): the stable toolchain ships the ASan runtime, and the standard
+# library need not be rebuilt for it. The targets are also built with debug assertions (`-a`), so
+# integer overflow and the other debug checks panic and count as findings. FUZZ_SANITIZER=none
+# builds without ASan: faster, and enough where no unsafe code runs (the code under test is safe
+# Rust except the sentiment model's one unsafe block in hark-enrich, which no target reaches).
 #
 # cargo-fuzz is installed on first use (cargo install cargo-fuzz --locked, from crates.io).
 #
@@ -87,6 +88,11 @@ for t in $targets; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
   new=$(comm -13 <(echo "$before") <(ls "$artifacts") | sed '/^$/d')
+  if [ "$status" = 72 ] && [ -z "$new" ]; then
+    # libFuzzer's exit status when it was interrupted (SIGINT, SIGTERM): stop here.
+    echo "!! $t was interrupted after ${runs:-?} runs; stopping" >&2
+    exit 130
+  fi
   if [ "$status" != 0 ] || [ -n "$new" ]; then
     failed+=("$t")
     summary+=("$(printf '%-24s FAILED (exit %s) after %s runs' "$t" "$status" "${runs:-?}")")

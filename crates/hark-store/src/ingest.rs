@@ -223,6 +223,11 @@ pub(crate) struct Deltas<'a> {
     /// Posts per (tracker, hour, platform, 1-based subtracker).
     pub(crate) subs: HashMap<(i64, i64, &'a str, i64), i64>,
     pub(crate) tracker_posts: HashMap<i64, (i64, Millis)>,
+    /// The lowest post id of each (tracker, day) the batch changed ([`Deltas::touch`]): the days'
+    /// floors for the in-memory tables (`rollups::mark_days`), when `floors_exact` says every
+    /// change was touched; otherwise every marked day is read again whole.
+    pub(crate) floors: HashMap<(i64, i64), i64>,
+    pub(crate) floors_exact: bool,
 }
 
 /// What the posts page's retweet and story filters (and the hourly `retweets` / `stories`
@@ -326,6 +331,12 @@ impl<'a> Deltas<'a> {
         let t = self.tracker_posts.entry(tracker).or_insert((0, i64::MAX));
         t.0 += sign;
         t.1 = t.1.min(p.created_at);
+    }
+
+    /// Notes that the batch changes the link of post `id` (made at `created_at`) in a tracker.
+    pub(crate) fn touch(&mut self, tracker: i64, id: i64, created_at: Millis) {
+        let f = self.floors.entry((tracker, created_at.div_euclid(DAY_MS) * DAY_MS)).or_insert(id);
+        *f = (*f).min(id);
     }
 
     /// Moves one term count of a post in a tracker (a sentiment that changed, say).
@@ -599,8 +610,11 @@ impl Store {
             }
             laps.lap("links");
             let mut deltas = Deltas::default();
+            // Every link the batch writes or moves is touched: the days' floors are exact.
+            deltas.floors_exact = true;
             let mut moved: Vec<i64> = Vec::new();
             for (t, id, p, l) in &links {
+                deltas.touch(*t, *id, p.created_at);
                 if new_links.contains(&(*t, *id)) {
                     deltas.add_post(*t, p, l.sentiment.unwrap_or(p.sentiment_bucket.as_str()), l.subtrackers, 1);
                     deltas.widen(*t, p);
@@ -638,6 +652,7 @@ impl Store {
                     if let Some(p) = by_id.get(&id) {
                         if !p.links.iter().any(|l| l.tracker_id == t) {
                             deltas.widen(t, p);
+                            deltas.touch(t, id, p.created_at);
                         }
                     }
                 }

@@ -379,7 +379,7 @@ impl Store {
                     }
                 }
             }
-            let days: Vec<i64> = moves.iter().filter(|(_, n)| **n != 0).map(|((h, _, _), _)| h.div_euclid(crate::DAY_MS) * crate::DAY_MS).collect();
+            let days: Vec<(i64, i64)> = moves.iter().filter(|(_, n)| **n != 0).map(|((h, _, _), _)| (h.div_euclid(crate::DAY_MS) * crate::DAY_MS, 0)).collect();
             crate::rollups::mark_days(&mut tx, tracker_id, days).await?;
             for ((hour, platform, sub), n) in moves {
                 if n == 0 {

@@ -82,16 +82,22 @@ impl SecretKey {
             Ok(s) => Self::from_hex(&s),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let key = Self::random();
-                let mut options = std::fs::OpenOptions::new();
-                options.write(true).create_new(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-                let mut file = options.open(path)?;
-                writeln!(file, "{}", hex::encode(key.0))?;
+                key.write_new(path)?;
                 Ok(key)
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Writes the key to a new file at `path`, readable by its owner only; refuses an existing file.
+    pub fn write_new(&self, path: &Path) -> Result<(), SecretError> {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(path)?;
+        writeln!(file, "{}", hex::encode(self.0))?;
+        Ok(())
     }
 
     fn aead(&self) -> LessSafeKey {

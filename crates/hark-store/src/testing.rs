@@ -5,6 +5,11 @@ use crate::posts::{PostQuery, PostRow};
 use crate::{with_pool, Result, Store};
 
 impl Store {
+    /// Post rows read to bring the in-memory topic tables up to date, since the store opened.
+    pub fn topic_rows_read(&self) -> u64 {
+        self.topic_tables.rows_read.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The exact number of posts matching the filters, counted over the post rows (the totals
     /// the page shows are checked against it).
     pub async fn count_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<i64> {

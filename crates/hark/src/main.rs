@@ -305,15 +305,7 @@ async fn rekey(args: RekeyArgs) -> anyhow::Result<()> {
     }
     // A server running on the embedded database would go on sealing with the old key.
     let url = args.db.url()?;
-    let _lock = if url.starts_with("sqlite:") {
-        let db = hark_store::backup::sqlite_path(&url).map_err(|e| anyhow::anyhow!("{e}"))?;
-        match hark_store::backup::ServeLock::try_take(&db).map_err(|e| anyhow::anyhow!("{e}"))? {
-            Some(lock) => Some(lock),
-            None => bail!("a Hark server is running on {}: stop it, then rekey", db.display()),
-        }
-    } else {
-        None
-    };
+    let _lock = if url.starts_with("sqlite:") { Some(hold_sqlite(&hark_store::backup::sqlite_path(&url).map_err(|e| anyhow::anyhow!("{e}"))?, "rekey")?) } else { None };
     let store = args.db.store().await?.with_secret_key(std::sync::Arc::new(new.clone()));
     let done = store.reseal_secrets(&old).await.context("cannot seal the secrets again (run it again: what is done stays done)")?;
     println!(
@@ -323,12 +315,7 @@ async fn rekey(args: RekeyArgs) -> anyhow::Result<()> {
     if args.secret_key.is_none() {
         let kept = args.db.data_dir.join(format!("secret.key.old-{}", hark_core::now_millis()));
         std::fs::rename(&file, &kept).with_context(|| format!("cannot move {} aside", file.display()))?;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut out = options.open(&file).with_context(|| format!("cannot write {}", file.display()))?;
-        std::io::Write::write_all(&mut out, format!("{}\n", new.to_hex()).as_bytes())?;
+        new.write_new(&file).with_context(|| format!("cannot write {}", file.display()))?;
         println!("{} holds the new key; the old one is in {} (delete it once you no longer need old backups).", file.display(), kept.display());
     } else {
         if args.new_key.is_none() {
@@ -339,11 +326,17 @@ async fn rekey(args: RekeyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Holds the SQLite database `db` as a server would, or says that a server is running on it.
+fn hold_sqlite(db: &std::path::Path, verb: &str) -> anyhow::Result<hark_store::backup::ServeLock> {
+    match hark_store::backup::ServeLock::try_take(db).map_err(|e| anyhow::anyhow!("{e}"))? {
+        Some(lock) => Ok(lock),
+        None => bail!("a Hark server is running on {}: stop it, then {verb}", db.display()),
+    }
+}
+
 async fn restore(args: RestoreArgs) -> anyhow::Result<()> {
     let db = sqlite_file(&args.db, "hark restore")?;
-    let Some(_lock) = hark_store::backup::ServeLock::try_take(&db).map_err(|e| anyhow::anyhow!("{e}"))? else {
-        bail!("a Hark server is running on {}: stop it, then restore", db.display());
-    };
+    let _lock = hold_sqlite(&db, "restore")?;
     let from = args.file.clone();
     let target = db.clone();
     let stamp = hark_core::now_millis().to_string();

@@ -108,7 +108,7 @@ impl Store {
             // A deleted post counts nowhere; restoring it counts the bucket it has then.
             if old != bucket && !deleted {
                 let day = created_at.div_euclid(DAY_MS) * DAY_MS;
-                crate::rollups::mark_days(&mut tx, tracker_id, vec![day]).await?;
+                crate::rollups::mark_days(&mut tx, tracker_id, vec![(day, post_id)]).await?;
                 for (term, n) in [(old.as_str(), -1i64), (bucket, 1)] {
                     sqlx::query(
                         "INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) VALUES ($1, 'sentiment', $2, $3, $4, $5) \

@@ -169,19 +169,19 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
 
     write_subtrackers(tx, d).await?;
     laps.lap("r.subs");
-    let mut days: HashMap<i64, Vec<i64>> = HashMap::new();
+    let mut days: std::collections::BTreeMap<i64, Vec<(i64, i64)>> = std::collections::BTreeMap::new();
+    let floor = |t: i64, day: i64| if d.floors_exact { d.floors.get(&(t, day)).copied().unwrap_or(0) } else { 0 };
+    let mut mark = |t: i64, day: i64| days.entry(t).or_default().push((day, floor(t, day)));
     for (t, h, _) in d.hours.keys() {
-        days.entry(*t).or_default().push(h.div_euclid(crate::DAY_MS) * crate::DAY_MS);
+        mark(*t, h.div_euclid(crate::DAY_MS) * crate::DAY_MS);
     }
     for (t, _, day, _, _) in d.terms.keys() {
-        days.entry(*t).or_default().push(*day);
+        mark(*t, *day);
     }
     for (t, h, _, _) in d.subs.keys() {
-        days.entry(*t).or_default().push(h.div_euclid(crate::DAY_MS) * crate::DAY_MS);
+        mark(*t, h.div_euclid(crate::DAY_MS) * crate::DAY_MS);
     }
-    for (t, list) in days {
-        mark_days(tx, t, list).await?;
-    }
+    mark_trackers_days(tx, days.into_iter().collect()).await?;
     laps.lap("r.days");
     write_author_totals_and_days(tx, d, &mut laps).await?;
 
@@ -197,26 +197,63 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
     Ok(())
 }
 
+/// Versions of a tracker its day log keeps (see [`mark_days`]).
+pub(crate) const LOG_VERSIONS: i64 = 256;
+
 /// Marks days (UTC midnight, ms) whose posts of a tracker changed with the tracker's next
 /// `post_version`, so the in-memory topic tables read those days again (`topics::table`). Called
 /// in the transaction of every write that adds, removes or changes a tracker's posts.
-pub(crate) async fn mark_days<T: WriteTx>(tx: &mut T, tracker_id: i64, mut days: Vec<i64>) -> Result<()> {
-    days.sort_unstable();
-    days.dedup();
-    if days.is_empty() {
-        return Ok(());
+///
+/// Each day comes with its *floor*: every post of the day this write changed has a post id at
+/// or above it (0 when the writer does not know). `post_days` keeps each day's last version;
+/// `post_day_log` each version's days and floors, for the last [`LOG_VERSIONS`] versions, so a
+/// table a few versions behind reads a day that only gained posts from its new posts on.
+pub(crate) async fn mark_days<T: WriteTx>(tx: &mut T, tracker_id: i64, days: Vec<(i64, i64)>) -> Result<()> {
+    mark_trackers_days(tx, vec![(tracker_id, days)]).await
+}
+
+/// [`mark_days`] for several trackers at once (in tracker order, so that writers on PostgreSQL
+/// take the trackers' rows in one order), their days and logs in one statement each.
+pub(crate) async fn mark_trackers_days<T: WriteTx>(tx: &mut T, mut trackers: Vec<(i64, Vec<(i64, i64)>)>) -> Result<()> {
+    trackers.sort_unstable_by_key(|(t, _)| *t);
+    // (tracker, version, day, floor)
+    let mut marks: Vec<(i64, i64, i64, i64)> = Vec::new();
+    let mut pruned: Vec<(i64, i64)> = Vec::new();
+    for (tracker_id, days) in trackers {
+        let mut floors: std::collections::BTreeMap<i64, i64> = std::collections::BTreeMap::new();
+        for (day, floor) in days {
+            let f = floors.entry(day).or_insert(floor);
+            *f = (*f).min(floor);
+        }
+        if floors.is_empty() {
+            continue;
+        }
+        let v: Vec<(i64,)> = tx
+            .rows("UPDATE trackers SET post_version = post_version + 1 WHERE id = $1 RETURNING post_version", vec![tracker_id.into()])
+            .await?;
+        let Some((version,)) = v.first().copied() else { continue };
+        marks.extend(floors.into_iter().map(|(day, floor)| (tracker_id, version, day, floor)));
+        // The log's oldest versions go a few dozen at a time.
+        if version % 32 == 0 {
+            pruned.push((tracker_id, version - LOG_VERSIONS));
+        }
     }
-    let v: Vec<(i64,)> = tx
-        .rows("UPDATE trackers SET post_version = post_version + 1 WHERE id = $1 RETURNING post_version", vec![tracker_id.into()])
-        .await?;
-    let Some((version,)) = v.first().copied() else { return Ok(()) };
-    for part in days.chunks(5000) {
+    for part in marks.chunks(5000) {
         let mut v = Values::new(T::BACKEND, "INSERT INTO post_days (tracker_id, day, version) ");
-        for day in part {
-            v.row([tracker_id.into(), (*day).into(), version.into()]);
+        for (t, version, day, _) in part {
+            v.row([(*t).into(), (*day).into(), (*version).into()]);
         }
         let (sql, args) = v.finish(" ON CONFLICT (tracker_id, day) DO UPDATE SET version = excluded.version");
         tx.run(&sql, args).await?;
+        let mut v = Values::new(T::BACKEND, "INSERT INTO post_day_log (tracker_id, version, day, floor) ");
+        for (t, version, day, floor) in part {
+            v.row([(*t).into(), (*version).into(), (*day).into(), (*floor).into()]);
+        }
+        let (sql, args) = v.finish("");
+        tx.run(&sql, args).await?;
+    }
+    for (t, upto) in pruned {
+        tx.run("DELETE FROM post_day_log WHERE tracker_id = $1 AND version <= $2", vec![t.into(), upto.into()]).await?;
     }
     Ok(())
 }

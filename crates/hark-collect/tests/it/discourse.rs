@@ -2,7 +2,7 @@
 //! `users` and `topic_list` with `topics` (30 a page) and `more_topics_url` while more remain;
 //! `{"errors":[…],"error_type":"invalid_access"}` with 403 for a private forum without a key.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,7 @@
 //! (`statistics` counts as strings), and the documented error bodies (`keyInvalid`,
 //! `quotaExceeded`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

@@ -2,7 +2,7 @@
 //! and `Last-Modified`, answering conditional requests with 304, and a rate-limited and a
 //! broken feed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

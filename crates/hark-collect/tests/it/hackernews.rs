@@ -2,7 +2,7 @@
 //! newest first with `objectID`, `created_at_i`, `_tags`; `page`/`nbPages`/`hitsPerPage`;
 //! `numericFilters` on `created_at_i`; 429 `{"message","status"}` when rate limited.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

@@ -2,7 +2,7 @@
 //! HTTP basic auth) and `GET /search` returning `Listing` things (`t3`) newest first with an
 //! `after` fullname, `x-ratelimit-*` headers, 429 when used up and 401 for a stale token.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

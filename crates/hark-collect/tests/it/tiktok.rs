@@ -3,7 +3,7 @@
 //! search_id}, error: {code: "ok", message, log_id}}`, with `access_token_invalid` and
 //! `rate_limit_exceeded` errors.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

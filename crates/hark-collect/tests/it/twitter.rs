@@ -3,7 +3,7 @@
 //! `result_count`, `next_token` (stable, never expiring), `since_id` polling, problem documents
 //! for errors and 429 with `x-rate-limit-reset`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};

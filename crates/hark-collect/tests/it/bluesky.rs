@@ -4,7 +4,7 @@
 //! and identity events as JSON text messages. The fake can drop a connection after some events
 //! and refuse the next connections with an HTTP status.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

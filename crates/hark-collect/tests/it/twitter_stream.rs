@@ -5,7 +5,7 @@
 //! with `\r\n` keep-alives, an `operational-disconnect` error object before a disconnection,
 //! and 429 `TooManyConnections` when a connection is already open.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

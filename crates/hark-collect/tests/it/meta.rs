@@ -3,7 +3,7 @@
 //! `/v21.0/{page-id}/posts` with reaction and comment summaries, and Graph error objects
 //! (`OAuthException` code 190, throttling code 4).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

@@ -4,7 +4,7 @@
 //! `max_id`, `rel="prev"` with `min_id`), `X-RateLimit-Limit/Remaining/Reset` headers (Reset an
 //! ISO 8601 time), 429 `{"error": "Too many requests"}` when used up, and `{"error": …}` bodies.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};

@@ -3,7 +3,7 @@
 use hark_core::PlatformSet;
 
 use super::{Counts, PageFilter, AUTHOR_KEY, FROM_ROWS};
-use crate::time::{DAY_MS, HOUR_MS};
+use crate::time::DAY_MS;
 use crate::{with_pool, Result, Store};
 
 impl Store {
@@ -12,7 +12,7 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(Counts::default());
         };
-        let (interior, edges) = self.row_pieces(f, HOUR_MS);
+        let (interior, edges) = self.hour_pieces(tracker_id, f).await?;
         let sum = "CAST(COALESCE(SUM(posts), 0) AS BIGINT), CAST(COALESCE(SUM(engagement), 0) AS BIGINT), \
                    CAST(COALESCE(SUM(reach), 0) AS BIGINT), CAST(COALESCE(SUM(impressions), 0) AS BIGINT)";
         // The whole hours and the partial ones are read at once.
@@ -102,7 +102,7 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok((0, 0));
         };
-        let (interior, edges) = self.row_pieces(&f, HOUR_MS);
+        let (interior, edges) = self.hour_pieces(tracker_id, &f).await?;
         let mut total = (0, 0);
         if let Some((a, b)) = interior {
             let sql = format!(
@@ -132,7 +132,7 @@ impl Store {
             return Ok(vec![]);
         }
         let mut out = vec![0i64; n as usize];
-        let (interior, edges) = self.row_pieces(f, HOUR_MS);
+        let (interior, edges) = self.hour_pieces(tracker_id, f).await?;
         if let Some((a, b)) = interior {
             let sql = format!(
                 "SELECT sub, CAST(SUM(posts) AS BIGINT) FROM rollup_subtrackers WHERE tracker_id = $1 AND hour >= $2 \

@@ -18,7 +18,7 @@
 use hark_core::Millis;
 
 use crate::filter::PageFilter;
-use crate::time::DAY_MS;
+use crate::time::{DAY_MS, HOUR_MS};
 use crate::{with_pool, Result, Store};
 
 pub(crate) mod authors;
@@ -117,6 +117,17 @@ impl Store {
         self.widen_to_whole(tracker_id, DAY_MS, interior, edges).await
     }
 
+    /// `row_pieces` by hours, with a partial hour read whole from the rollups when the rest of
+    /// that hour holds no post of the tracker: above all the hour of a range that ends now, which
+    /// holds every post a collecting tracker has just stored.
+    pub(crate) async fn hour_pieces(&self, tracker_id: i64, f: &PageFilter) -> Result<(Option<(i64, i64)>, Vec<(i64, i64)>)> {
+        let (interior, edges) = self.row_pieces(f, HOUR_MS);
+        if !f.rollups_apply() {
+            return Ok((interior, edges));
+        }
+        self.widen_to_whole(tracker_id, HOUR_MS, interior, edges).await
+    }
+
     /// Moves each partial unit whose rest holds no live post of the tracker into the interior
     /// (the unit's rollup rows then count exactly the posts of the partial part).
     pub(crate) async fn widen_to_whole(
@@ -148,7 +159,7 @@ impl Store {
     }
 
     /// Whether the tracker has a post that is not deleted in any of the inclusive ranges.
-    async fn live_posts_between(&self, tracker_id: i64, ranges: &[(i64, i64)]) -> Result<bool> {
+    pub(crate) async fn live_posts_between(&self, tracker_id: i64, ranges: &[(i64, i64)]) -> Result<bool> {
         for &(x, y) in ranges {
             if x > y {
                 continue;

@@ -11,8 +11,11 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };
-        let (interior, edges) =
-            if resolution == HOUR_MS { self.row_pieces(f, HOUR_MS) } else { (None, vec![(f.start.unwrap_or(-FAR), f.end.unwrap_or(FAR))]) };
+        let (interior, edges) = if resolution == HOUR_MS {
+            self.hour_pieces(tracker_id, f).await?
+        } else {
+            (None, vec![(f.start.unwrap_or(-FAR), f.end.unwrap_or(FAR))])
+        };
         let mut acc: std::collections::BTreeMap<i64, Counts> = Default::default();
         if let Some((a, b)) = interior {
             let sql = format!(

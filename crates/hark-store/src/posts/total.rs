@@ -101,9 +101,19 @@ impl Store {
             return Ok(PostTotal::default());
         }
         if let Some(source) = q.rollup_total() {
-            // Whole hours [hs, he); the rest of the range is read from the rows.
-            let hs = if start == i64::MIN || hour_floor(start) == start { start } else { hour_floor(start).saturating_add(HOUR_MS) };
-            let he = if end == i64::MAX { end } else { hour_floor(end.saturating_add(1)) };
+            // Whole hours [hs, he); the rest of the range is read from the rows. A partial hour
+            // whose rest holds no live post of the tracker counts whole: above all the hour of a
+            // range that ends now, which holds every post a collecting tracker has just stored.
+            let mut hs = if start == i64::MIN || hour_floor(start) == start { start } else { hour_floor(start).saturating_add(HOUR_MS) };
+            let mut he = if end == i64::MAX { end } else { hour_floor(end.saturating_add(1)) };
+            if hs < he {
+                if start < hs && !self.live_posts_between(tracker_id, &[(hs - HOUR_MS, start - 1)]).await? {
+                    hs -= HOUR_MS;
+                }
+                if he <= end && end != i64::MAX && !self.live_posts_between(tracker_id, &[(end + 1, he + HOUR_MS - 1)]).await? {
+                    he += HOUR_MS;
+                }
+            }
             if hs < he {
                 // One statement: the whole hours from the rollup, and the posts of the partial
                 // first and last hours counted over the rows ($2–$3 and $4–$5; empty when none).

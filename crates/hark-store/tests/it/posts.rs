@@ -372,3 +372,56 @@ async fn bulk_delete_while_collecting() {
     })
     .await;
 }
+
+/// A range that ends now cuts the current hour: when nothing of the tracker lies after its end in
+/// that hour, the hour is read whole from the rollups (the posts just stored are not counted
+/// over their rows each time); when something does, its rows are counted. Both are exact.
+#[tokio::test]
+async fn a_range_ending_inside_an_hour_counts_exactly_whether_the_rest_holds_posts_or_not() {
+    each_backend(|s| async move {
+        let t = setup(&s).await;
+        const HOUR: i64 = 3_600_000;
+        let h = 1_700_006_400_000 + 10 * HOUR;
+        // One post three hours before, two in the hour before, three in the hour, one later in
+        // the same hour.
+        let mut posts = vec![
+            p("z", h - 3 * HOUR + 60_000, "coffee z", 7, "neutral"),
+            p("a", h - 30 * 60_000, "coffee a", 1, "neutral"),
+            p("b", h - 60_000, "coffee b", 2, "positive"),
+        ];
+        for (i, id) in ["c", "d", "e"].into_iter().enumerate() {
+            posts.push(p(id, h + (i as i64 + 1) * 60_000, "coffee now", 10, "negative"));
+        }
+        posts.push(p("later", h + 50 * 60_000, "coffee later", 100, "neutral"));
+        let records: Vec<PostRecord> = posts.iter().map(|x| record(x, t)).collect();
+        s.ingest_batch(&records, 1).await.unwrap();
+        let now = h + 5 * 60_000;
+        let check = |start: i64, want: i64, engagement: i64, label: &'static str| {
+            let s = &s;
+            async move {
+                let mut q = q();
+                q.filter.start = Some(start);
+                q.filter.end = Some(now);
+                let (_, total) = s.query_posts(t, &q).await.unwrap();
+                assert_eq!(total, want, "{label}: posts page total");
+                assert_eq!(s.post_total(t, &q).await.unwrap(), want, "{label}: the total from the rollups and rows");
+                let c = s.dash_counts(t, &q.filter).await.unwrap();
+                assert_eq!((c.posts, c.engagement), (want, engagement), "{label}: top stats");
+                let series = s.dash_series(t, &q.filter, HOUR).await.unwrap();
+                assert_eq!(series.iter().map(|(_, c)| c.posts).sum::<i64>(), want, "{label}: timeline");
+                assert!(series.iter().all(|(at, _)| *at >= start / HOUR * HOUR && *at <= now), "{label}: {series:?}");
+            }
+        };
+        // From an hour whose first part is empty: the current hour's rest is not.
+        check(h - 3 * HOUR - 40 * 60_000, 6, 40, "a later post in the hour").await;
+        // From an hour cut after a post.
+        check(h - 2 * HOUR - 10 * 60_000, 5, 33, "the first hour cut after a post").await;
+        // Once the later post is gone, the current hour is whole in the rollups and still exact.
+        let (rows, _) = s.query_posts(t, &q()).await.unwrap();
+        let later = rows.iter().find(|r| r.post.id == "later").unwrap().post_id;
+        assert_eq!(s.soft_delete_posts(t, &[later], 2).await.unwrap(), 1);
+        check(h - 3 * HOUR - 40 * 60_000, 6, 40, "nothing after now").await;
+        check(h - 2 * HOUR - 10 * 60_000, 5, 33, "nothing after now, the first hour cut").await;
+    })
+    .await;
+}

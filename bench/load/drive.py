@@ -122,7 +122,7 @@ def ingest(bases, cookie, h, rate, seconds):
     interval = BATCH / rate
     start = time.time()
     lock = threading.Lock()
-    stats = {"stored": 0, "errors": 0, "lat": [], "next": 0}
+    stats = {"stored": 0, "errors": 0, "lat": [], "next": 0, "why": {}}
     first_id = 10_000_000
 
     def worker(w):
@@ -141,18 +141,25 @@ def ingest(bases, cookie, h, rate, seconds):
             now = int(time.time() * 1000)
             body = posts(BATCH, first_id + k * BATCH, now - 5_000, now, rng)
             t0 = time.time()
+            why = None
             try:
                 s, b = client[k % len(bases)].call("POST", f"/api/v1/trackers/{h}/import?format=ndjson", body, "application/x-ndjson")
                 ok = s == 200
                 n = json.loads(b).get("imported", 0) if ok else 0
-            except Exception:
-                ok, n = False, 0
+                if not ok:
+                    try:
+                        why = f"{s} {json.loads(b)['error']['code']}"
+                    except Exception:
+                        why = str(s)
+            except Exception as e:
+                ok, n, why = False, 0, type(e).__name__
             with lock:
                 stats["lat"].append(time.time() - t0)
                 if ok:
                     stats["stored"] += n
                 else:
                     stats["errors"] += 1
+                    stats["why"][why] = stats["why"].get(why, 0) + 1
 
     threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
     for t in threads:
@@ -164,6 +171,8 @@ def ingest(bases, cookie, h, rate, seconds):
     pct = lambda p: lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1000
     print(f"RESULT kind=ingest stored={stats['stored']} seconds={took:.1f} rate={stats['stored'] / took:.0f} target={rate} "
           f"errors={stats['errors']} p50={pct(50):.1f} p95={pct(95):.1f} max={lat[-1] * 1000:.1f}")
+    for why, n in sorted(stats["why"].items()):
+        print(f"failed import requests: {n} x {why}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 #   HARK_LOAD_SEED      posts in the tracker before the load (50000)
 #   HARK_LOAD_BACKENDS  sqlite,postgres
 #   HARK_BIN            server binary (target/release/hark, built when missing)
+#   HARK_LOAD_LOGS      a directory the servers' logs are copied to at the end
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${HARK_LOAD_SECONDS:-60}
@@ -29,6 +30,7 @@ pgdb=""
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  if [ -n "${HARK_LOAD_LOGS:-}" ]; then mkdir -p "$HARK_LOAD_LOGS" && cp "$work"/*.log "$HARK_LOAD_LOGS"/ 2>/dev/null || true; fi
   if [ -n "$pgdb" ]; then psql "$PG_URL" -qc "DROP DATABASE IF EXISTS $pgdb WITH (FORCE)" >/dev/null 2>&1 || true; fi
   rm -rf "$work"
 }

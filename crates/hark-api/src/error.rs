@@ -65,6 +65,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::KeywordTooLong => StatusCode::UNPROCESSABLE_ENTITY,
         Code::MailFailed => StatusCode::BAD_GATEWAY,
         Code::MailNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
         Code::NoConnector => StatusCode::UNPROCESSABLE_ENTITY,
         Code::NoPosts => StatusCode::UNPROCESSABLE_ENTITY,
         Code::NotFound => StatusCode::NOT_FOUND,
@@ -141,6 +142,10 @@ impl From<StoreError> for ApiError {
         match e {
             StoreError::NotFound => ApiError::not_found("Resource"),
             StoreError::Conflict(c) => ApiError::new(Code::Conflict, format!("This value is already taken ({c}).")),
+            other if other.is_busy() => {
+                tracing::warn!(cause = %other, "database busy");
+                ApiError::new(Code::Busy, "The database is busy: nothing was changed. Try again in a moment.")
+            }
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -199,6 +204,11 @@ impl IntoResponse for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_busy_database_is_a_503_that_may_be_sent_again() {
+        assert_eq!(status(Code::Busy), StatusCode::SERVICE_UNAVAILABLE);
+    }
 
     /// docs/api.md's table of error codes lists every code with its status, in order.
     #[test]

@@ -45,3 +45,39 @@ impl StoreError {
         matches!(self, StoreError::Conflict(c) if c == constraint || c.contains(columns))
     }
 }
+
+impl StoreError {
+    /// Whether the database was too busy to take the statement: SQLite's BUSY and LOCKED (with
+    /// their extended codes), PostgreSQL's lock timeout and deadlock. The statement's transaction
+    /// was rolled back whole, so the same request can be sent again.
+    pub fn is_busy(&self) -> bool {
+        match self {
+            StoreError::Database(sqlx::Error::Database(db)) => busy_code(db.code().as_deref()),
+            _ => false,
+        }
+    }
+}
+
+fn busy_code(code: Option<&str>) -> bool {
+    match code {
+        Some("55P03" | "40P01") => true,
+        Some(c) => c.parse::<i64>().is_ok_and(|n| matches!(n & 0xff, 5 | 6)),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::busy_code;
+
+    #[test]
+    fn a_busy_database_is_told_apart_from_other_failures() {
+        for code in ["5", "517", "773", "6", "262", "55P03", "40P01"] {
+            assert!(busy_code(Some(code)), "{code}");
+        }
+        for code in ["19", "2067", "23505", "40001x", ""] {
+            assert!(!busy_code(Some(code)), "{code}");
+        }
+        assert!(!busy_code(None));
+    }
+}

@@ -42,11 +42,15 @@ async fn merge_search_index(pool: &SqlitePool, state: &Staleness) -> std::result
         return Ok(());
     }
     state.since.store(0, Ordering::Relaxed);
-    // Each step writes about 500 pages; a million posts take a dozen or so. The steps are capped
-    // by the index's size, so that batches written meanwhile cannot keep a merge going forever.
-    let steps = 50 + posts.max(0) / 10_000;
+    // Each step writes about 64 pages, a write short enough that imports waiting for the database
+    // are not held up for seconds (500-page steps took 1 to 6 s under a load test's writes and
+    // readers, and imports behind them ran out of their 10 s wait); a pause after each step lets
+    // them in. The steps are capped by the index's size, so that batches written meanwhile cannot
+    // keep a merge going forever.
+    let steps = 8 * (50 + posts.max(0) / 10_000);
     for _ in 0..steps {
-        sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -500)").execute(pool).await?;
+        sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(pool).await?;
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         let segments: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?;
         if segments <= 1 {
             break;

@@ -23,35 +23,63 @@ ensure_postgres
 export HARK_TEST_POSTGRES_URL="$PG_URL"
 echo "PostgreSQL for tests: $HARK_TEST_POSTGRES_URL"
 
-step "Rust tests (SQLite and PostgreSQL)"
-# The CLI's own tests build the server binary; the browser tests below use that one when it is
-# new (a second build with the tests' feature set left out would recompile ~60 crates).
+step "Building the Rust tests and the server"
+# A build with nothing to reuse gains nothing from incremental caches, and is faster without them.
+if [ ! -d target/debug ]; then export CARGO_INCREMENTAL=0; fi
+# The CLI's tests need the server binary, so this builds it too; the browser tests below use that
+# one when it is new (a second build with the tests' feature set left out would recompile ~60 crates).
 built_after=$(mktemp)
 if command -v cargo-nextest >/dev/null 2>&1; then
-  cargo nextest run --workspace --no-fail-fast
+  cargo nextest run --workspace --no-run
 else
-  cargo test --workspace --no-fail-fast
+  cargo test --workspace --no-run
 fi
 
-step "Web unit tests"
-(cd web && npx vitest run)
-
-step "Checking the generated API types are current"
-# The Rust tests checked web/src/api/openapi.json against the server; here the types made from it.
-generated=$(mktemp --suffix=.d.ts)
-(cd web && npx openapi-typescript src/api/openapi.json -o "$generated" >/dev/null)
-if ! diff -q "$generated" web/src/api/schema.d.ts >/dev/null; then
-  echo "web/src/api/schema.d.ts is not generated from web/src/api/openapi.json: run 'make api-types'" >&2
+# The web app's checks, run beside the Rust tests (which leave about a third of two cores idle,
+# waiting on servers and leases) at a lower priority than them.
+web_checks() {
+  set -e
+  cd web
+  echo "--- Web unit tests"
+  npx vitest run
+  echo "--- Checking the generated API types are current"
+  # The Rust tests check web/src/api/openapi.json against the server; here the types made from it.
+  local generated
+  generated=$(mktemp --suffix=.d.ts)
+  npx openapi-typescript src/api/openapi.json -o "$generated" >/dev/null
+  if ! diff -q "$generated" src/api/schema.d.ts >/dev/null; then
+    echo "web/src/api/schema.d.ts is not generated from web/src/api/openapi.json: run 'make api-types'" >&2
+    rm -f "$generated"
+    return 1
+  fi
   rm -f "$generated"
+  echo "--- Building the web app"
+  npm run build
+}
+
+step "Rust tests (SQLite and PostgreSQL); beside them the web unit tests and the web app's build"
+web_log=$(mktemp)
+(renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true; web_checks) >"$web_log" 2>&1 &
+web_pid=$!
+rust_rc=0 web_rc=0
+if command -v cargo-nextest >/dev/null 2>&1; then
+  cargo nextest run --workspace --no-fail-fast || rust_rc=$?
+else
+  cargo test --workspace --no-fail-fast || rust_rc=$?
+fi
+wait "$web_pid" || web_rc=$?
+step "Web unit tests, generated API types, web app build (exit $web_rc)"
+cat "$web_log"
+rm -f "$web_log"
+if [ "$rust_rc" -ne 0 ] || [ "$web_rc" -ne 0 ]; then
+  echo "Failed: Rust tests exit $rust_rc, web checks exit $web_rc" >&2
   exit 1
 fi
-rm -f "$generated"
 
-step "Building the web app and the server"
-(cd web && npm run build)
 if [ target/debug/hark -nt "$built_after" ]; then
   echo "Server binary: built with the Rust tests"
 else
+  step "Building the server"
   cargo build -p hark
 fi
 rm -f "$built_after"

@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import os from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -19,5 +20,11 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
+    // Files run in worker threads, at least two at a time (the default leaves one core of two
+    // idle; threads start faster than processes). A test has 20 s: `make test` runs these beside
+    // the Rust tests.
+    pool: 'threads',
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    testTimeout: 20_000,
   },
 });

@@ -12,7 +12,11 @@
 #   HARK_BIN          server binary (default target/debug/hark; build it first: make server)
 #   ST_CHECKS         checks to run (default: no 5xx, and every answer as its document says: schema,
 #                     status code, content type; `all` adds Schemathesis's checks of the request
-#                     schemas' strictness, which our input structs do not express in full yet)
+#                     schemas' strictness: the rules a schema can state are in the document, and
+#                     what it still reports as "schema-valid request rejected" are rules on stored
+#                     data (an unknown subtracker or tag, no connector set up), across fields (a
+#                     search needs one term; a chart or a page), on today's date, or whole-number
+#                     floats such as 2.0 where an integer is asked for)
 #   ST_MAX_EXAMPLES   test cases per operation and phase (default 30)
 #   ST_TIMEOUT        hard wall-time limit of the Schemathesis run, in seconds (default 900)
 #   ST_WORKERS        concurrent workers (default 2)

@@ -126,6 +126,7 @@ impl Me {
 
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq)]
 pub struct ChartConfig {
+    #[schema(pattern = r"^(posts|influencers|topics|topPages|sentiment|shareOfVoice|viewer_sentiment|geography|demographics|sources|links|post_type|prediction|totalPosts)$")]
     pub chart: String,
     pub hide: bool,
 }
@@ -133,6 +134,8 @@ pub struct ChartConfig {
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq)]
 pub struct CustomConfig {
     pub order: Vec<ChartConfig>,
+    /// 2 or 3.
+    #[schema(minimum = 2, maximum = 3)]
     pub columns: i64,
 }
 
@@ -170,8 +173,20 @@ pub struct Subtracker {
 
 #[derive(Serialize, ToSchema)]
 pub struct SearchRows {
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<SearchRowSchema>)]
     pub rows: Vec<hark_core::SearchRow>,
+}
+
+/// One row of the search builder (hark-core's `SearchRow`): its terms are ORed; include rows are
+/// ANDed, an exclude row's terms are left out.
+#[derive(Serialize, ToSchema)]
+#[schema(as = SearchRow)]
+pub struct SearchRowSchema {
+    /// `+` include, `-` exclude.
+    #[serde(rename = "type")]
+    #[schema(pattern = r"^[+-]$")]
+    pub kind: String,
+    pub searches: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema)]

@@ -16,6 +16,7 @@ use hark_core::Code;
 #[into_params(parameter_in = Query)]
 pub struct FilterQuery {
     /// Comma-separated platform codes; defaults to the tracker's platforms.
+    #[param(pattern = r"^((twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky)(,(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky))*)?$")]
     pub platforms: Option<String>,
     /// A relative window in days, or `all`.
     pub days: Option<String>,

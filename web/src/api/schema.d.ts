@@ -1768,9 +1768,15 @@ export interface components {
             total: number;
         };
         BackfillInput: {
-            /** @description Last day, `YYYY-MM-DD` (UTC), included. */
+            /**
+             * Format: date
+             * @description Last day, `YYYY-MM-DD` (UTC), included.
+             */
             end: string;
-            /** @description First day, `YYYY-MM-DD` (UTC). */
+            /**
+             * Format: date
+             * @description First day, `YYYY-MM-DD` (UTC).
+             */
             start: string;
         };
         Bucket: {
@@ -1902,7 +1908,10 @@ export interface components {
             numeric?: string | null;
         };
         CustomConfig: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 2 or 3.
+             */
             columns: number;
             order: components["schemas"]["ChartConfig"][];
         };
@@ -2594,7 +2603,10 @@ export interface components {
             total: number;
         };
         RankInput: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 1 viewer, 2 editor, 3 administrator.
+             */
             permission: number;
         };
         ReanalysisProgress: {
@@ -2607,10 +2619,19 @@ export interface components {
             total: number;
         };
         SearchInputRows: {
-            rows: Record<string, never>[];
+            rows: components["schemas"]["SearchRow"][];
+        };
+        /**
+         * @description One row of the search builder (hark-core's `SearchRow`): its terms are ORed; include rows are
+         *     ANDed, an exclude row's terms are left out.
+         */
+        SearchRow: {
+            searches: string[];
+            /** @description `+` include, `-` exclude. */
+            type: string;
         };
         SearchRows: {
-            rows: Record<string, never>[];
+            rows: components["schemas"]["SearchRow"][];
         };
         SentimentInput: {
             /** @description Post key `platform;id`. */
@@ -2689,7 +2710,44 @@ export interface components {
             text?: string | null;
         };
         /** @description {alerts, report, webhook, slack}: see docs/api.md, Notifications. */
-        SettingsBody: Record<string, never>;
+        SettingsBody: {
+            alerts: {
+                /** @enum {string} */
+                frequency: "off" | "realtime" | "hourly" | "daily";
+                influencers?: {
+                    facebookFans?: number;
+                    facebookLikes?: number;
+                    instagramFollowers?: number;
+                    instagramLikes?: number;
+                    tiktokFollowers?: number;
+                    tiktokVerified?: boolean;
+                    twitterFollowers?: number;
+                    twitterRetweets?: number;
+                    twitterVerified?: boolean;
+                    youtubeFollowers?: number;
+                    youtubeViews?: number;
+                };
+                negativeSentiment: boolean;
+                recipients: string[];
+                spike: boolean;
+                spikeMinPosts: number;
+                /** @enum {string} */
+                spikeSensitivity: "low" | "medium" | "high";
+            };
+            report: {
+                enabled: boolean;
+                /** @enum {string} */
+                frequency: "daily" | "weekly" | "monthly";
+                recipients: string[];
+                sendWithoutUpdates: boolean;
+            };
+            slack?: {
+                url?: string | null;
+            };
+            webhook?: {
+                url?: string | null;
+            };
+        };
         SetupInput: {
             email: string;
             name?: string;
@@ -2819,7 +2877,9 @@ export interface components {
             removed: number;
         };
         TagInput: {
+            /** @description A palette colour by name or hex value; Tomato by default. */
             color?: string | null;
+            /** @description Not blank: at least one character other than white space; at most 45 characters. */
             name: string;
         };
         TagList: {
@@ -5722,7 +5782,7 @@ export interface operations {
     embed_code: {
         parameters: {
             query?: {
-                /** @description One of the embeddable dashboard charts. */
+                /** @description One of the embeddable dashboard charts (give either a chart or a page). */
                 chart?: string;
                 /** @description One of the pages: dashboard, posts, influencers, trending-topics, sentiment, media-wall. */
                 page?: string;

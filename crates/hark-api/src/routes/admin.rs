@@ -110,8 +110,10 @@ fn account(u: UserRow, trackers: i64) -> Account {
 pub struct AccountsQuery {
     /// Part of an address or a name.
     pub search: Option<String>,
+    #[param(minimum = 1, maximum = 100000)]
     pub page: Option<i64>,
     /// At most 100; 50 by default.
+    #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<i64>,
 }
 

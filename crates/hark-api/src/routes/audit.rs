@@ -96,6 +96,7 @@ pub struct AuditPage {
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
     /// Entries older than this entry id.
+    #[param(minimum = 1)]
     before: Option<i64>,
 }
 

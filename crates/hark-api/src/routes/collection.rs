@@ -416,8 +416,10 @@ pub const BACKFILL_MAX_DAYS: i64 = 365;
 #[serde(deny_unknown_fields)]
 pub struct BackfillInput {
     /// First day, `YYYY-MM-DD` (UTC).
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     start: String,
     /// Last day, `YYYY-MM-DD` (UTC), included.
+    #[schema(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     end: String,
 }
 
@@ -473,8 +475,10 @@ async fn tracker_sources(state: &AppState, tracker: &hark_store::TrackerRow) -> 
 #[derive(Deserialize, utoipa::IntoParams)]
 pub struct EstimateQuery {
     /// First day, `YYYY-MM-DD` (UTC).
+    #[param(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     start: String,
     /// Last day, `YYYY-MM-DD` (UTC), included.
+    #[param(format = Date, pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     end: String,
 }
 

@@ -89,11 +89,14 @@ pub fn embed_opens(share_hash: &str, key: &str, route: &str) -> bool {
 #[derive(Deserialize, IntoParams, Default)]
 #[into_params(parameter_in = Query)]
 pub struct EmbedQuery {
-    /// One of the embeddable dashboard charts.
+    /// One of the embeddable dashboard charts (give either a chart or a page).
+    #[param(pattern = r"^(geography|sources|demographics|influencers|posts|post_type|sentiment|totalPosts|links|viewer_sentiment|topics|timeline)$")]
     pub chart: Option<String>,
     /// One of the pages: dashboard, posts, influencers, trending-topics, sentiment, media-wall.
+    #[param(pattern = r"^(dashboard|posts|influencers|trending-topics|sentiment|media-wall)$")]
     pub page: Option<String>,
     /// `platform;value` for a chart embed's card.
+    #[param(pattern = r"^((twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);.{1,200})?$")]
     pub card: Option<String>,
 }
 

@@ -29,6 +29,7 @@ pub const MAX_UNFINISHED: i64 = 5;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewExportInput {
     /// `xlsx` (the workbook), `pdf` (the report) or `sheets` (a Google Sheets spreadsheet).
+    #[schema(pattern = r"^(xlsx|xls|pdf|sheets|google-sheets)$")]
     pub kind: String,
     /// The page asked from: `dashboard` (every panel and the posts) or `posts` (the list as
     /// searched, filtered and sorted).
@@ -44,6 +45,7 @@ pub struct NewExportInput {
     pub cumulative: bool,
     /// The report's paper: `a4` (default) or `letter`.
     #[serde(default)]
+    #[schema(pattern = r"^(a4|A4|letter|us-letter)?$")]
     pub paper: Option<String>,
 }
 

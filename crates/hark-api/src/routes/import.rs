@@ -19,6 +19,7 @@ pub const MAX_IMPORT_BYTES: usize = 50 * 1024 * 1024;
 #[derive(Deserialize, utoipa::IntoParams)]
 pub struct ImportQuery {
     /// `ndjson` (default) or `csv`; a `text/csv` body is read as CSV.
+    #[param(pattern = r"^(ndjson|jsonl|json|csv)$")]
     format: Option<String>,
     /// CSV: platform of rows without a platform column (twt, ig, yt, fb, tt, news, blogs, forums, bsky, mastodon).
     platform: Option<String>,

@@ -393,6 +393,7 @@ pub async fn account_posts(
 #[derive(Deserialize, ToSchema)]
 pub struct TagAccountsInput {
     /// Accounts `platform;author` (influencers' `key`s).
+    #[schema(min_items = 1, max_items = 1000, pattern = r"^(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);[^\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^\u0000-\u001f\u007f-\u009f]{0,299}$")]
     accounts: Vec<String>,
     #[serde(default)]
     add: Vec<i64>,

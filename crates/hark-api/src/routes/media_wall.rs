@@ -51,19 +51,25 @@ pub const MODERATION_ROUTES: &[&str] = &["", "/media-wall", "/media-wall/moderat
 #[serde(rename_all = "camelCase", default)]
 pub struct MediaWallSettings {
     /// `grid` or `slideshow`.
+    #[schema(pattern = r"^(grid|slideshow)$")]
     pub display_mode: String,
     /// `dark` or `light`.
+    #[schema(pattern = r"^(dark|light)$")]
     pub theme: String,
     /// Show each post's text.
     pub display_text: bool,
     /// Seconds between refreshes, 20 to 120.
+    #[schema(minimum = 20, maximum = 120)]
     pub update_frequency: i64,
     /// Posts on the wall, 1 to 500.
+    #[schema(minimum = 1, maximum = 500)]
     pub post_count: i64,
     /// `date` (newest first) or `engagement`.
+    #[schema(pattern = r"^(date|engagement)$")]
     pub sort_by: String,
     pub exclude_retweets: bool,
     /// Usernames left out (without '@').
+    #[schema(max_items = 100, max_length = 100)]
     pub exclude_users: Vec<String>,
 }
 
@@ -438,8 +444,10 @@ pub async fn set_moderation(
 #[derive(Deserialize, ToSchema)]
 pub struct VisibilityInput {
     /// Post keys `platform;id`.
+    #[schema(min_items = 1, max_items = 500, pattern = r"^(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);[^;\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^;\u0000-\u001f\u007f-\u009f]{0,255}$")]
     pub posts: Vec<String>,
     /// 1: approve or show; 0: reject or hide.
+    #[schema(minimum = 0, maximum = 1)]
     pub visibility: i64,
 }
 

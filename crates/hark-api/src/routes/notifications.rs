@@ -24,8 +24,66 @@ pub struct SettingsBody(pub NotificationSettings);
 
 impl utoipa::PartialSchema for SettingsBody {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, SchemaType, Type};
+        let object = || ObjectBuilder::new().schema_type(Type::Object);
+        let boolean = || ObjectBuilder::new().schema_type(Type::Boolean);
+        let count = || ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)).maximum(Some(10_000_000_000u64));
+        let choice = |values: &[&str]| ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values.to_vec()));
+        // Plain addresses (local@domain.tld, no spaces, quotes or brackets; blanks are dropped), at
+        // most 20.
+        let address = r"^$|^[\u0021\u0023-\u0027\u002a\u002b\u002d-\u0039\u003d\u003f\u0041-\u005a\u005e-\u007e]{1,64}@[\u0021\u0023-\u0027\u002a\u002b\u002d\u002f-\u0039\u003d\u003f\u0041-\u005a\u005e-\u007e]+(\.[\u0021\u0023-\u0027\u002a\u002b\u002d\u002f-\u0039\u003d\u003f\u0041-\u005a\u005e-\u007e]+)+$";
+        let recipients = || {
+            ArrayBuilder::new()
+                .items(ObjectBuilder::new().schema_type(Type::String).max_length(Some(254)).pattern(Some(address)))
+                .max_items(Some(20))
+        };
+        let influencers = [
+            "twitterFollowers", "twitterRetweets", "tiktokFollowers", "instagramFollowers", "instagramLikes",
+            "youtubeFollowers", "youtubeViews", "facebookFans", "facebookLikes",
+        ]
+        .into_iter()
+        .fold(object(), |o, name| o.property(name, count()))
+        .property("twitterVerified", boolean())
+        .property("tiktokVerified", boolean());
+        let alerts = object()
+            .property("frequency", choice(&["off", "realtime", "hourly", "daily"]))
+            .property("recipients", recipients())
+            .property("negativeSentiment", boolean())
+            .property("spike", boolean())
+            .property("spikeSensitivity", choice(&["low", "medium", "high"]))
+            .property("spikeMinPosts", ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(1)).maximum(Some(1_000_000)))
+            .property("influencers", influencers)
+            .required("frequency")
+            .required("recipients")
+            .required("negativeSentiment")
+            .required("spike")
+            .required("spikeSensitivity")
+            .required("spikeMinPosts");
+        let report = object()
+            .property("enabled", boolean())
+            .property("frequency", choice(&["daily", "weekly", "monthly"]))
+            .property("recipients", recipients())
+            .property("sendWithoutUpdates", boolean())
+            .required("enabled")
+            .required("frequency")
+            .required("recipients")
+            .required("sendWithoutUpdates");
+        // An http(s) address naming a host, at most 2000 characters; empty or none for no destination.
+        let url = || {
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                .max_length(Some(2000))
+                .pattern(Some(r"^(https?://[\u0021-\u002e\u0030-\u007e][\u0021-\u007e]*)?$"))
+        };
+        let destination = || object().property("url", url());
+        object()
             .description(Some("{alerts, report, webhook, slack}: see docs/api.md, Notifications."))
+            .property("alerts", alerts)
+            .property("report", report)
+            .property("webhook", destination())
+            .property("slack", destination())
+            .required("alerts")
+            .required("report")
             .into()
     }
 }
@@ -280,6 +338,7 @@ pub async fn test_notification(
 #[derive(Deserialize, IntoParams)]
 pub struct HistoryQuery {
     /// 1-based.
+    #[param(minimum = 1, maximum = 100000)]
     pub page: Option<i64>,
 }
 

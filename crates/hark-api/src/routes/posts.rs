@@ -420,6 +420,7 @@ fn keys(posts: &[String]) -> ApiResult<Vec<String>> {
 #[derive(Deserialize, ToSchema)]
 pub struct TagPostsInput {
     /// Post keys `platform;id`.
+    #[schema(min_items = 1, pattern = r"^(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);[^;\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^;\u0000-\u001f\u007f-\u009f]{0,255}$")]
     posts: Vec<String>,
     #[serde(default)]
     add: Vec<i64>,
@@ -455,8 +456,10 @@ pub async fn tag_posts(
 #[derive(Deserialize, ToSchema)]
 pub struct SentimentInput {
     /// Post key `platform;id`.
+    #[schema(pattern = r"^(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);[^;\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^;\u0000-\u001f\u007f-\u009f]{0,255}$")]
     post: String,
     /// positive, slight_positive, neutral, slight_negative or negative.
+    #[schema(pattern = r"^(positive|slight_positive|neutral|slight_negative|negative)$")]
     sentiment: String,
 }
 
@@ -488,6 +491,7 @@ pub async fn edit_sentiment(
 #[derive(Deserialize, ToSchema)]
 pub struct PostsInput {
     /// Post keys `platform;id`.
+    #[schema(min_items = 1, pattern = r"^(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);[^;\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^;\u0000-\u001f\u007f-\u009f]{0,255}$")]
     posts: Vec<String>,
 }
 
@@ -531,6 +535,7 @@ pub async fn undo_delete_posts(
 #[derive(Deserialize, ToSchema)]
 pub struct IgnoreInput {
     /// Authors as `platform;username` (platform name or code).
+    #[schema(min_items = 1, max_items = 1000, pattern = r"^(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky);@?[^@\u0000-\u001f\u007f-\u009f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^\u0000-\u001f\u007f-\u009f]{0,254}$")]
     users: Vec<String>,
 }
 
@@ -583,6 +588,7 @@ pub async fn undo_ignore_users(
 #[derive(Deserialize, ToSchema)]
 pub struct AddPostsInput {
     /// Post addresses; blank ones are skipped.
+    #[schema(min_items = 1, max_items = 50, pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")]
     urls: Vec<String>,
 }
 

@@ -41,9 +41,12 @@ pub async fn setup_state(State(state): State<AppState>) -> ApiResult<axum::Json<
 
 #[derive(Deserialize, ToSchema)]
 pub struct SetupInput {
+    #[schema(max_length = 254, pattern = r"^[\u0021-\u003f\u0041-\u007e]+@[\u0021-\u002d\u002f-\u007e][\u0021-\u007e]*\.[\u0021-\u007e]*$")]
     email: String,
+    #[schema(min_length = 8, max_length = 200)]
     password: String,
     #[serde(default)]
+    #[schema(max_length = 100)]
     name: String,
 }
 

@@ -21,8 +21,12 @@ pub struct TagList {
 
 #[derive(Deserialize, ToSchema)]
 pub struct TagInput {
+    /// Not blank: at least one character other than white space; at most 45 characters.
+    #[schema(min_length = 1, max_length = 45, pattern = r"[^\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")]
     name: String,
+    /// A palette colour by name or hex value; Tomato by default.
     #[serde(default)]
+    #[schema(pattern = r"^(Tomato|Flamingo|Orange|Banana|Forest|Peacock|Blueberry|Grape|Graphite|tomato|flamingo|orange|banana|forest|peacock|blueberry|grape|graphite|#047878|#2980b9|#2980B9|#3f51b5|#3F51B5|#616161|#800080|#C0392B|#c0392b|#E67C73|#e67c73|#F57336|#f57336|#ffb733|#FFB733)?$")]
     color: Option<String>,
 }
 

@@ -72,8 +72,10 @@ pub struct Team {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InviteInput {
+    #[schema(max_length = 254, pattern = r"^[\u0021-\u003f\u0041-\u007e]+@[\u0021-\u002d\u002f-\u007e][\u0021-\u007e]*\.[\u0021-\u007e]*$")]
     pub email: String,
     /// 1 viewer, 2 editor, 3 administrator.
+    #[schema(minimum = 1, maximum = 3)]
     pub permission: i64,
 }
 
@@ -95,6 +97,8 @@ pub struct Invited {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RankInput {
+    /// 1 viewer, 2 editor, 3 administrator.
+    #[schema(minimum = 1, maximum = 3)]
     pub permission: i64,
 }
 

@@ -21,7 +21,7 @@ use hark_core::Code;
 
 #[derive(Deserialize, ToSchema, Default)]
 pub struct SearchInputRows {
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<crate::dto::SearchRowSchema>)]
     pub rows: Vec<SearchRow>,
 }
 
@@ -532,6 +532,7 @@ pub struct TotalPosts {
 #[allow(dead_code)]
 pub struct TotalPostsQuery {
     /// Comma-separated platform codes; defaults to the tracker's platforms.
+    #[param(pattern = r"^((twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky)(,(twt|ig|yt|fb|tt|news|blogs|forums|bsky|mastodon|twitter|instagram|youtube|facebook|tiktok|bluesky))*)?$")]
     platforms: Option<String>,
     /// A relative window in days, or `all`.
     days: Option<String>,

@@ -748,3 +748,38 @@ async fn only_embed_urls_may_be_framed() {
     let res = app.client.get(app.url("/hashtag-tracking/dashboard/abcdefgh/x?embed=0")).send().await.unwrap();
     assert_eq!(res.headers()["x-frame-options"], "DENY");
 }
+
+/// The document's patterns that list the platforms (post keys, user keys, platform filters) name
+/// every platform by its code and by its name: a platform added to hark-core must not be one the
+/// document calls invalid.
+#[test]
+fn openapi_platform_patterns_name_every_platform() {
+    let doc: serde_json::Value = serde_json::from_str(&hark_api::openapi_json()).expect("the document is JSON");
+    let mut patterns = Vec::new();
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    match (k.as_str(), v) {
+                        ("pattern", serde_json::Value::String(p)) => out.push(p.clone()),
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    walk(&doc, &mut patterns);
+    let listing: Vec<&String> = patterns.iter().filter(|p| p.contains("twt|") || p.contains("|twitter")).collect();
+    assert!(listing.len() >= 5, "the post-key, user-key and platform-filter patterns: {listing:?}");
+    for pattern in listing {
+        let alternatives: Vec<&str> =
+            pattern.split(|c| matches!(c, '(' | ')' | '|' | '^' | '$' | ';' | ',' | '*' | '?')).collect();
+        for platform in hark_core::Platform::ALL {
+            for word in [platform.code(), platform.name()] {
+                assert!(alternatives.contains(&word), "the pattern {pattern} leaves out {word}");
+            }
+        }
+    }
+}

@@ -783,3 +783,34 @@ fn openapi_platform_patterns_name_every_platform() {
         }
     }
 }
+
+/// The notification settings' schema is written by hand (the settings are hark-core's types): it
+/// names exactly the fields those types write, and the choices it lists hold the values they write.
+#[test]
+fn openapi_notification_settings_schema_matches_the_settings() {
+    let doc: serde_json::Value = serde_json::from_str(&hark_api::openapi_json()).expect("the document is JSON");
+    let schema = &doc["components"]["schemas"]["SettingsBody"];
+    let settings = serde_json::to_value(hark_core::notify::NotificationSettings::defaults("owner@example.org")).unwrap();
+    fn compare(path: &str, value: &serde_json::Value, schema: &serde_json::Value) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                let properties = schema["properties"].as_object().unwrap_or_else(|| panic!("{path}: no properties in {schema}"));
+                let mut written: Vec<&String> = fields.keys().collect();
+                let mut documented: Vec<&String> = properties.keys().collect();
+                written.sort();
+                documented.sort();
+                assert_eq!(written, documented, "{path}: the fields written and the fields documented");
+                for (name, v) in fields {
+                    compare(&format!("{path}.{name}"), v, &properties[name]);
+                }
+            }
+            serde_json::Value::String(s) => {
+                if let Some(choices) = schema["enum"].as_array() {
+                    assert!(choices.contains(value), "{path}: {s} is not among {choices:?}");
+                }
+            }
+            _ => {}
+        }
+    }
+    compare("settings", &settings, schema);
+}

@@ -24,6 +24,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 mod audit;
 pub mod backup;
+mod checkpoint;
 mod collect;
 mod dashboard;
 mod dialect;
@@ -160,6 +161,8 @@ pub struct Store {
     /// Seals the secrets stored in settings (connector credentials, webhook signing secrets);
     /// without one they are stored as given.
     pub(crate) secret_key: Option<Arc<secrets::SecretKey>>,
+    /// Keeps the SQLite file's background checkpoints running while the store has clones.
+    pub(crate) _checkpointer: Option<Arc<checkpoint::Checkpointer>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -178,6 +181,7 @@ impl Store {
             use_author_index: true,
             sqlite_file: None,
             secret_key: None,
+            _checkpointer: None,
         }
     }
 
@@ -208,11 +212,22 @@ impl Store {
                 // A 64 MB page cache keeps the post-key and rollup indexes in memory while ingesting.
                 .pragma("cache_size", "-65536")
                 .pragma("temp_store", "memory");
+            let in_file = !url.contains("memory");
+            // Checkpoints run beside the writer instead of inside its commits (see checkpoint.rs).
+            let background = in_file && checkpoint::in_background();
+            let opts = if background {
+                opts.pragma("wal_autocheckpoint", "0").pragma("journal_size_limit", "67108864")
+            } else {
+                opts
+            };
             let file = opts.get_filename().to_path_buf();
             let pool = SqlitePoolOptions::new().max_connections(8).connect_with(opts).await?;
-            let mut store = Self::new(Db::Sqlite(pool));
-            if !url.contains("memory") && file.is_file() {
+            let mut store = Self::new(Db::Sqlite(pool.clone()));
+            if in_file && file.is_file() {
                 store.sqlite_file = Some(Arc::new(file));
+            }
+            if background {
+                store._checkpointer = Some(checkpoint::start(pool));
             }
             Ok(store)
         } else {

@@ -2,7 +2,13 @@
 //! written with their rollups, into SQLite and (when `HARK_BENCH_POSTGRES_URL` is set) PostgreSQL.
 //!
 //! `cargo bench -p hark-ingest --bench ingest` — `HARK_BENCH_POSTS` sets the post count
-//! (default 1,000,000), `HARK_BENCH_TRACKERS` the number of other trackers (default 200).
+//! (default 1,000,000), `HARK_BENCH_TRACKERS` the number of other trackers (default 200),
+//! `HARK_BENCH_SHAPES` the data shapes (default `demo`; `uniform`, `zipf` and `real` as the page
+//! benchmarks make them: their posts are imported into the first tracker as a platform's search
+//! returned them, so real texts that lack its terms still join it), `HARK_BENCH_BACKENDS` the
+//! databases (default both; PostgreSQL when `HARK_BENCH_POSTGRES_URL` is set).
+//! `HARK_BENCH_DROP_INDEXES=a,b` drops those indexes after the migrations, to measure what they
+//! cost the writer.
 //!
 //! The baseline, in the same run and on a database of its own: a bare insert of the same rows,
 //! the posts' columns and the links' columns into two tables with no key, index, full-text index
@@ -15,9 +21,11 @@ use std::time::Instant;
 
 use hark_core::{Friendly, Post, TrackerCriteria, TrackerSearch};
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
-use hark_ingest::pipeline::{compile, prepare, BATCH};
+use hark_ingest::pipeline::{compile, prepare_for, BATCH};
 use hark_store::{NewTracker, PostRecord, Store};
 use rand::{Rng, SeedableRng};
+
+mod shapes;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -70,7 +78,7 @@ async fn setup(store: &Store, others: usize) -> Vec<(i64, String)> {
 
 /// Parses, enriches and matches the next batch on a blocking thread while the current batch is
 /// written, as the pipeline does.
-async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]) -> (f64, Vec<f64>) {
+async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)], searched_for: Option<i64>) -> (f64, Vec<f64>) {
     let matcher = Arc::new(compile(trackers).expect("compile"));
     let n = lines.len();
     let spawn = |from: usize| {
@@ -79,7 +87,7 @@ async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]
         tokio::task::spawn_blocking(move || {
             let posts: Vec<Post> =
                 lines[from..(from + BATCH).min(lines.len())].iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
-            prepare(&m, &posts)
+            prepare_for(&m, &posts, searched_for)
         })
     };
     let start = Instant::now();
@@ -253,7 +261,7 @@ enum BarePool {
 }
 
 /// The bare insert of the same batches (prepared again, untimed): posts per second of insert time.
-async fn bare(pool: &BarePool, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]) -> f64 {
+async fn bare(pool: &BarePool, lines: &Arc<Vec<String>>, trackers: &[(i64, String)], searched_for: Option<i64>) -> f64 {
     for t in BARE_TABLES {
         match pool {
             BarePool::Sqlite(p) => sqlx::query(t).execute(p).await.map(|_| ()),
@@ -266,7 +274,7 @@ async fn bare(pool: &BarePool, lines: &Arc<Vec<String>>, trackers: &[(i64, Strin
     for from in (0..lines.len()).step_by(BATCH) {
         let posts: Vec<Post> =
             lines[from..(from + BATCH).min(lines.len())].iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
-        let records = prepare(&matcher, &posts);
+        let records = prepare_for(&matcher, &posts, searched_for);
         let w = Instant::now();
         match pool {
             BarePool::Sqlite(p) => bare_batch_sqlite(p, &records, &mut next_id, 32_000 / 38).await,
@@ -285,12 +293,32 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-async fn bench(name: &str, url: &str, bare_url: &str, lines: &Arc<Vec<String>>, others: usize) {
+/// Drops the indexes `HARK_BENCH_DROP_INDEXES` names (none by default), after the migrations.
+async fn drop_indexes(name: &str, url: &str) {
+    let Ok(list) = std::env::var("HARK_BENCH_DROP_INDEXES") else { return };
+    for index in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let sql = format!("DROP INDEX IF EXISTS {index}");
+        if name == "sqlite" {
+            let mut c = <sqlx::SqliteConnection as sqlx::Connection>::connect(url).await.expect("connect");
+            sqlx::query(&sql).execute(&mut c).await.expect("drop index");
+        } else {
+            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(url).await.expect("connect");
+            sqlx::query(&sql).execute(&mut c).await.expect("drop index");
+        }
+        println!("  dropped index {index}");
+    }
+}
+
+async fn bench(name: &str, url: &str, bare_url: &str, lines: &Arc<Vec<String>>, others: usize, shape: &str) {
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
+    drop_indexes(name, url).await;
     let trackers = setup(&store, others).await;
+    // The shapes other than the demo's come as a platform's search for the first tracker returns
+    // them (real texts lack its terms).
+    let searched_for = (shape != "demo").then(|| trackers[0].0);
     let cpu_before = thread_cpu();
-    let (overall, segments) = run(&store, lines, &trackers).await;
+    let (overall, segments) = run(&store, lines, &trackers, searched_for).await;
     let cpu: Vec<String> = thread_cpu()
         .into_iter()
         .map(|(name, secs)| (name.clone(), secs - cpu_before.get(&name).copied().unwrap_or(0.0)))
@@ -300,7 +328,7 @@ async fn bench(name: &str, url: &str, bare_url: &str, lines: &Arc<Vec<String>>, 
     println!("  CPU by thread: {}", cpu.join(", "));
     let stored = store.count_links(trackers[0].0).await.expect("count");
     println!(
-        "{name:<10} {:>9} posts  overall {:>8.0} posts/s  median of {} segments {:>8.0} posts/s  slowest {:>8.0}  (demo tracker kept {stored})",
+        "{name:<10} {shape:<8} {:>9} posts  overall {:>8.0} posts/s  median of {} segments {:>8.0} posts/s  slowest {:>8.0}  (first tracker kept {stored})",
         lines.len(),
         overall,
         segments.len(),
@@ -316,7 +344,7 @@ async fn bench(name: &str, url: &str, bare_url: &str, lines: &Arc<Vec<String>>, 
             .synchronous(sqlx::sqlite::SqliteSynchronous::Normal);
         let pool = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect_with(opts).await.expect("bare connect");
         let pool = BarePool::Sqlite(pool);
-        let r = bare(&pool, lines, &trackers).await;
+        let r = bare(&pool, lines, &trackers, searched_for).await;
         if let BarePool::Sqlite(p) = pool {
             p.close().await;
         }
@@ -324,51 +352,82 @@ async fn bench(name: &str, url: &str, bare_url: &str, lines: &Arc<Vec<String>>, 
     } else {
         let pool = sqlx::postgres::PgPoolOptions::new().max_connections(1).connect(bare_url).await.expect("bare connect");
         let pool = BarePool::Postgres(pool);
-        let r = bare(&pool, lines, &trackers).await;
+        let r = bare(&pool, lines, &trackers, searched_for).await;
         if let BarePool::Postgres(p) = pool {
             p.close().await;
         }
         r
     };
     println!(
-        "{name:<10} bare insert of the same rows (no keys, indexes, search index or rollups): {bare_rate:>8.0} posts/s; \
+        "{name:<10} {shape:<8} bare insert of the same rows (no keys, indexes, search index or rollups): {bare_rate:>8.0} posts/s; \
          Hark's overall rate is {:.0}% of it",
         overall / bare_rate * 100.0
     );
 }
 
+/// The posts of a shape as NDJSON lines: the demo generator's, with accounts (and texts) replaced
+/// as the page benchmarks' shapes replace them.
+fn shape_lines(shape: &str, posts: usize, now: i64) -> Vec<String> {
+    let texts = if shape == "real" { shapes::real_texts() } else { Vec::new() };
+    if shape == "real" && texts.is_empty() {
+        println!("  (../shared/data not found: real texts replaced by generated ones)");
+    }
+    let zipf = (shape == "zipf").then(|| shapes::Zipf::new(shapes::accounts(), 1.1));
+    let mut rng = shapes::Rng(0x2545_F491_4F6C_DD1D);
+    DemoGenerator::new(42)
+        .generate(now - 90 * 86_400_000, now, posts)
+        .map(|mut p| {
+            match (shape, &zipf) {
+                ("uniform" | "real", _) => {
+                    let n = rng.next() % shapes::accounts();
+                    shapes::as_account(&mut p, n, &texts, &mut rng);
+                }
+                ("zipf", Some(z)) => {
+                    let n = z.sample(&mut rng);
+                    shapes::as_account(&mut p, n, &texts, &mut rng);
+                }
+                _ => {}
+            }
+            serde_json::to_string(&p).expect("json")
+        })
+        .collect()
+}
+
 fn main() {
     let posts = env_usize("HARK_BENCH_POSTS", 1_000_000);
     let others = env_usize("HARK_BENCH_TRACKERS", 200);
+    let shape_list = std::env::var("HARK_BENCH_SHAPES").unwrap_or_else(|_| "demo".into());
+    let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
     let now = 1_790_000_000_000i64;
-    let t = Instant::now();
-    let lines: Vec<String> = DemoGenerator::new(42)
-        .generate(now - 90 * 86_400_000, now, posts)
-        .map(|p| serde_json::to_string(&p).expect("json"))
-        .collect();
-    let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
-    println!(
-        "data: {posts} demo posts over 90 days as NDJSON ({:.0} MB), {} trackers; generated in {:.1}s",
-        bytes as f64 / 1e6,
-        others + 1,
-        t.elapsed().as_secs_f64()
-    );
-    let lines = Arc::new(lines);
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-    rt.block_on(async {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let db = |f: &str| format!("sqlite://{}", dir.path().join(f).display());
-        bench("sqlite", &db("bench.db"), &db("bare.db"), &lines, others).await;
-        if let Ok(admin) = std::env::var("HARK_BENCH_POSTGRES_URL") {
-            let name = format!("hark_bench_{}", std::process::id());
-            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-            sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
-            let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-            sqlx::query(&format!("CREATE DATABASE {name}_bare")).execute(&mut c).await.expect("create db");
-            bench("postgres", &format!("{base}/{name}"), &format!("{base}/{name}_bare"), &lines, others).await;
-            for db in [name.clone(), format!("{name}_bare")] {
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).execute(&mut c).await;
+    for shape in shape_list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let t = Instant::now();
+        let lines = shape_lines(shape, posts, now);
+        let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+        println!(
+            "data: {posts} {shape} posts over 90 days as NDJSON ({:.0} MB), {} trackers; generated in {:.1}s",
+            bytes as f64 / 1e6,
+            others + 1,
+            t.elapsed().as_secs_f64()
+        );
+        let lines = Arc::new(lines);
+        rt.block_on(async {
+            if backends.contains("sqlite") {
+                let dir = tempfile::tempdir().expect("tempdir");
+                let db = |f: &str| format!("sqlite://{}", dir.path().join(f).display());
+                bench("sqlite", &db("bench.db"), &db("bare.db"), &lines, others, shape).await;
             }
-        }
-    });
+            if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
+                let name = format!("hark_bench_{}", std::process::id());
+                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
+                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+                let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
+                sqlx::query(&format!("CREATE DATABASE {name}_bare")).execute(&mut c).await.expect("create db");
+                bench("postgres", &format!("{base}/{name}"), &format!("{base}/{name}_bare"), &lines, others, shape).await;
+                for db in [name.clone(), format!("{name}_bare")] {
+                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).execute(&mut c).await;
+                }
+            }
+        });
+    }
 }

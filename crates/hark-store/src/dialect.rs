@@ -81,15 +81,6 @@ impl Backend {
         }
     }
 
-    /// The ids of a column aggregated as one comma-separated text (read back by [`id_list`]): one
-    /// row instead of one per id.
-    pub(crate) fn id_concat(self, column: &str) -> String {
-        match self {
-            Backend::Sqlite => format!("group_concat({column})"),
-            Backend::Postgres => format!("string_agg(CAST({column} AS TEXT), ',')"),
-        }
-    }
-
     /// The larger of two values: `GREATEST` on PostgreSQL, multi-argument `MAX` on SQLite.
     pub(crate) fn greatest(self) -> &'static str {
         match self {

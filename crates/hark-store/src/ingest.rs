@@ -242,17 +242,6 @@ pub(crate) enum PostKind {
     Story = 2,
 }
 
-impl PostKind {
-    /// Whether posts of this platform can be of this kind.
-    pub(crate) fn of_platform(platform: &str, kind: PostKind) -> bool {
-        match kind {
-            PostKind::Post => true,
-            PostKind::Retweet => platform == "twitter",
-            PostKind::Story => platform == "instagram",
-        }
-    }
-}
-
 impl PostRecord {
     pub(crate) fn kind(&self) -> PostKind {
         match self.platform {

@@ -65,17 +65,17 @@ impl Store {
     }
 
     pub(crate) async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool, plan: SearchPlan) -> Result<Vec<PostRow>> {
+        let backend = self.backend();
+        let m = q.match_expr(backend);
         if fast && self.tuning.in_memory && q.filter.platform_list().is_some() {
-            if let Some(ids) = self.memory_page_ids(tracker_id, q).await? {
+            if let Some(ids) = self.memory_page_ids(tracker_id, q, plan, &m).await? {
                 return self.rows_in_order(tracker_id, &ids).await;
             }
         }
-        let backend = self.backend();
         let Some((w, needs_posts)) = q.where_clause(backend, plan) else { return Ok(Vec::new()) };
         let dir = if q.ascending { "ASC" } else { "DESC" };
         let (offset, per_page) = q.window();
         let columns = row_columns();
-        let m = q.match_expr(backend);
         let platforms_cover_range =
             fast && engagement_skip_possible(q, &self.tuning) && self.platforms_cover_range(tracker_id, q).await?;
         let facts = PageFacts { backend, search: plan, needs_posts, platforms_cover_range, fast };
@@ -84,7 +84,6 @@ impl Store {
         let driven_sqlite = backend == Backend::Sqlite && (plan == SearchPlan::Ids || !q.filter.post_tags.is_empty());
         let ordered_ids = match fetch {
             Fetch::EngagementSkip => Some(self.engagement_skip_ids(tracker_id, q, offset, per_page).await?),
-            Fetch::Walk => Some(self.walk_ids(tracker_id, q, plan, &m, offset, per_page).await?),
             Fetch::SortedLinks => Some(self.sorted_link_ids(tracker_id, q, plan, &m, offset, per_page).await?),
             Fetch::TopK => Some(self.top_k_ids(tracker_id, q, plan, &m, offset, per_page).await?),
             Fetch::DateScan | Fetch::DateLinks | Fetch::Sorted => None,

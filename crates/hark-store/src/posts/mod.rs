@@ -7,15 +7,16 @@
 //! A page without a search or tags is selected in the tracker's in-memory table (the posts page's
 //! keys of every post, kept beside the trending topics' columns and exact by the same day
 //! versions): the range's posts that pass the filters are kept among twice as many as the page
-//! needs, in the plain query's order ([`memory`]). The SQL strategies below answer searches, tags
-//! and trackers too large to keep in memory.
+//! needs, in the plain query's order ([`memory`]). In an order whose key is kept on the link
+//! (engagement, reach, engagement rate, impressions, sentiment, user, text), a common search word
+//! or influencer tags are answered there too: the table gives the candidates in order, a piece
+//! at a time, and the database tests each piece's links. So no index of the links is kept per
+//! sort key: each would cost every write (migration 0034 dropped them).
 //!
-//! The page's SQL strategies, at a million posts per tracker ([`list`] picks one):
+//! The page's SQL strategies, for what the table does not answer ([`list`] picks one):
 //! - date order reads the (tracker, time) index;
-//! - engagement, reach, engagement rate, impressions, sentiment and user walk the key's index on
-//!   the links (migrations 0014, 0015), one stream per platform and kind of post (per sentiment
-//!   bucket for the score) merged in order, until the page's posts are ahead of every stream
-//!   still open ([`walk`]);
+//! - engagement, reach, engagement rate, impressions, sentiment, user and text sort the matching
+//!   links (post tags, a rare search, a tracker not read into memory yet or too large to keep);
 //! - engagement pages from the 1,000th post on, with no filter but the platforms, skip to the
 //!   page in the dashboard's engagement index, one statement ([`top_k`]);
 //! - likes, comments, shares and views read the window's hours in the order of their per-hour
@@ -45,7 +46,6 @@ mod sqlite_read;
 mod top_k;
 mod total;
 mod tuning;
-mod walk;
 mod wall;
 
 pub use actions::SentimentEdit;

@@ -10,8 +10,8 @@ use crate::{with_pool, Result, Store};
 
 /// Pages deeper than this many posts use the plain sorted query.
 pub(crate) const TOP_K_MAX: i64 = 1_000;
-/// The same for a sort whose key's index is walked.
-pub(crate) const WALK_MAX: i64 = 10_000;
+/// Engagement pages are skipped to in the engagement index up to this deep.
+pub(crate) const SKIP_MAX: i64 = 10_000;
 
 /// How one page's posts are found ([`list`](super::list) runs each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,10 +19,9 @@ pub(crate) enum Fetch {
     /// An engagement page deep in a list filtered by platforms only: skipped to in the
     /// dashboard's engagement index, one statement.
     EngagementSkip,
-    /// A key kept on the link (engagement, reach, rate, impressions, sentiment, user): its index
-    /// walked from the page's first post, one stream per platform and kind, merged.
-    Walk,
-    /// The same keys over few links (post tags, a rare search, a deep page): those links sorted.
+    /// A key kept on the link (engagement, reach, rate, impressions, sentiment, user, text) when
+    /// the tracker's in-memory table does not answer (post tags, a rare search, a tracker not
+    /// read yet or too large to keep): the matching links sorted.
     SortedLinks,
     /// Likes, comments, shares, views (or date with a common word on SQLite): the window's hours
     /// read in the order of their bound of the key.
@@ -58,7 +57,7 @@ pub(crate) fn engagement_skip_possible(q: &PostQuery, tuning: &PostListTuning) -
     q.sort == PostSort::Engagement
         && q.platforms_only()
         && offset >= tuning.engagement_skip_from
-        && offset.saturating_add(per_page) <= WALK_MAX
+        && offset.saturating_add(per_page) <= SKIP_MAX
 }
 
 /// The strategy for a page.
@@ -70,7 +69,7 @@ pub(crate) fn plan_page(q: &PostQuery, facts: &PageFacts, tuning: &PostListTunin
         return Fetch::EngagementSkip;
     }
     if facts.fast && q.sort.link_key().is_some() {
-        return if !few && end <= WALK_MAX { Fetch::Walk } else { Fetch::SortedLinks };
+        return Fetch::SortedLinks;
     }
     let common_word_by_date = q.sort == PostSort::Date && facts.search.probes() && facts.backend == Backend::Sqlite;
     if facts.fast && (q.sort.bound().is_some() || common_word_by_date) && !few && end <= TOP_K_MAX {
@@ -98,7 +97,8 @@ pub(crate) enum SearchPlan {
     /// Many matches: candidates from the time order (or the sort's hours) are each tested.
     Probe,
     /// As `Probe`, but (SQLite) the word's matches look few enough to be read into memory: a
-    /// walk in a key's order tests its links there (the tuning's `search_set_max`).
+    /// page in a key's order from the in-memory table tests its candidates there (the tuning's
+    /// `search_set_max`).
     Set,
 }
 
@@ -206,10 +206,10 @@ mod tests {
     }
 
     #[test]
-    fn link_keys_walk_their_index_until_few_posts_or_deep_pages() {
+    fn link_keys_sort_their_links_when_memory_does_not_answer() {
         let t = PostListTuning::default();
         let f = facts(Backend::Sqlite, SearchPlan::None);
-        assert_eq!(plan_page(&query(PostSort::Reach, 1), &f, &t), Fetch::Walk);
+        assert_eq!(plan_page(&query(PostSort::Reach, 1), &f, &t), Fetch::SortedLinks);
         let mut tagged = query(PostSort::Reach, 1);
         tagged.filter.post_tags = vec![7];
         assert_eq!(plan_page(&tagged, &f, &t), Fetch::SortedLinks);
@@ -222,8 +222,8 @@ mod tests {
         let deep = query(PostSort::Engagement, 41); // posts 1,000 to 1,024
         let f = facts(Backend::Postgres, SearchPlan::None);
         assert_eq!(plan_page(&deep, &f, &t), Fetch::EngagementSkip);
-        assert_eq!(plan_page(&deep, &PageFacts { platforms_cover_range: false, ..f }, &t), Fetch::Walk);
-        assert_eq!(plan_page(&query(PostSort::Engagement, 1), &f, &t), Fetch::Walk);
+        assert_eq!(plan_page(&deep, &PageFacts { platforms_cover_range: false, ..f }, &t), Fetch::SortedLinks);
+        assert_eq!(plan_page(&query(PostSort::Engagement, 1), &f, &t), Fetch::SortedLinks);
         assert!(!engagement_skip_possible(&query(PostSort::Engagement, 1), &t));
     }
 

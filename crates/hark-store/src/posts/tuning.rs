@@ -13,13 +13,10 @@ pub struct PostListTuning {
     pub search_total_cap: i64,
     /// A search with at most this many matches (over all posts) is driven from its matches.
     pub rare_search: i64,
-    /// On SQLite, a walk in a key's order with a search of at most this many matches (over all
-    /// posts) reads them into memory and tests each link read there, not against the full-text
-    /// index (0 turns it off).
+    /// On SQLite, a page in a key's order with a search of at most this many matches (over all
+    /// posts) reads them into memory and tests the in-memory table's candidates there, not
+    /// against the full-text index (0 turns it off).
     pub search_set_max: i64,
-    /// A walk leaves out up to this many deleted links of the range itself (read first, as one
-    /// row); with more, each link read is looked up.
-    pub walk_deleted_max: i64,
     /// On PostgreSQL, a common word's total is counted among the range's newest this many links at
     /// most (each tested against the word, about 3 µs a link): past them, the total is the lower
     /// bound found so far.
@@ -27,10 +24,11 @@ pub struct PostListTuning {
     /// A page in engagement order at least this deep, without a filter but the platforms (all
     /// those with posts in the range), skips its posts in the engagement index (the dashboard's,
     /// migration 0006: tracker, engagement, time, post) with the deleted links left out by their
-    /// copy: one statement, where a walk reads every post before the page into Hark.
+    /// copy: one statement, where a sort would read every post before the page.
     pub engagement_skip_from: i64,
-    /// Pages without a search or tags are selected in the tracker's in-memory table when it is
-    /// kept (false: always the SQL plans, which tests and the benchmark compare).
+    /// Pages without a search or tags, and pages in a link key's order with a common word or
+    /// influencer tags, are selected in the tracker's in-memory table when it is kept (false:
+    /// always the SQL plans, which tests and the benchmark compare).
     pub in_memory: bool,
 }
 
@@ -41,7 +39,6 @@ impl Default for PostListTuning {
             search_total_cap: 1_000,
             rare_search: 20_000,
             search_set_max: 150_000,
-            walk_deleted_max: 20_000,
             search_examined: 5_000,
             engagement_skip_from: 1_000,
             in_memory: true,

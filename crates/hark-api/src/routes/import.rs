@@ -4,7 +4,7 @@ use crate::extract::Path;
 use axum::http::{header, HeaderMap};
 use hark_core::{now_millis, Permission, Platform};
 use hark_ingest::import::{parse_csv, parse_ndjson, CsvMapping};
-use hark_ingest::pipeline::{compile, import_posts, ImportSummary};
+use hark_ingest::pipeline::{compile, import_posts, ImportSummary, IngestError};
 use serde::Deserialize;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -109,8 +109,76 @@ pub async fn import_file(
     );
     let mut summary = ImportSummary { lines: batch.lines, ..Default::default() };
     summary.add_errors(batch.errors);
-    import_posts(&state.store, &matcher, batch.posts, &mut summary, now_millis())
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    import_posts(&state.store, &matcher, batch.posts, &mut summary, now_millis()).await.map_err(import_error)?;
     Ok(axum::Json(summary.into()))
+}
+
+/// An import that failed: a busy database is a 503 that may be sent again (the batches written
+/// before it stay, and a post sent twice is stored once); anything else is the server's fault.
+fn import_error(e: IngestError) -> ApiError {
+    match e {
+        IngestError::Store(s) if s.is_busy() => {
+            tracing::warn!(cause = %s, "database busy during an import");
+            ApiError::new(
+                Code::Busy,
+                "The database is busy. Send the file again in a moment: posts already stored are not stored twice.",
+            )
+        }
+        other => ApiError::Internal(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::StatusCode;
+
+    /// A database error with a given code, as SQLite or PostgreSQL report one.
+    #[derive(Debug)]
+    struct Coded(&'static str);
+
+    impl std::fmt::Display for Coded {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "database error {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Coded {}
+
+    impl sqlx::error::DatabaseError for Coded {
+        fn message(&self) -> &str {
+            "database error"
+        }
+        fn code(&self) -> Option<std::borrow::Cow<'_, str>> {
+            Some(self.0.into())
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    fn failed(code: &'static str) -> IngestError {
+        IngestError::Store(hark_store::StoreError::Database(sqlx::Error::Database(Box::new(Coded(code)))))
+    }
+
+    #[test]
+    fn a_busy_database_during_an_import_is_a_503_to_send_again() {
+        // SQLITE_BUSY (5), SQLITE_LOCKED (6) and PostgreSQL's lock timeout.
+        for code in ["5", "6", "55P03"] {
+            let e = import_error(failed(code));
+            assert_eq!(e.status(), StatusCode::SERVICE_UNAVAILABLE, "{code}");
+        }
+        // Any other failure stays the server's.
+        assert_eq!(import_error(failed("1")).status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(import_error(IngestError::Task("gone".into())).status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
 }

@@ -182,21 +182,22 @@ impl Store {
             best.truncate(n);
             best
         };
-        let page = |ids: Vec<i64>| ids.into_iter().skip(start).collect::<Vec<i64>>();
+        let page = |ids: &mut dyn Iterator<Item = i64>| ids.skip(start).collect::<Vec<i64>>();
         if !tested {
-            return Ok(Some(page(select(None, need, None).iter().map(|e| e.id).collect())));
+            return Ok(Some(page(&mut select(None, need, None).iter().map(|e| e.id))));
         }
         // A word of moderate use (SQLite): its matches, read at once, are tested here.
         let matches = if plan == SearchPlan::Set { self.search_matches(m, self.tuning.search_set_max).await? } else { None };
         let (plan, m) = if matches.is_some() { (SearchPlan::None, "") } else { (plan, m) };
         if plan == SearchPlan::None && q.filter.influencer_tags.is_empty() {
-            return Ok(Some(page(select(None, need, matches.as_deref()).iter().map(|e| e.id).collect())));
+            return Ok(Some(page(&mut select(None, need, matches.as_deref()).iter().map(|e| e.id))));
         }
         // The rest is tested in the database, a piece of candidates at a time: the query's own
         // conditions on the links of the piece (by their key, not the time index).
         let backend = self.backend();
         let Some((w, needs_posts)) = q.where_with(backend, plan, true, None) else { return Ok(Some(Vec::new())) };
         let join = if needs_posts { " JOIN posts p ON p.id = tp.post_id" } else { "" };
+        let (from, to) = (q.filter.start.unwrap_or(i64::MIN), q.filter.end.unwrap_or(i64::MAX));
         let min = if plan.probes() && backend == Backend::Sqlite { PIECE_MIN_PROBED } else { PIECE_MIN };
         let mut piece = (need.saturating_mul(5) / 4).max(min);
         let mut kept: Vec<i64> = Vec::new();
@@ -209,10 +210,8 @@ impl Store {
                 Default::default()
             } else {
                 let sql = format!("SELECT tp.post_id FROM tracker_posts tp{join} WHERE {w} AND tp.post_id IN ({})", int_list(&ids));
-                let start = q.filter.start.unwrap_or(i64::MIN);
-                let end = q.filter.end.unwrap_or(i64::MAX);
                 let found: Vec<i64> = with_pool!(self, |p| {
-                    let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(start).bind(end);
+                    let mut query = sqlx::query_scalar::<_, i64>(&sql).bind(tracker_id).bind(from).bind(to);
                     if !m.is_empty() {
                         query = query.bind(m);
                     }
@@ -236,8 +235,7 @@ impl Store {
                 grown
             };
         }
-        kept.truncate(need);
-        Ok(Some(page(kept)))
+        Ok(Some(page(&mut kept.into_iter().take(need))))
     }
 
     /// The post ids matching a search (SQLite), sorted, when there are at most `max`.

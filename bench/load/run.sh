@@ -13,6 +13,7 @@
 #   HARK_LOAD_BACKENDS  sqlite,postgres
 #   HARK_BIN            server binary (target/release/hark, built when missing)
 #   HARK_LOAD_LOGS      a directory the servers' logs are copied to at the end
+#   HARK_LOAD_LOG       the servers' log filter (warn; tower_http=debug logs every request's latency)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${HARK_LOAD_SECONDS:-60}
@@ -44,7 +45,7 @@ start_server() {
   shift
   port=$(free_port)
   mkdir -p "$work/$name"
-  env "$@" HARK_LOG=warn "$bin" serve --data-dir "$work/$name" --bind "127.0.0.1:$port" --no-demo --web-dir /nonexistent \
+  env "$@" HARK_LOG="${HARK_LOAD_LOG:-warn}" "$bin" serve --data-dir "$work/$name" --bind "127.0.0.1:$port" --no-demo --web-dir /nonexistent \
     --public-rate-limit 1000000 >"$work/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 200); do

@@ -151,6 +151,18 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// A write through the ingest pipeline of one batch (a post added by address, say): the store's
+/// errors as any other write's (a busy database is 503 `busy`: nothing was written). An import of
+/// several batches words its own (`routes::import`).
+impl From<hark_ingest::pipeline::IngestError> for ApiError {
+    fn from(e: hark_ingest::pipeline::IngestError) -> Self {
+        match e {
+            hark_ingest::pipeline::IngestError::Store(s) => s.into(),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
 impl From<hark_core::Invalid> for ApiError {
     fn from(e: hark_core::Invalid) -> Self {
         ApiError::new(e.code, e.message)

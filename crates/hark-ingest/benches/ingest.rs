@@ -8,7 +8,8 @@
 //! returned them, so real texts that lack its terms still join it), `HARK_BENCH_BACKENDS` the
 //! databases (default both; PostgreSQL when `HARK_BENCH_POSTGRES_URL` is set).
 //! `HARK_BENCH_DROP_INDEXES=a,b` drops those indexes after the migrations, to measure what they
-//! cost the writer.
+//! cost the writer. `HARK_BENCH_BATCH` sets the posts a write takes (default the pipeline's batch;
+//! an import through the API writes each request as one).
 //!
 //! The baseline, in the same run and on a database of its own: a bare insert of the same rows,
 //! the posts' columns and the links' columns into two tables with no key, index, full-text index
@@ -76,17 +77,24 @@ async fn setup(store: &Store, others: usize) -> Vec<(i64, String)> {
     out
 }
 
+/// Posts a batch takes: `HARK_BENCH_BATCH`, by default the pipeline's (an import through the API
+/// writes each request's posts as one batch: the load test's feeder sends 250).
+fn batch_size() -> usize {
+    std::env::var("HARK_BENCH_BATCH").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(BATCH)
+}
+
 /// Parses, enriches and matches the next batch on a blocking thread while the current batch is
 /// written, as the pipeline does.
 async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)], searched_for: Option<i64>) -> (f64, Vec<f64>) {
     let matcher = Arc::new(compile(trackers).expect("compile"));
+    let batch = batch_size();
     let n = lines.len();
     let spawn = |from: usize| {
         let lines = lines.clone();
         let m = matcher.clone();
         tokio::task::spawn_blocking(move || {
             let posts: Vec<Post> =
-                lines[from..(from + BATCH).min(lines.len())].iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
+                lines[from..(from + batch).min(lines.len())].iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
             prepare_for(&m, &posts, searched_for)
         })
     };
@@ -95,21 +103,21 @@ async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]
     let mut segments = Vec::new();
     let mut next = Some(spawn(0));
     let mut from = 0;
-    let segment = (n / 10).max(BATCH);
+    let segment = (n / 10).max(batch);
     let mut since_segment = 0;
     let (mut waiting, mut writing) = (0f64, 0f64);
     while let Some(h) = next.take() {
         let w = Instant::now();
         let records = h.await.expect("prepare");
         waiting += w.elapsed().as_secs_f64();
-        from += BATCH;
+        from += batch;
         if from < n {
             next = Some(spawn(from));
         }
         let w = Instant::now();
         store.ingest_batch(&records, 1).await.expect("ingest");
         writing += w.elapsed().as_secs_f64();
-        since_segment += BATCH.min(n - (from - BATCH));
+        since_segment += batch.min(n - (from - batch));
         if since_segment >= segment {
             segments.push(since_segment as f64 / segment_start.elapsed().as_secs_f64());
             since_segment = 0;

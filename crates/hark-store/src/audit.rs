@@ -67,7 +67,7 @@ pub(crate) use write_audit;
 macro_rules! audited_write {
     ($store:expr, $audit:expr, |$tx:ident| $body:block) => {
         $crate::with_pool!($store, |p| {
-            let mut $tx = $crate::BeginWrite::begin_write(p).await?;
+            let mut $tx = $crate::BeginWrite::begin_write(p, &$store.write_gate).await?;
             $body
             if let Some(a) = $audit {
                 $crate::audit::write_audit!($tx, a);
@@ -101,7 +101,7 @@ impl Store {
     /// a row, in one transaction; returns the rows changed.
     pub(crate) async fn write_audited(&self, sql: &str, ids: &[i64], audit: Option<&Audit>) -> Result<u64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let mut q = sqlx::query(sql);
             for id in ids {
                 q = q.bind(*id);

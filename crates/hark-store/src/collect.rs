@@ -190,6 +190,7 @@ impl Store {
         if connectors.is_empty() {
             return Ok(None);
         }
+        let _turn = self.write_turn().await;
         let names = serde_json::to_string(connectors).unwrap_or_else(|_| "[]".into());
         let backend = self.backend();
         // SKIP LOCKED (PostgreSQL): workers on other nodes pass over a row being leased instead

@@ -203,7 +203,7 @@ macro_rules! bind_args {
     }};
 }
 
-impl WriteTx for sqlx::Transaction<'_, sqlx::Sqlite> {
+impl WriteTx for crate::Write<sqlx::Sqlite> {
     const BACKEND: Backend = Backend::Sqlite;
 
     async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error> {
@@ -218,7 +218,7 @@ impl WriteTx for sqlx::Transaction<'_, sqlx::Sqlite> {
     }
 }
 
-impl WriteTx for sqlx::Transaction<'_, sqlx::Postgres> {
+impl WriteTx for crate::Write<sqlx::Postgres> {
     const BACKEND: Backend = Backend::Postgres;
 
     async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error> {

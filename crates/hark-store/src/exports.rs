@@ -125,6 +125,7 @@ impl Store {
     /// Leases the oldest job that is waiting, or whose worker's lease ran out, to `owner` until
     /// `lease_until`; each lease counts as an attempt. A job out of attempts fails here.
     pub async fn lease_export(&self, owner: &str, now: Millis, lease_until: Millis) -> Result<Option<ExportJob>> {
+        let _turn = self.write_turn().await;
         let backend = self.backend();
         // Jobs whose worker stopped on their last attempt fail instead of running once more.
         with_pool!(self, |p| sqlx::query(
@@ -179,7 +180,7 @@ impl Store {
     /// Stores the finished file (or its link) and marks the job ready, if `owner` still holds it.
     pub async fn finish_export(&self, id: i64, owner: &str, r: &ExportResult<'_>, now: Millis) -> Result<bool> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let n = sqlx::query(
                 "UPDATE export_jobs SET state = 'ready', filename = $3, content_type = $4, size = $5, url = $6, \
                  expires_at = $7, updated_at = $8, lease_owner = NULL, lease_until = NULL, \
@@ -254,6 +255,7 @@ impl Store {
 
     /// Removes the jobs (and files) that expired before `now`; how many.
     pub async fn remove_expired_exports(&self, now: Millis) -> Result<u64> {
+        let _turn = self.write_turn().await;
         Ok(with_pool!(self, |p| sqlx::query("DELETE FROM export_jobs WHERE expires_at <= $1")
             .bind(now)
             .execute(p)

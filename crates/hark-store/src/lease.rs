@@ -71,6 +71,7 @@ impl crate::Store {
     /// Runs a lease's renewal, `UPDATE … SET lease_until = $3 WHERE id = $1 AND lease_owner = $2 …`:
     /// whether `owner` still held it.
     pub(crate) async fn renew_lease(&self, sql: &'static str, id: i64, owner: &str, lease_until: hark_core::Millis) -> crate::Result<bool> {
+        let _turn = self.write_turn().await;
         let n = crate::with_pool!(self, |p| sqlx::query(sql).bind(id).bind(owner).bind(lease_until).execute(p).await?.rows_affected());
         Ok(n == 1)
     }

@@ -109,26 +109,70 @@ macro_rules! with_pool {
 }
 pub(crate) use with_pool;
 
-/// A write transaction. SQLite: `BEGIN IMMEDIATE`, so the write lock is taken at the start and a
-/// second writer waits for it (the busy timeout). A deferred transaction that reads first fails at
-/// its first write with "database is locked" when another write has committed since its read (in
-/// WAL mode its snapshot cannot become a writer): bulk delete or undo while posts were collected.
+/// A write transaction. SQLite: `BEGIN IMMEDIATE`, so the write lock is taken at the start. A
+/// deferred transaction that reads first fails at its first write with "database is locked" when
+/// another write has committed since its read (in WAL mode its snapshot cannot become a writer):
+/// bulk delete or undo while posts were collected.
+///
+/// On SQLite, the writers of one store first queue at its [`WriteGate`], in the order they came,
+/// and only then take a connection and the database's lock. SQLite's own wait for a lock (the
+/// busy timeout) polls with sleeps of up to 100 ms: among several writers it is unfair (one that
+/// keeps missing the moment the lock is free waits out its 10 s and fails), and every waiter holds
+/// one of the pool's few connections while it sleeps, so readers wait for a connection too. The
+/// gate is held until the transaction ends; another process writing the same file (a backup, a
+/// second server) is still waited for by the busy timeout.
 pub(crate) trait BeginWrite {
     type Database: sqlx::Database;
-    async fn begin_write(&self) -> std::result::Result<sqlx::Transaction<'static, Self::Database>, sqlx::Error>;
+    async fn begin_write(&self, gate: &WriteGate) -> std::result::Result<Write<Self::Database>, sqlx::Error>;
+}
+
+/// The queue of a store's SQLite writers (see [`BeginWrite`]); FIFO, as tokio's mutex is.
+pub(crate) type WriteGate = Arc<tokio::sync::Mutex<()>>;
+
+/// A write transaction holding its place at the [`WriteGate`] until it commits or is dropped.
+/// It dereferences to the connection, as `sqlx::Transaction` does.
+pub(crate) struct Write<DB: sqlx::Database> {
+    // Declared first, so a transaction dropped unfinished starts its rollback before the gate opens.
+    tx: sqlx::Transaction<'static, DB>,
+    _gate: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl<DB: sqlx::Database> Write<DB> {
+    pub(crate) async fn commit(self) -> std::result::Result<(), sqlx::Error> {
+        self.tx.commit().await
+    }
+
+    pub(crate) async fn rollback(self) -> std::result::Result<(), sqlx::Error> {
+        self.tx.rollback().await
+    }
+}
+
+impl<DB: sqlx::Database> std::ops::Deref for Write<DB> {
+    type Target = DB::Connection;
+    fn deref(&self) -> &Self::Target {
+        &self.tx
+    }
+}
+
+impl<DB: sqlx::Database> std::ops::DerefMut for Write<DB> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.tx
+    }
 }
 
 impl BeginWrite for SqlitePool {
     type Database = sqlx::Sqlite;
-    async fn begin_write(&self) -> std::result::Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error> {
-        self.begin_with("BEGIN IMMEDIATE").await
+    async fn begin_write(&self, gate: &WriteGate) -> std::result::Result<Write<sqlx::Sqlite>, sqlx::Error> {
+        let turn = gate.clone().lock_owned().await;
+        let tx = self.begin_with("BEGIN IMMEDIATE").await?;
+        Ok(Write { tx, _gate: Some(turn) })
     }
 }
 
 impl BeginWrite for PgPool {
     type Database = sqlx::Postgres;
-    async fn begin_write(&self) -> std::result::Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error> {
-        self.begin().await
+    async fn begin_write(&self, _gate: &WriteGate) -> std::result::Result<Write<sqlx::Postgres>, sqlx::Error> {
+        Ok(Write { tx: self.begin().await?, _gate: None })
     }
 }
 
@@ -163,6 +207,10 @@ pub struct Store {
     pub(crate) secret_key: Option<Arc<secrets::SecretKey>>,
     /// Keeps the SQLite file's background checkpoints running while the store has clones.
     pub(crate) _checkpointer: Option<Arc<checkpoint::Checkpointer>>,
+    /// The queue of this store's SQLite writers ([`BeginWrite`]).
+    pub(crate) write_gate: WriteGate,
+    /// Small ingest batches written together ([`Store::ingest_batch`]).
+    pub(crate) combiner: Arc<ingest::Combiner>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -182,6 +230,19 @@ impl Store {
             sqlite_file: None,
             secret_key: None,
             _checkpointer: None,
+            write_gate: WriteGate::default(),
+            combiner: Arc::default(),
+        }
+    }
+
+    /// A place at the [`WriteGate`] for a write outside [`BeginWrite`] (a job queue's lease, a
+    /// sweep of expired rows), held until dropped; None on PostgreSQL. Such a statement takes
+    /// SQLite's write lock even when it changes nothing, so it queues with the other writers
+    /// instead of polling for the lock with a pooled connection.
+    pub(crate) async fn write_turn(&self) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+        match self.db {
+            Db::Sqlite(_) => Some(self.write_gate.clone().lock_owned().await),
+            Db::Postgres(_) => None,
         }
     }
 

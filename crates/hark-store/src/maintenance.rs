@@ -35,7 +35,7 @@ const ANALYZE_AFTER: u64 = 20_000;
 /// quarter of all posts (and at least [`SEARCH_MERGE_AFTER`]), FTS5's incremental optimize
 /// (`'merge'` with a negative page count: every b-tree of every level) is run step by step, each
 /// step its own short write, until one b-tree is left.
-async fn merge_search_index(pool: &SqlitePool, state: &Staleness) -> std::result::Result<(), sqlx::Error> {
+async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &Staleness) -> std::result::Result<(), sqlx::Error> {
     let since = state.since.load(Ordering::Relaxed);
     let posts: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM posts").fetch_one(pool).await?;
     if since < (posts.max(0) as u64) / 4 {
@@ -49,7 +49,11 @@ async fn merge_search_index(pool: &SqlitePool, state: &Staleness) -> std::result
     // keep a merge going forever.
     let steps = 8 * (50 + posts.max(0) / 10_000);
     for _ in 0..steps {
-        sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(pool).await?;
+        {
+            // Each step queues with the store's other writers (see `BeginWrite`).
+            let _turn = gate.lock().await;
+            sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(pool).await?;
+        }
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         let segments: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?;
         if segments <= 1 {
@@ -114,13 +118,13 @@ impl Store {
         if s.since.load(Ordering::Relaxed) < self.search_merge_after || s.running.swap(true, Ordering::AcqRel) {
             return;
         }
-        let (pool, state) = (pool.clone(), self.search_index.clone());
+        let (pool, gate, state) = (pool.clone(), self.write_gate.clone(), self.search_index.clone());
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             s.running.store(false, Ordering::Release);
             return;
         };
         rt.spawn(async move {
-            if let Err(e) = merge_search_index(&pool, &state).await {
+            if let Err(e) = merge_search_index(&pool, &gate, &state).await {
                 tracing::warn!(error = %e, "merging the full-text index failed");
             }
             state.running.store(false, Ordering::Release);

@@ -304,7 +304,7 @@ impl Store {
     /// the row changed since the step read it (another engine, or a save): nothing is written.
     pub async fn save_engine_step(&self, step: &EngineStep) -> Result<Option<Vec<i64>>> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let m = &step.memory;
             let updated = sqlx::query(
                 "UPDATE notification_settings SET spike_checked_hour = $2, spike_last_alert = $3, negative_checked_hour = $4, \
@@ -427,6 +427,7 @@ impl Store {
     /// Leases one due delivery: pending or retrying whose time has come, or one whose sender's
     /// lease ran out. `only` leases that one delivery (a test sent at once).
     pub async fn lease_delivery(&self, owner: &str, now: Millis, lease_until: Millis, only: Option<i64>) -> Result<Option<DeliveryRow>> {
+        let _turn = self.write_turn().await;
         let backend = self.backend();
         let only = only.map(|id| format!(" AND d.id = {id}")).unwrap_or_default();
         let sql = format!(

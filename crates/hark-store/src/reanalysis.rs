@@ -72,6 +72,7 @@ impl Store {
     /// share the queue). Only a tracker's oldest unfinished job is leased: its worker supersedes
     /// the newer ones first, so two workers never hold jobs of one tracker.
     pub async fn lease_reanalysis(&self, owner: &str, now: Millis, lease_until: Millis) -> Result<Option<Reanalysis>> {
+        let _turn = self.write_turn().await;
         let sql = format!(
             "UPDATE tracker_edits SET lease_owner = $1, lease_until = $3 \
              WHERE id = (SELECT e.id FROM tracker_edits e WHERE e.mode = 'reanalyze' AND e.applied_at IS NULL \
@@ -141,7 +142,7 @@ impl Store {
     /// change).
     pub async fn supersede_reanalysis(&self, tracker_id: i64, newest_id: i64, now: Millis) -> Result<()> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             sqlx::query(
                 "UPDATE tracker_edits SET criteria_before = COALESCE((SELECT o.criteria_before FROM tracker_edits o \
                  WHERE o.tracker_id = $1 AND o.id < $2 AND o.applied_at IS NULL AND o.mode = 'reanalyze' ORDER BY o.id LIMIT 1), \
@@ -270,7 +271,7 @@ impl Store {
         let analysed = format!("SELECT id, sentiment_bucket FROM posts WHERE id IN ({})", backend.id_set("$1"));
         let new_rule: std::collections::HashMap<i64, Option<&'static str>> = updates.iter().copied().collect();
         with_pool!(self, |pool| {
-            let mut tx = pool.begin_write().await?;
+            let mut tx = pool.begin_write(&self.write_gate).await?;
             let rows: Vec<SentimentRow> = sqlx::query_as(&select).bind(tracker_id).bind(&ids_json).fetch_all(&mut *tx).await?;
             let records: Vec<PostRecord> = rows
                 .iter()
@@ -349,7 +350,7 @@ impl Store {
             self.backend().deleted_link("tp")
         );
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let mut moves: std::collections::HashMap<(i64, String, i64), i64> = Default::default();
             for (post_id, mask) in updates {
                 let old: Option<(i64, i64, String, bool)> = sqlx::query_as(&select)

@@ -73,7 +73,7 @@ impl Store {
             return Ok(state);
         }
         with_pool!(self, |pool| {
-            let mut tx = pool.begin_write().await?;
+            let mut tx = pool.begin_write(&self.write_gate).await?;
             let (last, total): (Option<i64>, i64) =
                 sqlx::query_as("SELECT MAX(id), COUNT(*) FROM posts").fetch_one(&mut *tx).await?;
             match last {
@@ -146,7 +146,7 @@ impl Store {
         );
         let new: std::collections::HashMap<i64, (f64, Bucket)> = updates.iter().map(|&(id, s, b)| (id, (s, b))).collect();
         with_pool!(self, |pool| {
-            let mut tx = pool.begin_write().await?;
+            let mut tx = pool.begin_write(&self.write_gate).await?;
             let mut rows: Vec<LinkRow> = Vec::new();
             for part in ids.chunks(10_000) {
                 let found: Vec<LinkRow> =

@@ -27,6 +27,7 @@ impl Store {
     /// Takes (or renews) the lease of a connector's stream for `owner` until `lease_until`;
     /// `None` while another worker holds it. The row is created on first use.
     pub async fn lease_stream(&self, connector: &str, owner: &str, now: Millis, lease_until: Millis) -> Result<Option<StreamRow>> {
+        let _turn = self.write_turn().await;
         with_pool!(self, |p| sqlx::query(
             "INSERT INTO connector_streams (connector, updated_at) VALUES ($1, $2) ON CONFLICT (connector) DO NOTHING"
         )

@@ -101,7 +101,7 @@ impl Store {
         let add: Vec<i64> = add.iter().copied().filter(|t| mine.contains(t)).collect();
         let remove: Vec<i64> = remove.iter().copied().filter(|t| mine.contains(t)).collect();
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let (mut added, mut removed) = (0, 0);
             for (platform, author) in accounts {
                 for t in &add {

@@ -120,7 +120,7 @@ impl Store {
 
     async fn insert_tracker(&self, t: &NewTracker, hash: &str, friendly: &str, now: Millis) -> Result<i64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let id: i64 = sqlx::query_scalar(
                 "INSERT INTO trackers (hash, friendly, title, owner_id, status, created_at, updated_at, platforms, \
                  criteria, volume_limit, is_demo, is_preview_mode, custom_config, link_sharing) \
@@ -248,7 +248,7 @@ impl Store {
     /// Saves a search edit and records the edit with the user's choice for old data.
     pub async fn edit_tracker(&self, id: i64, e: &TrackerEdit, now: Millis) -> Result<TrackerRow> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let before: String = sqlx::query_scalar("SELECT criteria FROM trackers WHERE id = $1")
                 .bind(id)
                 .fetch_one(&mut *tx)
@@ -297,7 +297,7 @@ impl Store {
             TrackerStatus::Running => LOG_RESTARTED,
         };
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let changed = sqlx::query(
                 "UPDATE trackers SET status = $1, updated_at = $2, \
                  last_paused = CASE WHEN $1 = 'paused' THEN $2 ELSE last_paused END \

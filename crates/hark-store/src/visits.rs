@@ -8,7 +8,7 @@ impl Store {
     /// The owner's previous visit to a tracker's posts, and records this one at `now`.
     pub async fn swap_last_visit(&self, tracker_id: i64, user_id: i64, now: Millis) -> Result<Option<Millis>> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let before: Option<i64> =
                 sqlx::query_scalar("SELECT visited_at FROM tracker_visits WHERE tracker_id = $1 AND user_id = $2")
                     .bind(tracker_id)

@@ -180,5 +180,10 @@ mod tests {
         // Any other failure stays the server's.
         assert_eq!(import_error(failed("1")).status(), StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(import_error(IngestError::Task("gone".into())).status(), StatusCode::INTERNAL_SERVER_ERROR);
+        // A write of one batch (a post added by address) maps the same way, as any write does.
+        for code in ["5", "6", "55P03"] {
+            assert_eq!(ApiError::from(failed(code)).status(), StatusCode::SERVICE_UNAVAILABLE, "{code}");
+        }
+        assert_eq!(ApiError::from(failed("1")).status(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

@@ -666,8 +666,6 @@ async fn add_one(
         return Ok(Err(format!("This tracker does not collect {} posts.", post.platform.name())));
     }
     let mut summary = hark_ingest::pipeline::ImportSummary::default();
-    hark_ingest::pipeline::import_posts(&state.store, matcher, vec![post], &mut summary, now_millis())
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    hark_ingest::pipeline::import_posts(&state.store, matcher, vec![post], &mut summary, now_millis()).await?;
     Ok(if summary.imported > 0 { Ok(()) } else { Err(NOT_MATCHED.into()) })
 }

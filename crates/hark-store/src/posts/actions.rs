@@ -54,7 +54,7 @@ impl Store {
         );
         let posts = json_ids(post_ids);
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let mut added = 0;
             let mut removed = 0;
             if !remove.is_empty() {
@@ -89,7 +89,7 @@ impl Store {
             self.backend().deleted_link("tp")
         );
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let row: Option<(Option<String>, Millis, String, bool)> = sqlx::query_as(&select)
             .bind(tracker_id)
             .bind(post_id)
@@ -148,7 +148,7 @@ impl Store {
     /// lowercased. Returns how many were not ignored before.
     pub async fn ignore_users(&self, tracker_id: i64, users: &[(String, String)], now: Millis) -> Result<u64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let mut n = 0;
             for (platform, username) in users {
                 n += sqlx::query(
@@ -170,7 +170,7 @@ impl Store {
 
     pub async fn unignore_users(&self, tracker_id: i64, users: &[(String, String)]) -> Result<u64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             let mut n = 0;
             for (platform, username) in users {
                 n += sqlx::query("DELETE FROM ignored_users WHERE tracker_id = $1 AND platform = $2 AND username = $3")

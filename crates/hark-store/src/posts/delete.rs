@@ -119,7 +119,7 @@ impl Store {
              p.country, p.device, p.gender, p.lang, p.author_username, \
              p.author_id, p.terms";
         with_pool!(self, |pool| {
-            let mut tx = pool.begin_write().await?;
+            let mut tx = pool.begin_write(&self.write_gate).await?;
             // The ids travel as one JSON array parameter: no parameter limit, and PostgreSQL keeps
             // an index plan (a prepared IN list of hundreds of parameters gets a generic plan that
             // can be a sequential scan).

@@ -202,7 +202,7 @@ impl Store {
     /// nobody moderating, nothing waits); returns how many posts left the queue.
     pub async fn set_media_moderation(&self, tracker_id: i64, on: bool, now: Millis) -> Result<u64> {
         with_pool!(self, |p| {
-            let mut tx = p.begin_write().await?;
+            let mut tx = p.begin_write(&self.write_gate).await?;
             sqlx::query("UPDATE trackers SET media_moderation = $2, updated_at = $3 WHERE id = $1")
                 .bind(tracker_id)
                 .bind(on)

@@ -32,7 +32,12 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
     let pg = backend == Backend::Postgres;
     let mut laps = Laps::new();
 
-    let hours: Vec<_> = d.hours.iter().collect();
+    // Every table's rows go in its key's order: each B-tree page is visited once, in order, and
+    // two writers upserting the same rows (several nodes on PostgreSQL) take their locks in the
+    // same order. Rust orders the key tuples as the databases order the keys (integers by value,
+    // text bytewise).
+    let mut hours: Vec<_> = d.hours.iter().collect();
+    hours.sort_unstable_by_key(|(k, _)| **k);
     let (hour_head, hour_tail) = hourly_upsert();
     for part in hours.chunks(900) {
         let mut v = Values::new(backend, &hour_head);
@@ -66,7 +71,8 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
     }
     laps.lap("r.hourly");
 
-    let terms: Vec<_> = d.terms.iter().filter(|(_, n)| **n != 0).collect();
+    let mut terms: Vec<_> = d.terms.iter().filter(|(_, n)| **n != 0).collect();
+    terms.sort_unstable_by_key(|(k, _)| **k);
     let terms_head = "INSERT INTO rollup_terms (tracker_id, kind, day, platform, term, count) ";
     let terms_conflict =
         " ON CONFLICT (tracker_id, kind, day, platform, term) DO UPDATE SET count = rollup_terms.count + excluded.count";
@@ -93,7 +99,8 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
             *totals.entry((*t, *k, *p, *term)).or_default() += *n;
         }
     }
-    let totals: Vec<_> = totals.into_iter().filter(|(_, n)| *n != 0).collect();
+    let mut totals: Vec<_> = totals.into_iter().filter(|(_, n)| *n != 0).collect();
+    totals.sort_unstable_by_key(|(k, _)| *k);
     let totals_head = "INSERT INTO rollup_term_totals (tracker_id, kind, platform, term, count) ";
     let totals_conflict =
         " ON CONFLICT (tracker_id, kind, platform, term) DO UPDATE SET count = rollup_term_totals.count + excluded.count";
@@ -124,7 +131,8 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
             versions.insert(*t, v.first().map_or(0, |r| r.0));
         }
     }
-    let authors: Vec<_> = d.authors.iter().collect();
+    let mut authors: Vec<_> = d.authors.iter().collect();
+    authors.sort_unstable_by_key(|(k, _)| **k);
     let authors_head =
         "INSERT INTO rollup_authors (tracker_id, day, platform, author, posts, engagement, followers, reach, impressions, version) ";
     let authors_conflict = format!(
@@ -260,7 +268,8 @@ pub(crate) async fn mark_trackers_days<T: WriteTx>(tx: &mut T, mut trackers: Vec
 
 /// Posts per subtracker and hour (share of voice).
 async fn write_subtrackers<T: WriteTx>(tx: &mut T, d: &Deltas<'_>) -> Result<()> {
-    let subs: Vec<_> = d.subs.iter().filter(|(_, n)| **n != 0).collect();
+    let mut subs: Vec<_> = d.subs.iter().filter(|(_, n)| **n != 0).collect();
+    subs.sort_unstable_by_key(|(k, _)| **k);
     for part in subs.chunks(5000) {
         let mut v = Values::new(T::BACKEND, "INSERT INTO rollup_subtrackers (tracker_id, hour, platform, sub, posts) ");
         for ((t, h, p, sub), n) in part {
@@ -296,7 +305,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
             maybe_clear.push((*t, *day, *p, *a));
         }
     }
-    let totals: Vec<_> = totals.into_iter().collect();
+    let mut totals: Vec<_> = totals.into_iter().collect();
+    totals.sort_unstable_by_key(|(k, _)| *k);
     // Bounds to raise: (tracker, platform, author, engagement bound, posts bound).
     let mut raise: Vec<(i64, String, String, i64, i64)> = Vec::new();
     let totals_head = "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
@@ -361,7 +371,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
     }
     laps.lap("r.author_totals");
 
-    let set_bits: Vec<_> = set_bits.into_iter().collect();
+    let mut set_bits: Vec<_> = set_bits.into_iter().collect();
+    set_bits.sort_unstable_by_key(|(k, _)| *k);
     let days_head = "INSERT INTO rollup_author_days (tracker_id, block, platform, author, days) ";
     let days_conflict = " ON CONFLICT (tracker_id, block, platform, author) DO UPDATE SET days = rollup_author_days.days | excluded.days";
     for part in set_bits.chunks(chunk(backend, 5000, 20_000)) {
@@ -405,7 +416,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
             *clear.entry((t, block, p, a)).or_default() |= 1i64 << bit;
         }
     }
-    let clear: Vec<_> = clear.into_iter().collect();
+    let mut clear: Vec<_> = clear.into_iter().collect();
+    clear.sort_unstable();
     let same_row = "v WHERE rollup_author_days.tracker_id = v.column1 AND rollup_author_days.block = v.column2 \
                     AND rollup_author_days.platform = v.column3 AND rollup_author_days.author = v.column4";
     for part in clear.chunks(chunk(backend, 5000, 20_000)) {

@@ -230,6 +230,70 @@ async fn ingest_is_idempotent_and_keeps_rollups_right() {
     .await;
 }
 
+/// Small batches sent at once (imports from several clients) are written together, each caller
+/// still getting its own figures; a batch that cannot be written fails alone.
+#[tokio::test]
+async fn small_batches_sent_at_once_are_written_together() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let a = s.create_tracker(&tracker(u.id, "a"), 10).await.unwrap();
+        let b = s.create_tracker(&tracker(u.id, "b"), 10).await.unwrap();
+        // 30 batches of 20 posts; batch 0 and batch 1 share post "shared"; batch 7 links to a
+        // tracker that does not exist.
+        let (one, both) = (vec![a.id], vec![a.id, b.id]);
+        let batches: Vec<Vec<hark_store::PostRecord>> = (0..30)
+            .map(|i| {
+                let mut v: Vec<_> = (0..20)
+                    .map(|j| record(&format!("{i}-{j}"), 3_600_000 * (1 + (i * 20 + j) % 48), 1 + j as i64, if j % 2 == 0 { &one } else { &both }))
+                    .collect();
+                if i < 2 {
+                    v.push(record("shared", 7_200_000, 3, &[a.id]));
+                }
+                if i == 7 {
+                    v[0].links = vec![hark_store::TrackerLink { tracker_id: 999_999, subtrackers: 0, sentiment: None, indirect: false }];
+                }
+                v
+            })
+            .collect();
+        let before = s.ingest_writes();
+        let results = futures_util::future::join_all(batches.iter().map(|v| s.ingest_batch(v, 100))).await;
+        let writes = s.ingest_writes() - before;
+        for (i, r) in results.iter().enumerate() {
+            if i == 7 {
+                assert!(r.is_err(), "the batch linking a missing tracker fails: {r:?}");
+                continue;
+            }
+            let st = r.as_ref().unwrap_or_else(|e| panic!("batch {i}: {e}"));
+            let shared = u64::from(i < 2);
+            assert_eq!(st.new_posts + st.updated_posts, 20 + shared, "batch {i}: {st:?}");
+            // The shared post is new to the first write that has it (batch 1 is written after
+            // batch 0, alone or with the others).
+            assert_eq!(st.new_links, 30 + u64::from(i == 0), "batch {i}: {st:?}");
+        }
+        // The first batch alone, then the 29 waiting for it together; the failure of that write
+        // has each of them written alone (29 more).
+        assert!(writes <= 1 + 1 + 29, "{writes} writes");
+        assert!(writes >= 3, "{writes} writes");
+        // 29 batches stored: 580 posts and the shared one, none twice; rollups equal the rows.
+        let all = PostCountFilter { platforms: PlatformSet::all(), start: None, end: None };
+        assert_eq!(s.count_tracker_posts(a.id, &all).await.unwrap(), 29 * 20 + 1);
+        assert_eq!(s.count_tracker_posts(b.id, &all).await.unwrap(), 29 * 10);
+        let engagement: i64 = (0..30).filter(|i| *i != 7).map(|_| (1..=20).sum::<i64>()).sum();
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (29 * 20 + 1, engagement + 3));
+        assert_eq!(s.tracker_by_id(a.id).await.unwrap().unwrap().total_posts, 29 * 20 + 1);
+
+        // Without a failure: one write for the first batch, one for all the others.
+        let more: Vec<Vec<hark_store::PostRecord>> =
+            (0..10).map(|i| (0..5).map(|j| record(&format!("m{i}-{j}"), 3_600_000, 1, &[b.id])).collect()).collect();
+        let before = s.ingest_writes();
+        let results = futures_util::future::join_all(more.iter().map(|v| s.ingest_batch(v, 200))).await;
+        assert!(results.iter().all(|r| matches!(r, Ok(st) if st.new_posts == 5 && st.new_links == 5)), "{results:?}");
+        assert_eq!(s.ingest_writes() - before, 2);
+        assert_eq!(s.count_tracker_posts(b.id, &all).await.unwrap(), 29 * 10 + 50);
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn preview_mode_is_set_at_creation_and_switched_off() {
     each_backend(|s| async move {

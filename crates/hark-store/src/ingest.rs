@@ -166,6 +166,7 @@ const COMBINE_MAX: usize = 10_000;
 #[derive(Debug, Default)]
 pub(crate) struct Combiner {
     pending: std::sync::Mutex<Vec<Pending>>,
+    next_id: std::sync::atomic::AtomicU64,
     turn: Arc<tokio::sync::Mutex<()>>,
     /// Transactions `ingest_batch` has written.
     writes: std::sync::atomic::AtomicU64,
@@ -173,6 +174,7 @@ pub(crate) struct Combiner {
 
 #[derive(Debug)]
 struct Pending {
+    id: u64,
     posts: Vec<PostRecord>,
     now: Millis,
     reply: tokio::sync::oneshot::Sender<Result<IngestStats>>,
@@ -452,7 +454,8 @@ impl Store {
         }
         let c = &self.combiner;
         let (reply, mut answer) = tokio::sync::oneshot::channel();
-        c.pending.lock().unwrap_or_else(|e| e.into_inner()).push(Pending { posts: posts.to_vec(), now, reply });
+        let id = c.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        c.pending.lock().unwrap_or_else(|e| e.into_inner()).push(Pending { id, posts: posts.to_vec(), now, reply });
         let turn = tokio::select! {
             biased;
             r = &mut answer => return r.unwrap_or_else(|_| Err(gone())),
@@ -462,13 +465,20 @@ impl Store {
         if let Ok(r) = answer.try_recv() {
             return r;
         }
+        // Our batch first (it is still queued: nobody answered it and only a turn's holder takes
+        // from the queue), then the others, oldest first, while they fit under the cap.
         let mut taken: Vec<Pending> = Vec::new();
         {
             let mut q = c.pending.lock().unwrap_or_else(|e| e.into_inner());
-            let mut n = 0;
+            let Some(at) = q.iter().position(|p| p.id == id) else {
+                return Err(gone());
+            };
+            let ours = q.remove(at);
+            let mut n = ours.posts.len();
+            taken.push(ours);
             let mut keep = Vec::new();
             for p in q.drain(..) {
-                if taken.is_empty() || n + p.posts.len() <= COMBINE_MAX {
+                if n + p.posts.len() <= COMBINE_MAX {
                     n += p.posts.len();
                     taken.push(p);
                 } else {
@@ -484,7 +494,6 @@ impl Store {
             store.write_taken(taken).await;
             drop(turn);
         });
-        // Ours was among the batches taken (the queue is taken whole, oldest first, up to the cap).
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 

@@ -20,7 +20,8 @@ pub enum Held<T> {
 /// Runs `work` and calls `renew` every `beat` while it runs. `renew` answers whether the lease is
 /// still held; a failed renewal (the database out of reach) is retried at the next beat, but when
 /// none has succeeded for three beats (the lease's length) another worker may hold the job, and the
-/// work stops as if the lease were lost.
+/// work stops as if the lease were lost. The work goes on while a renewal runs: a renewal that
+/// waits for the database's write lock waits for the work's own transaction to end.
 pub async fn hold_lease<T, E: std::fmt::Display, R, RF>(work: impl Future<Output = T>, beat: Duration, mut renew: R) -> Held<T>
 where
     R: FnMut() -> RF,
@@ -31,18 +32,23 @@ where
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + beat, beat);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut renewed = tokio::time::Instant::now();
+    let mut renewal: Option<std::pin::Pin<Box<RF>>> = None;
     loop {
         tokio::select! {
             done = &mut work => return Held::Done(done),
-            _ = tick.tick() => match renew().await {
-                Ok(true) => renewed = tokio::time::Instant::now(),
-                Ok(false) => return Held::Lost,
-                Err(e) if renewed.elapsed() >= beat * 3 => {
-                    tracing::warn!(error = %e, "lease not renewed for its whole length; stopping the work");
-                    return Held::Lost;
+            _ = tick.tick(), if renewal.is_none() => renewal = Some(Box::pin(renew())),
+            r = async { renewal.as_mut().expect("a renewal runs").await }, if renewal.is_some() => {
+                renewal = None;
+                match r {
+                    Ok(true) => renewed = tokio::time::Instant::now(),
+                    Ok(false) => return Held::Lost,
+                    Err(e) if renewed.elapsed() >= beat * 3 => {
+                        tracing::warn!(error = %e, "lease not renewed for its whole length; stopping the work");
+                        return Held::Lost;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "lease not renewed; trying again"),
                 }
-                Err(e) => tracing::warn!(error = %e, "lease not renewed; trying again"),
-            },
+            }
         }
     }
 }
@@ -70,8 +76,10 @@ impl Singleton {
 impl crate::Store {
     /// Runs a lease's renewal, `UPDATE … SET lease_until = $3 WHERE id = $1 AND lease_owner = $2 …`:
     /// whether `owner` still held it.
+    ///
+    /// Not queued at the write gate (`Store::write_turn`): the work renewing its lease may hold
+    /// the gate in the same task (`hold_lease` polls both), and a renewal is one short statement.
     pub(crate) async fn renew_lease(&self, sql: &'static str, id: i64, owner: &str, lease_until: hark_core::Millis) -> crate::Result<bool> {
-        let _turn = self.write_turn().await;
         let n = crate::with_pool!(self, |p| sqlx::query(sql).bind(id).bind(owner).bind(lease_until).execute(p).await?.rows_affected());
         Ok(n == 1)
     }
@@ -123,5 +131,35 @@ mod tests {
         .await;
         assert_eq!(r, Held::Lost, "an error is retried, a lost lease stops the work");
         assert_eq!(b.load(Ordering::SeqCst), 3);
+    }
+
+    /// A renewal that waits for the work (as one waits for the write lock the work's transaction
+    /// holds) does not stop the work: both go on.
+    #[tokio::test]
+    async fn the_work_goes_on_while_a_renewal_waits_for_it() {
+        let (step_done, step_seen) = (Arc::new(tokio::sync::Notify::new()), Arc::new(AtomicUsize::new(0)));
+        let (done, seen) = (step_done.clone(), step_seen.clone());
+        let work = async move {
+            // Past the first beat, then the step the renewal waits for.
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            done.notify_one();
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            7
+        };
+        let r = tokio::time::timeout(
+            Duration::from_secs(5),
+            hold_lease(work, Duration::from_millis(20), move || {
+                let (step, seen) = (step_done.clone(), seen.clone());
+                async move {
+                    if seen.fetch_add(1, Ordering::SeqCst) == 0 {
+                        step.notified().await;
+                    }
+                    Ok::<_, String>(true)
+                }
+            }),
+        )
+        .await;
+        assert_eq!(r, Ok(Held::Done(7)), "the work finished while its first renewal waited for it");
+        assert!(step_seen.load(Ordering::SeqCst) >= 1);
     }
 }

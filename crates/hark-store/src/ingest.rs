@@ -497,29 +497,29 @@ impl Store {
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 
-    /// Writes the batches taken from the queue, together when there are several, and answers
-    /// each caller.
-    async fn write_taken(&self, mut taken: Vec<Pending>) {
-        if taken.len() == 1 {
-            let p = taken.pop().expect("one");
-            let r = self.write_batch(&p.posts, p.now).await.map(|w| w.stats_for(&p.posts));
-            let _ = p.reply.send(r);
-            return;
-        }
+    /// Writes the batches taken from the queue, together when there are several (each alone if
+    /// that fails), and answers each caller.
+    async fn write_taken(&self, taken: Vec<Pending>) {
         let now = taken.iter().map(|p| p.now).max().unwrap_or_default();
-        let all: Vec<PostRecord> = taken.iter().flat_map(|p| p.posts.iter().cloned()).collect();
-        match self.write_batch(&all, now).await {
-            Ok(w) => {
-                for p in taken {
-                    let _ = p.reply.send(Ok(w.stats_for(&p.posts)));
+        // The batches' posts moved into one list; each caller keeps its range of it.
+        let mut all: Vec<PostRecord> = Vec::with_capacity(taken.iter().map(|p| p.posts.len()).sum());
+        let mut parts = Vec::with_capacity(taken.len());
+        for p in taken {
+            let start = all.len();
+            all.extend(p.posts);
+            parts.push((start..all.len(), p.now, p.reply));
+        }
+        if parts.len() > 1 {
+            if let Ok(w) = self.write_batch(&all, now).await {
+                for (range, _, reply) in parts {
+                    let _ = reply.send(Ok(w.stats_for(&all[range])));
                 }
+                return;
             }
-            Err(_) => {
-                for p in taken {
-                    let r = self.write_batch(&p.posts, p.now).await.map(|w| w.stats_for(&p.posts));
-                    let _ = p.reply.send(r);
-                }
-            }
+        }
+        for (range, now, reply) in parts {
+            let posts = &all[range];
+            let _ = reply.send(self.write_batch(posts, now).await.map(|w| w.stats_for(posts)));
         }
     }
 

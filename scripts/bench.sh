@@ -17,7 +17,12 @@ python3 -c 'import vaderSentiment' 2>/dev/null || pip install -q vaderSentiment 
 cargo bench -p hark-enrich --bench sentiment
 echo "== End-to-end ingest (hark-ingest): SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench ingest
-echo "== Dashboard panels (hark-ingest): rollup path against the post-rows baseline, SQLite and PostgreSQL"
+echo "== Dashboard panels (hark-ingest): four data shapes, rollup path against the post-rows baseline and DuckDB, SQLite and PostgreSQL"
+# DuckDB (PyPI) answers the same questions over the raw rows, in target/bench-venv.
+if ! target/bench-venv/bin/python -c 'import duckdb' 2>/dev/null; then
+  { python3 -m venv target/bench-venv && target/bench-venv/bin/pip install -q duckdb==2.0.1; } ||
+    echo "DuckDB could not be installed: the dashboard runs without its DuckDB baseline"
+fi
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench dashboard
 echo "== Influencers page (hark-ingest): four data shapes, against the post-rows baseline, SQLite and PostgreSQL"
 HARK_BENCH_POSTGRES_URL="$PG_URL" cargo bench -p hark-ingest --bench influencers

@@ -1,31 +1,44 @@
-//! Dashboard benchmark: demo posts over 90 days are ingested for one tracker, then every panel
-//! request of the dashboard is timed for a 30-day window (unaligned edges, as a relative window
-//! has) and for All Time, on the rollup path the API uses and on a baseline that answers the same
-//! questions from the post rows only (`PageFilter::rows_only`). Answers of both paths are
-//! compared before timing.
+//! Dashboard benchmark: one tracker of posts over 90 days in each data shape, then every panel
+//! request of the dashboard is timed for a 30-day window (unaligned edges, as a custom window
+//! has), the last 30 days and All Time, on the rollup path the API uses, beside two baselines that
+//! answer the same questions: the post rows only (`PageFilter::rows_only`), and DuckDB over the
+//! same rows held in its memory (`bench/duckdb/dashboard.py`, run on the SQLite file after it is
+//! loaded). Every answer is compared with both baselines'. The whole dashboard (the 12 requests at
+//! once, as the page sends them) is timed against the sum of DuckDB's query medians.
+//!
+//! Shapes (`HARK_BENCH_SHAPES`, default all): `demo` (the demo generator's authors: a few
+//! dominate), `uniform` (40,000 accounts with equal odds), `zipf` (heavy-tailed), `real` (post
+//! texts and bios from the SemEval tweets in ../shared/data); see `shapes/mod.rs`.
 //!
 //! `cargo bench -p hark-ingest --bench dashboard` — `HARK_BENCH_POSTS` (default 1,000,000) or
 //! `HARK_BENCH_SIZES` (a comma list, e.g. `1000000,10000000`: one tracker per size, loaded and
-//! timed in turn, its database dropped after), `HARK_BENCH_REPS` rollup-path repetitions (default
-//! 20), `HARK_BENCH_BASE_REPS` (default 3; 0 skips the baseline and its check, for iterating),
-//! `HARK_BENCH_GROUPS` / `HARK_BENCH_RANGES` comma lists to time only some groups / ranges
-//! (`30 days`, `All Time`), `HARK_BENCH_POSTGRES_URL` to run PostgreSQL beside
-//! SQLite, `HARK_BENCH_BACKENDS` (default `sqlite,postgres`) to run only one of them,
-//! `HARK_BENCH_DIR` for the SQLite file (default: a temporary directory), `HARK_BENCH_KEEP` a path
-//! where the (first) SQLite database is kept instead, its tracker marked as the public demo so
-//! that `web/e2e-bench/dashboard-load.mjs` can open its dashboard in a browser; with
-//! `HARK_BENCH_REUSE=1` a kept database that exists is timed again without loading (its first
+//! timed in turn, its database dropped after), `HARK_BENCH_REPS` repetitions of each request and
+//! of the whole dashboard (default 20), `HARK_BENCH_BASE_REPS` (default 3; 0 skips the post-rows
+//! baseline and its check, for iterating), `HARK_BENCH_DUCKDB=0` skips DuckDB (it needs a Python
+//! with the `duckdb` package: `HARK_BENCH_PYTHON`, else `target/bench-venv`, which `make bench`
+//! makes, else `python3`), `HARK_BENCH_GROUPS` / `HARK_BENCH_RANGES` comma lists to time only some
+//! groups / ranges (`30 days`, `last 30 days`, `All Time`), `HARK_BENCH_POSTGRES_URL` to run
+//! PostgreSQL beside SQLite, `HARK_BENCH_BACKENDS` (default `sqlite,postgres`) to run only one of
+//! them, `HARK_BENCH_DIR` for the SQLite file (default: a temporary directory). Demo shape only:
+//! `HARK_BENCH_KEEP` a path where the SQLite database is kept instead, its tracker marked as the
+//! public demo so that `web/e2e-bench/dashboard-load.mjs` can open its dashboard in a browser;
+//! with `HARK_BENCH_REUSE=1` a kept database that exists is timed again without loading (its first
 //! tracker; `HARK_BENCH_NOW` gives the end of its 90 days, which the first run printed).
 //! `HARK_BENCH_PG_KEEP` names a PostgreSQL database to keep, timed again without loading when it
 //! exists.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
+
+#[path = "shapes/mod.rs"]
+mod shapes;
 
 use hark_core::Post;
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
 use hark_store::{PageFilter, Store};
+use serde_json::{json, Value};
 
 const DAY: i64 = 86_400_000;
 /// The end of the generated 90 days: fixed, or the current minute when the database is kept for
@@ -109,49 +122,53 @@ const GROUPS: [&str; 12] = [
     "topPages",
 ];
 
-/// Runs one group; returns a fingerprint of the answer (to compare the two paths).
-async fn group(store: &Store, t: i64, f: &PageFilter, g: &str) -> String {
+/// Runs one group; returns its answer in the form the DuckDB baseline prints
+/// (`bench/duckdb/dashboard.py`), so that the three paths can be compared.
+async fn group(store: &Store, t: i64, f: &PageFilter, g: &str) -> Value {
     use hark_core::Platform::*;
     let only = |keep: &[hark_core::Platform]| PageFilter {
         platforms: f.platforms.iter().filter(|p| keep.contains(p)).collect(),
         ..f.clone()
     };
+    let terms = |v: &[(String, i64)], n: usize| json!(v.iter().take(n).map(|(t, c)| json!([t, c])).collect::<Vec<_>>());
     match g {
         "topStats" => {
             // As the API asks: both at once.
             let (c, u) = tokio::try_join!(store.dash_counts(t, f), store.dash_users(t, f)).unwrap();
-            format!("{c:?} {u}")
+            json!({"posts": c.posts, "engagement": c.engagement, "reach": c.reach, "impressions": c.impressions, "users": u})
         }
         "timeline" => {
             let s = store.dash_series(t, f, 3_600_000).await.unwrap();
-            format!("{} {}", s.len(), s.iter().map(|(_, c)| c.posts).sum::<i64>())
+            json!(s.iter().map(|(h, c)| json!([h, c.posts, c.engagement, c.reach, c.impressions])).collect::<Vec<_>>())
         }
         "locations" => {
             let (c, r) = tokio::try_join!(store.dash_terms(t, f, "country"), store.dash_terms(t, f, "region")).unwrap();
-            format!("{c:?} {r:?}")
+            json!({"country": terms(&c, usize::MAX), "region": terms(&r, usize::MAX)})
         }
-        "topPosts" => format!("{:?}", store.dash_top_posts(t, f, 10).await.unwrap().iter().map(|p| p.id).collect::<Vec<_>>()),
+        "topPosts" => json!(store.dash_top_posts(t, f, 10).await.unwrap().iter().map(|p| p.id).collect::<Vec<_>>()),
         "sentiments" => {
             let (s, v) = tokio::try_join!(store.dash_terms(t, f, "sentiment"), store.dash_share_of_voice(t, f, 5)).unwrap();
-            format!("{s:?} {v:?}")
+            json!({"sentiment": terms(&s, usize::MAX), "shareOfVoice": v})
         }
-        "devices" => format!("{:?}", &store.dash_terms(t, &only(&[Twitter]), "source").await.unwrap()[..]),
-        "genders" => format!("{:?}", store.dash_terms(t, f, "gender").await.unwrap()),
-        "postTypes" => format!("{:?}", store.dash_terms(t, &only(&[Twitter]), "post_type").await.unwrap()),
-        "viewerSentiments" => format!("{:?}", store.dash_viewer_sentiment(t, f).await.unwrap()),
+        "devices" => terms(&store.dash_terms(t, &only(&[Twitter]), "source").await.unwrap(), usize::MAX),
+        "genders" => terms(&store.dash_terms(t, f, "gender").await.unwrap(), usize::MAX),
+        "postTypes" => terms(&store.dash_terms(t, &only(&[Twitter]), "post_type").await.unwrap(), usize::MAX),
+        "viewerSentiments" => {
+            let (likes, dislikes) = store.dash_viewer_sentiment(t, f).await.unwrap();
+            json!([likes, dislikes])
+        }
         "influencers" => {
             let (e, p) = store.dash_influencers(t, f, 10).await.unwrap();
-            format!(
-                "{:?} {:?}",
-                e.iter().map(|a| (&a.author, a.engagement)).collect::<Vec<_>>(),
-                p.iter().map(|a| (&a.author, a.posts)).collect::<Vec<_>>()
-            )
+            json!({
+                "byEngagement": e.iter().map(|a| json!([a.author, a.engagement])).collect::<Vec<_>>(),
+                "byPosts": p.iter().map(|a| json!([a.author, a.posts])).collect::<Vec<_>>(),
+            })
         }
         "topics" => {
             let all = hark_core::PlatformSet::all();
             let mut v = store.dash_top_terms_many(t, f, &[("hashtag", all), ("keyword", all)], Some(20)).await.unwrap().into_iter();
             let (h, k) = (v.next().unwrap(), v.next().unwrap());
-            format!("{:?} {:?}", &h[..h.len().min(20)], &k[..k.len().min(20)])
+            json!({"hashtag": terms(&h, 20), "keyword": terms(&k, 20)})
         }
         "topPages" => {
             let web = only(&[News, Blogs, Forums]).platforms;
@@ -162,7 +179,7 @@ async fn group(store: &Store, t: i64, f: &PageFilter, g: &str) -> String {
                 .unwrap()
                 .into_iter();
             let (w, d, l) = (v.next().unwrap(), v.next().unwrap(), v.next().unwrap());
-            format!("{:?} {:?} {:?}", &w[..w.len().min(10)], &d[..d.len().min(10)], &l[..l.len().min(10)])
+            json!({"webDomains": terms(&w, 10), "socialDomains": terms(&d, 10), "socialLinks": terms(&l, 10)})
         }
         _ => unreachable!(),
     }
@@ -177,37 +194,127 @@ fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg").map(|s| s.split(' ').take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
 }
 
-async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usize, reuse: Option<i64>) {
+/// The timed ranges, ending at `end` (the end of the generated 90 days).
+fn ranges(end: i64) -> Vec<(&'static str, PageFilter)> {
+    let all = hark_core::PlatformSet::all();
+    vec![
+        // A custom range whose ends fall mid-hour with posts on both sides of each end.
+        ("30 days", PageFilter { platforms: all, start: Some(end - 30 * DAY + 1_234_567), end: Some(end - 777), ..Default::default() }),
+        // The relative window as the API computes it (`days=30`: the 30×24 hours up to now):
+        // nothing lies after its end, so its last day is read whole from the rollups.
+        ("last 30 days", PageFilter { platforms: all, start: Some(end - 30 * DAY), end: Some(end), ..Default::default() }),
+        ("All Time", PageFilter { platforms: all, ..Default::default() }),
+    ]
+}
+
+/// DuckDB's answers over the same post rows: per (range, group) its median time and answer, and
+/// per range the sum of its groups' medians.
+#[derive(Default)]
+struct Duck {
+    groups: HashMap<(String, String), (f64, Value)>,
+    whole: HashMap<String, f64>,
+}
+
+/// The Python with the `duckdb` package: `HARK_BENCH_PYTHON`, else the benchmarks' venv that
+/// `make bench` makes (`target/bench-venv`), else `python3`.
+fn python() -> String {
+    if let Ok(p) = std::env::var("HARK_BENCH_PYTHON") {
+        return p;
+    }
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/bench-venv/bin/python");
+    if venv.exists() {
+        return venv.display().to_string();
+    }
+    "python3".into()
+}
+
+/// Runs `bench/duckdb/dashboard.py` over tracker `t` of the SQLite file `db` (its rows loaded
+/// into DuckDB's memory first, untimed), or says why not. `HARK_BENCH_DUCKDB=0` skips it.
+fn duckdb(db: &std::path::Path, t: i64, end: i64, reps: usize) -> Option<Duck> {
+    if std::env::var("HARK_BENCH_DUCKDB").is_ok_and(|v| v == "0") {
+        return None;
+    }
+    let py = python();
+    let has = std::process::Command::new(&py).args(["-c", "import duckdb"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        println!("  (DuckDB baseline skipped: {py} cannot import duckdb; `make bench` installs it in target/bench-venv)");
+        return None;
+    }
+    let spec: serde_json::Map<String, Value> =
+        ranges(end).into_iter().map(|(l, f)| (l.to_string(), f.start.zip(f.end).map_or(Value::Null, |(a, b)| json!([a, b])))).collect();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/duckdb/dashboard.py");
+    let out = std::process::Command::new(&py)
+        .arg(script)
+        .args(["--db", &db.display().to_string(), "--tracker", &t.to_string(), "--reps", &reps.to_string()])
+        .args(["--ranges", &Value::Object(spec).to_string()])
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("run the DuckDB baseline");
+    assert!(out.status.success(), "the DuckDB baseline failed");
+    let mut duck = Duck::default();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+        let range = v["range"].as_str().unwrap_or_default().to_string();
+        if let Some(w) = v["whole_ms"].as_f64() {
+            duck.whole.insert(range, w);
+        } else if let (Some(g), Some(ms)) = (v["group"].as_str(), v["p50_ms"].as_f64()) {
+            duck.groups.insert((range, g.to_string()), (ms, v["answer"].clone()));
+        }
+    }
+    Some(duck)
+}
+
+/// One line of the closing summary.
+struct Summary {
+    what: String,
+    worst_p95: (f64, &'static str),
+    whole_p50: f64,
+    whole_p95: f64,
+    duck: Option<f64>,
+    same_as_duck: Option<(usize, usize)>,
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn bench(
+    name: &str,
+    url: &str,
+    shape: &str,
+    posts: usize,
+    run: (usize, usize),
+    reuse: Option<i64>,
+    sqlite_file: Option<std::path::PathBuf>,
+    duck: &mut Option<Duck>,
+    summary: &mut Vec<Summary>,
+) {
+    let (reps, base_reps) = run;
     let store = Store::connect(url).await.expect("connect");
     store.migrate().await.expect("migrate");
-    println!("== {name}, {posts} posts (load average {})", load_average());
+    println!("== {name}, {shape}, {posts} posts (load average {})", load_average());
+    let end = if shape == "demo" { now() } else { shapes::NOW };
     let t = match reuse {
         Some(t) => t,
-        None => load(&store, posts).await,
+        None if shape == "demo" => load(&store, posts).await,
+        None => shapes::load(&store, shape, posts).await,
     };
-    let all = hark_core::PlatformSet::all();
+    if let (Some(file), None) = (&sqlite_file, &duck) {
+        *duck = duckdb(file, t, end, reps);
+    }
     let list = |v: &str| -> Vec<String> {
         std::env::var(v).map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()).unwrap_or_default()
     };
     let (only_groups, only_ranges) = (list("HARK_BENCH_GROUPS"), list("HARK_BENCH_RANGES"));
-    let ranges = [
-        // A custom range whose ends fall mid-hour with posts on both sides of each end.
-        (
-            "30 days",
-            PageFilter { platforms: all, start: Some(now() - 30 * DAY + 1_234_567), end: Some(now() - 777), ..Default::default() },
-        ),
-        // The relative window as the API computes it (`days=30`: the 30×24 hours up to now):
-        // nothing lies after its end, so its last day is read whole from the rollups.
-        ("last 30 days", PageFilter { platforms: all, start: Some(now() - 30 * DAY), end: Some(now()), ..Default::default() }),
-        ("All Time", PageFilter { platforms: all, ..Default::default() }),
-    ];
-    for (label, f) in ranges {
-        let base = PageFilter { rows_only: true, ..f.clone() };
-        println!("  {label} (load average {}): group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio", load_average());
-        let (mut fast_total, mut slow_total) = (0.0, 0.0);
+    for (label, f) in ranges(end) {
         if !only_ranges.is_empty() && !only_ranges.iter().any(|r| r == label) {
             continue;
         }
+        let base = PageFilter { rows_only: true, ..f.clone() };
+        println!(
+            "  {label} (load average {}): group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio | DuckDB p50 ms | same answer as DuckDB",
+            load_average()
+        );
+        let (mut fast_total, mut slow_total) = (0.0, 0.0);
+        let mut worst = (0.0f64, "");
+        let (mut same, mut compared) = (0, 0);
         for g in GROUPS {
             if !only_groups.is_empty() && !only_groups.iter().any(|x| x == g) {
                 continue;
@@ -225,7 +332,7 @@ async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usiz
             let a = group(&store, t, &f, g).await;
             // HARK_BENCH_BASE_REPS=0 (iterating on one group) skips the baseline and the check.
             if let Some(b) = b {
-                assert_eq!(a, b, "{name} {label} {g}: rollup and baseline answers differ");
+                assert_eq!(a, b, "{name} {shape} {label} {g}: rollup and baseline answers differ");
             }
             let mut fast = Vec::new();
             for _ in 0..reps {
@@ -237,27 +344,59 @@ async fn bench(name: &str, url: &str, posts: usize, reps: usize, base_reps: usiz
             let b50 = if slow.is_empty() { f64::NAN } else { pct(&mut slow, 0.5) };
             fast_total += p50;
             slow_total += b50;
-            println!("  | {g} | {p50:.1} | {p95:.1} | {b50:.0} | {:.0}x |", b50 / p50.max(0.001));
+            if p95 > worst.0 {
+                worst = (p95, g);
+            }
+            let d = duck.as_ref().and_then(|d| d.groups.get(&(label.to_string(), g.to_string())));
+            let (d50, verdict) = match d {
+                Some((ms, answer)) => {
+                    compared += 1;
+                    if *answer == a {
+                        same += 1;
+                        (format!("{ms:.1}"), "yes".to_string())
+                    } else {
+                        let cut = |v: &Value| v.to_string().chars().take(300).collect::<String>();
+                        (format!("{ms:.1}"), format!("NO: Hark {} / DuckDB {}", cut(&a), cut(answer)))
+                    }
+                }
+                None => ("-".into(), "-".into()),
+            };
+            println!("  | {g} | {p50:.1} | {p95:.1} | {b50:.0} | {:.0}x | {d50} | {verdict} |", b50 / p50.max(0.001));
         }
         // The whole dashboard as the page asks for it: every group at once.
-        let s = Instant::now();
-        let store2 = store.clone();
-        let f2 = f.clone();
-        let handles: Vec<_> = GROUPS
-            .iter()
-            .map(|g| {
-                let (st, f) = (store2.clone(), f2.clone());
-                tokio::spawn(async move { group(&st, t, &f, g).await })
-            })
-            .collect();
-        for h in handles {
-            h.await.unwrap();
+        let mut whole = Vec::new();
+        for _ in 0..reps.max(1) {
+            let s = Instant::now();
+            let handles: Vec<_> = GROUPS
+                .iter()
+                .map(|g| {
+                    let (st, f) = (store.clone(), f.clone());
+                    tokio::spawn(async move { group(&st, t, &f, g).await })
+                })
+                .collect();
+            for h in handles {
+                h.await.unwrap();
+            }
+            whole.push(s.elapsed().as_secs_f64() * 1000.0);
         }
-        let whole = s.elapsed().as_secs_f64() * 1000.0;
+        let (w50, w95) = (pct(&mut whole, 0.5), pct(&mut whole, 0.95));
+        let d_whole = duck.as_ref().and_then(|d| d.whole.get(label).copied());
+        let vs_duck = d_whole.map_or(String::new(), |d| format!("; DuckDB {d:.0} ms (its queries' p50 summed): {:.1}x", d / w50.max(0.001)));
         println!(
-            "  {label}: whole dashboard concurrently {whole:.0} ms; sum of group p50 {fast_total:.0} ms vs baseline {slow_total:.0} ms ({:.0}x)",
+            "  {label}: worst panel p95 {:.1} ms ({}); whole dashboard concurrently p50 {w50:.0} ms, p95 {w95:.0} ms{vs_duck}; \
+             sum of group p50 {fast_total:.0} ms vs post-rows baseline {slow_total:.0} ms ({:.0}x)",
+            worst.0,
+            worst.1,
             slow_total / fast_total.max(0.001)
         );
+        summary.push(Summary {
+            what: format!("{name} | {shape} | {label}"),
+            worst_p95: worst,
+            whole_p50: w50,
+            whole_p95: w95,
+            duck: d_whole,
+            same_as_duck: duck.as_ref().map(|_| (same, compared)),
+        });
     }
     store.close().await;
 }
@@ -268,46 +407,72 @@ fn main() {
         Err(_) => vec![env_usize("HARK_BENCH_POSTS", 1_000_000)],
     };
     let backends = std::env::var("HARK_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
-    let reps = env_usize("HARK_BENCH_REPS", 20);
-    let base_reps = env_usize("HARK_BENCH_BASE_REPS", 3);
+    let shapes: Vec<String> = std::env::var("HARK_BENCH_SHAPES")
+        .unwrap_or_else(|_| "demo,uniform,zipf,real".into())
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let run = (env_usize("HARK_BENCH_REPS", 20), env_usize("HARK_BENCH_BASE_REPS", 3));
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     rt.block_on(async {
+        let mut summary = Vec::new();
         for posts in sizes {
-            if backends.contains("sqlite") {
-                let dir = match std::env::var("HARK_BENCH_DIR") {
-                    Ok(d) => tempfile::tempdir_in(d),
-                    Err(_) => tempfile::tempdir(),
+            for shape in &shapes {
+                // DuckDB reads the SQLite file's rows; the same rows answer for PostgreSQL.
+                let mut duck = None;
+                if backends.contains("sqlite") {
+                    let dir = match std::env::var("HARK_BENCH_DIR") {
+                        Ok(d) => tempfile::tempdir_in(d),
+                        Err(_) => tempfile::tempdir(),
+                    }
+                    .expect("tempdir");
+                    // Only the demo shape is kept for the browser.
+                    let keep = std::env::var("HARK_BENCH_KEEP").ok().map(std::path::PathBuf::from).filter(|_| shape == "demo");
+                    let reuse = std::env::var_os("HARK_BENCH_REUSE").is_some() && keep.as_ref().is_some_and(|k| k.exists());
+                    let file = match keep {
+                        Some(path) if reuse || !path.exists() => path,
+                        _ => dir.path().join("dash.db"),
+                    };
+                    let url = format!("sqlite://{}", file.display());
+                    bench("sqlite", &url, shape, posts, run, reuse.then_some(1), Some(file), &mut duck, &mut summary).await;
                 }
-                .expect("tempdir");
-                let keep = std::env::var("HARK_BENCH_KEEP").ok().map(std::path::PathBuf::from);
-                let reuse = std::env::var_os("HARK_BENCH_REUSE").is_some() && keep.as_ref().is_some_and(|k| k.exists());
-                let file = match keep {
-                    Some(path) if reuse || !path.exists() => path,
-                    _ => dir.path().join("dash.db"),
-                };
-                bench("sqlite", &format!("sqlite://{}", file.display()), posts, reps, base_reps, reuse.then_some(1)).await;
+                if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
+                    // HARK_BENCH_PG_KEEP names a database that is kept (and, when it already holds the
+                    // tracker, timed again without loading, like HARK_BENCH_REUSE for SQLite): demo only.
+                    let kept = std::env::var("HARK_BENCH_PG_KEEP")
+                        .ok()
+                        .filter(|n| shape == "demo" && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+                    let name = kept.clone().unwrap_or_else(|| format!("hark_dash_bench_{}_{shape}_{posts}", std::process::id()));
+                    let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
+                    let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                        .bind(&name)
+                        .fetch_one(&mut c)
+                        .await
+                        .expect("pg_database");
+                    if !exists {
+                        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+                    }
+                    let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
+                    let reuse = (exists && kept.is_some()).then_some(1);
+                    bench("postgres", &format!("{base}/{name}"), shape, posts, run, reuse, None, &mut duck, &mut summary).await;
+                    if kept.is_none() {
+                        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+                    }
+                }
             }
-            if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), backends.contains("postgres")) {
-                // HARK_BENCH_PG_KEEP names a database that is kept (and, when it already holds the
-                // tracker, timed again without loading, like HARK_BENCH_REUSE for SQLite).
-                let kept = std::env::var("HARK_BENCH_PG_KEEP").ok().filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-                let name = kept.clone().unwrap_or_else(|| format!("hark_dash_bench_{}_{posts}", std::process::id()));
-                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-                let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-                    .bind(&name)
-                    .fetch_one(&mut c)
-                    .await
-                    .expect("pg_database");
-                if !exists {
-                    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
-                }
-                let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-                let reuse = (exists && kept.is_some()).then_some(1);
-                bench("postgres", &format!("{base}/{name}"), posts, reps, base_reps, reuse).await;
-                if kept.is_none() {
-                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
-                }
-            }
+        }
+        println!("== Summary: backend | shape | range | worst panel p95 ms | whole dashboard p50 / p95 ms | DuckDB ms | DuckDB / Hark | answers equal to DuckDB's");
+        for s in &summary {
+            let (d, ratio) = match s.duck {
+                Some(d) => (format!("{d:.0}"), format!("{:.1}x", d / s.whole_p50.max(0.001))),
+                None => ("-".into(), "-".into()),
+            };
+            let same = s.same_as_duck.map_or("-".into(), |(a, b)| format!("{a}/{b}"));
+            println!(
+                "| {} | {:.1} ({}) | {:.0} / {:.0} | {d} | {ratio} | {same} |",
+                s.what, s.worst_p95.0, s.worst_p95.1, s.whole_p50, s.whole_p95
+            );
         }
     });
 }

@@ -180,6 +180,30 @@ struct Pending {
     reply: tokio::sync::oneshot::Sender<Result<IngestStats>>,
 }
 
+/// Where SQLite's ingest writes run: a thread of their own with a single-threaded runtime, shared
+/// by every store of the process (SQLite writes one transaction at a time anyway).
+///
+/// A write awaits its statements one after another (a few dozen to a batch), and each await puts
+/// its task back in the runtime's queue. Under many readers (the load test's 250 looping
+/// clients) the server's workers hold hundreds of ready tasks, so a write on them waited its turn
+/// at every statement, and the database sat mostly idle between them. On its own thread the write
+/// is scheduled by the operating system beside the workers instead of behind their queue.
+/// PostgreSQL's writes stay on the caller's runtime, which drives their sockets.
+fn writer() -> Option<&'static tokio::runtime::Handle> {
+    static WRITER: std::sync::OnceLock<Option<tokio::runtime::Handle>> = std::sync::OnceLock::new();
+    WRITER
+        .get_or_init(|| {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            let handle = rt.handle().clone();
+            std::thread::Builder::new()
+                .name("hark-sqlite-writer".into())
+                .spawn(move || rt.block_on(std::future::pending::<()>()))
+                .ok()?;
+            Some(handle)
+        })
+        .as_ref()
+}
+
 fn gone() -> crate::StoreError {
     crate::StoreError::Config("the write of this batch was abandoned".into())
 }
@@ -444,12 +468,20 @@ impl Store {
     /// pays a fixed cost whatever its size (its statements, the rollup rows it touches, the pages
     /// its commit writes): 250 posts at a time reached about 3,000 posts/s where 2,000 at a time
     /// reached about 8,000. Should a combined write fail, each batch in it is written alone, so one
-    /// caller's failure is not another's.
+    /// caller's failure is not another's. On SQLite the write runs on the writer thread
+    /// ([`writer`]).
     pub async fn ingest_batch(&self, posts: &[PostRecord], now: Millis) -> Result<IngestStats> {
         if posts.is_empty() {
             return Ok(IngestStats::default());
         }
         if posts.len() >= COMBINE_BELOW {
+            if let (Backend::Sqlite, Some(writer)) = (self.backend(), writer()) {
+                let (store, owned) = (self.clone(), posts.to_vec());
+                return writer
+                    .spawn(async move { store.write_batch(&owned, now).await.map(|w| w.stats_for(&owned)) })
+                    .await
+                    .unwrap_or_else(|_| Err(gone()));
+            }
             return Ok(self.write_batch(posts, now).await?.stats_for(posts));
         }
         let c = &self.combiner;
@@ -490,10 +522,14 @@ impl Store {
         // The write runs on its own task: a caller that goes away (a client that hung up) does
         // not take the other callers' write with it.
         let store = self.clone();
-        tokio::spawn(async move {
+        let write = async move {
             store.write_taken(taken).await;
             drop(turn);
-        });
+        };
+        match (self.backend(), writer()) {
+            (Backend::Sqlite, Some(writer)) => drop(writer.spawn(write)),
+            _ => drop(tokio::spawn(write)),
+        }
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 

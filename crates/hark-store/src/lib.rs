@@ -199,6 +199,9 @@ pub struct Store {
     /// Whether the influencers page ranks in those indexes (tests turn it off to check the SQL
     /// path a tracker too large to index takes).
     pub(crate) use_author_index: bool,
+    /// Whether the dashboard counts keywords over the in-memory topic tables once they are read
+    /// (tests turn it off to check the rollup path).
+    pub(crate) use_memory_terms: bool,
     /// The SQLite database's file (none for PostgreSQL or a database in memory): long reads open
     /// a connection of their own to it.
     pub(crate) sqlite_file: Option<Arc<std::path::PathBuf>>,
@@ -227,6 +230,7 @@ impl Store {
             author_indexes: Arc::default(),
             topic_tables: Arc::default(),
             use_author_index: true,
+            use_memory_terms: true,
             sqlite_file: None,
             secret_key: None,
             _checkpointer: None,

@@ -59,4 +59,15 @@ impl Store {
     pub fn without_author_index(&self) -> Store {
         Store { use_author_index: false, ..self.clone() }
     }
+
+    /// The same store counting the dashboard's keywords from the rollups only.
+    pub fn without_memory_terms(&self) -> Store {
+        Store { use_memory_terms: false, ..self.clone() }
+    }
+
+    /// Reads the tracker's in-memory topic table (whole the first time, the days written since
+    /// after), as a page's request would in the background.
+    pub async fn read_topic_table(&self, tracker_id: i64) -> Result<bool> {
+        Ok(self.topic_table(tracker_id).await?.is_some())
+    }
 }

@@ -107,23 +107,7 @@ impl Store {
         if tested && !q.memory_tests(plan) {
             return Ok(None);
         }
-        // A table never read is read in the background (a million posts take seconds) while this
-        // page and the next come from the SQL plans; one read whole is brought up to date here
-        // (the days written since), which is quick.
-        match self.topic_tables.state(tracker_id) {
-            (true, _) => {}
-            (false, true) => return Ok(None),
-            (false, false) => {
-                let store = self.clone();
-                tokio::spawn(async move {
-                    if let Err(e) = store.topic_table(tracker_id).await {
-                        tracing::warn!(tracker_id, error = %e, "reading the tracker's posts into memory failed");
-                    }
-                });
-                return Ok(None);
-            }
-        }
-        let Some(entry) = self.topic_table(tracker_id).await? else { return Ok(None) };
+        let Some(entry) = self.topic_table_when_read(tracker_id).await? else { return Ok(None) };
         let table = entry.read().await;
         let (offset, per_page) = q.window();
         // Times beyond any post's (about ±100,000 years), so that day arithmetic stays in range.

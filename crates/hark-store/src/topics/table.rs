@@ -482,6 +482,26 @@ fn floors_on() -> bool {
 const MANY_DAYS: usize = 64;
 
 impl Store {
+    /// [`Store::topic_table`] for the pages that have another way to answer (the posts page's
+    /// SQL plans, the dashboard's rollups): a table never read is read in the background (a
+    /// million posts take seconds) and None is returned meanwhile; one read whole is brought up to
+    /// date here (the days written since), which is quick.
+    pub(crate) async fn topic_table_when_read(&self, tracker_id: i64) -> Result<Option<Arc<RwLock<TopicTable>>>> {
+        match self.topic_tables.state(tracker_id) {
+            (true, _) => self.topic_table(tracker_id).await,
+            (false, true) => Ok(None),
+            (false, false) => {
+                let store = self.clone();
+                tokio::spawn(async move {
+                    if let Err(e) = store.topic_table(tracker_id).await {
+                        tracing::warn!(tracker_id, error = %e, "reading the tracker's posts into memory failed");
+                    }
+                });
+                Ok(None)
+            }
+        }
+    }
+
     /// The tracker's topic table brought up to date, or None when the tracker is gone or too
     /// large to keep in memory.
     pub(crate) async fn topic_table(&self, tracker_id: i64) -> Result<Option<Arc<RwLock<TopicTable>>>> {

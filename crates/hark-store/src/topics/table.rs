@@ -1,4 +1,5 @@
-//! A tracker's posts as the trending topics, sentiment and posts pages read them, held in memory:
+//! A tracker's posts as the trending topics, sentiment and posts pages (and the dashboard's keyword
+//! lists) read them, held in memory:
 //! per post its id, time, platform, shown sentiment bucket, subtrackers, its words and hashtags
 //! (as ids into the tracker's term dictionary) and the keys the posts page sorts by ([`Keys`]).
 //! Counting words over a month of posts is then a loop over small integers instead of parsing

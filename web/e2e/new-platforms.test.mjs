@@ -133,7 +133,7 @@ test('Bluesky and Mastodon: connectors, tracker form and collected posts', async
 
   // The header filter and the posts page know the new platforms.
   await page.goto(`${server.url}/hashtag-tracking/posts/${hash}/${friendly}`);
-  await page.getByRole('checkbox', { name: 'Mastodon' }).waitFor();
+  await page.getByRole('checkbox', { name: 'Mastodon', exact: true }).waitFor();
   await page.getByText('Cup number 12 of the day #espresso').first().waitFor();
   await shot(page, 'new-platforms-03-posts', { fullPage: false });
   assert.deepEqual(errors, []);

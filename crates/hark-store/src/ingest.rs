@@ -180,7 +180,7 @@ struct Pending {
     reply: tokio::sync::oneshot::Sender<Result<IngestStats>>,
 }
 
-/// Where SQLite's ingest writes run: a thread of their own with a single-threaded runtime, shared
+/// Where SQLite's combined ingest writes run ([`Store::ingest_batch`]): a thread of their own with a single-threaded runtime, shared
 /// by every store of the process (SQLite writes one transaction at a time anyway).
 ///
 /// A write awaits its statements one after another (a few dozen to a batch), and each await puts
@@ -468,20 +468,14 @@ impl Store {
     /// pays a fixed cost whatever its size (its statements, the rollup rows it touches, the pages
     /// its commit writes): 250 posts at a time reached about 3,000 posts/s where 2,000 at a time
     /// reached about 8,000. Should a combined write fail, each batch in it is written alone, so one
-    /// caller's failure is not another's. On SQLite the write runs on the writer thread
-    /// ([`writer`]).
+    /// caller's failure is not another's. On SQLite those combined writes run on the writer
+    /// thread ([`writer`]); a large batch (a file import's) is written on the caller's task,
+    /// without copying it.
     pub async fn ingest_batch(&self, posts: &[PostRecord], now: Millis) -> Result<IngestStats> {
         if posts.is_empty() {
             return Ok(IngestStats::default());
         }
         if posts.len() >= COMBINE_BELOW {
-            if let (Backend::Sqlite, Some(writer)) = (self.backend(), writer()) {
-                let (store, owned) = (self.clone(), posts.to_vec());
-                return writer
-                    .spawn(async move { store.write_batch(&owned, now).await.map(|w| w.stats_for(&owned)) })
-                    .await
-                    .unwrap_or_else(|_| Err(gone()));
-            }
             return Ok(self.write_batch(posts, now).await?.stats_for(posts));
         }
         let c = &self.combiner;

@@ -37,6 +37,10 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok((vec![], vec![]));
         };
+        if let Some(t) = self.dash_table(tracker_id, f).await? {
+            let (e, p) = super::memory::influencers(&*t.read().await, &super::memory::scope(f, f.platforms), limit);
+            return tokio::try_join!(self.with_display(tracker_id, e), self.with_display(tracker_id, p));
+        }
         if f.rollups_apply() {
             // The influencers page's author index ranks every author in memory, whatever the
             // shape of the data; the bound walk below serves a tracker too large for it.

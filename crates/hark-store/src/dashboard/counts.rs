@@ -2,7 +2,7 @@
 
 use hark_core::PlatformSet;
 
-use super::{Counts, PageFilter, AUTHOR_KEY, FROM_ROWS};
+use super::{memory, Counts, PageFilter, AUTHOR_KEY, FROM_ROWS};
 use crate::time::DAY_MS;
 use crate::{with_pool, Result, Store};
 
@@ -12,6 +12,9 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(Counts::default());
         };
+        if let Some(t) = self.dash_table(tracker_id, f).await? {
+            return Ok(memory::counts(&*t.read().await, &memory::scope(f, f.platforms)));
+        }
         let (interior, edges) = self.hour_pieces(tracker_id, f).await?;
         let sum = "CAST(COALESCE(SUM(posts), 0) AS BIGINT), CAST(COALESCE(SUM(engagement), 0) AS BIGINT), \
                    CAST(COALESCE(SUM(reach), 0) AS BIGINT), CAST(COALESCE(SUM(impressions), 0) AS BIGINT)";
@@ -47,6 +50,9 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(0);
         };
+        if let Some(t) = self.dash_table(tracker_id, f).await? {
+            return Ok(memory::users(&*t.read().await, &memory::scope(f, f.platforms)));
+        }
         if f.rollups_apply() {
             return self.users_from_rollups(tracker_id, f, &list).await;
         }
@@ -102,6 +108,9 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok((0, 0));
         };
+        if let Some(t) = self.dash_table(tracker_id, &f).await? {
+            return Ok(memory::likes_dislikes(&*t.read().await, &memory::scope(&f, f.platforms)));
+        }
         let (interior, edges) = self.hour_pieces(tracker_id, &f).await?;
         let mut total = (0, 0);
         if let Some((a, b)) = interior {
@@ -130,6 +139,9 @@ impl Store {
         };
         if n == 0 {
             return Ok(vec![]);
+        }
+        if let Some(t) = self.dash_table(tracker_id, f).await? {
+            return Ok(memory::share_of_voice(&*t.read().await, &memory::scope(f, f.platforms), n));
         }
         let mut out = vec![0i64; n as usize];
         let (interior, edges) = self.hour_pieces(tracker_id, f).await?;

@@ -11,6 +11,10 @@
 //! Deleted posts (bulk delete: [`crate::Backend::live_link`]) never count: the row reads skip
 //! them and the rollups have their contribution subtracted when they are deleted.
 //!
+//! * Once the tracker's posts have been read into memory ([`crate::topics::table`]), every panel
+//!   without tag filters is counted there instead, whatever the range (`memory`); a tracker not
+//!   read yet, or too large to keep, is answered as above.
+//!
 //! The panels by the data they read: `counts` (top stats, users, viewer sentiment, share of
 //! voice, bounds), `series` (the timeline), `terms` (topics and the scalar breakdowns), `authors`
 //! (influencers and the users count on the day rollups), `posts` (top posts and the side views).
@@ -23,6 +27,7 @@ use crate::{with_pool, Result, Store};
 
 pub(crate) mod authors;
 mod counts;
+mod memory;
 mod posts;
 mod series;
 pub(crate) mod terms;
@@ -97,6 +102,20 @@ pub(crate) const FROM_ROWS: &str = "FROM tracker_posts tp JOIN posts p ON p.id =
      WHERE tp.tracker_id = $1 AND tp.created_at >= $2 AND tp.created_at <= $3";
 
 impl Store {
+    /// The tracker's in-memory table when it can answer `f`: once it has been read (see
+    /// [`Store::topic_table_when_read`]), and for every filter but tags (which it does not hold)
+    /// and the row-only baseline.
+    pub(crate) async fn dash_table(
+        &self,
+        tracker_id: i64,
+        f: &PageFilter,
+    ) -> Result<Option<std::sync::Arc<tokio::sync::RwLock<crate::topics::table::TopicTable>>>> {
+        if !self.use_memory_terms || f.rows_only || !f.post_tags.is_empty() || !f.influencer_tags.is_empty() {
+            return Ok(None);
+        }
+        self.topic_table_when_read(tracker_id).await
+    }
+
     fn row_pieces(&self, f: &PageFilter, unit: i64) -> (Option<(i64, i64)>, Vec<(i64, i64)>) {
         if f.rollups_apply() {
             let s = split_range(f.start, f.end, unit);

@@ -1,6 +1,6 @@
 //! The timeline: counts per hour, day or coarser unit over the range.
 
-use super::{Counts, PageFilter, FAR, FROM_ROWS};
+use super::{memory, Counts, PageFilter, FAR, FROM_ROWS};
 use crate::time::HOUR_MS;
 use crate::{with_pool, Result, Store};
 
@@ -11,6 +11,11 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };
+        if resolution > 0 && crate::time::DAY_MS % resolution == 0 {
+            if let Some(t) = self.dash_table(tracker_id, f).await? {
+                return Ok(memory::series(&*t.read().await, &memory::scope(f, f.platforms), resolution));
+            }
+        }
         let (interior, edges) = if resolution == HOUR_MS {
             self.hour_pieces(tracker_id, f).await?
         } else {

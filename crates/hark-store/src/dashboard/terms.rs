@@ -1,13 +1,14 @@
 //! Topics (hashtags, mentions, keywords, domains, links) and the scalar breakdowns (country,
 //! device, post type, sentiment, gender, language): whole days from the term rollups, or the
-//! lifetime totals when those days hold every post, and the partial edges from the post rows.
+//! lifetime totals when those days hold every post, and the partial edges from the post rows; or
+//! all of it from the tracker's in-memory table once read (`memory`).
 
 use std::collections::HashMap;
 
 use hark_core::PlatformSet;
 
-use super::{PageFilter, FAR, FROM_ROWS};
-use crate::topics::table::{Scope, TermKind, TopicTable};
+use super::{memory, PageFilter, FAR, FROM_ROWS};
+use crate::topics::table::{facet_kind, TermKind};
 use crate::time::HOUR_MS;
 use crate::{with_pool, Result, Store};
 
@@ -65,34 +66,6 @@ fn sorted_terms(acc: HashMap<String, i64>) -> Vec<(String, i64)> {
     v
 }
 
-/// The keywords of the posts in `f`'s range on `platforms`, counted over the tracker's in-memory
-/// table: most frequent first, ties by term, the first `limit`.
-fn table_words(table: &TopicTable, f: &PageFilter, platforms: PlatformSet, limit: Option<usize>) -> Vec<(String, i64)> {
-    // Times beyond any post's (about ±100,000 years), so that day arithmetic stays in range.
-    const EDGE: i64 = 1 << 52;
-    let scope = Scope::new(f.start.unwrap_or(-EDGE).max(-EDGE), f.end.unwrap_or(EDGE).min(EDGE), platforms, None);
-    let mut counts = vec![0u32; table.dict.len()];
-    table.each(&scope, |d, i| {
-        for &id in d.terms_of(i) {
-            if let Some(c) = counts.get_mut(id as usize) {
-                *c += 1;
-            }
-        }
-    });
-    let mut v: Vec<(u32, u32)> =
-        counts.iter().enumerate().filter(|(id, c)| **c > 0 && table.kind_of(*id as u32) == TermKind::Word).map(|(id, c)| (id as u32, *c)).collect();
-    let order = |a: &(u32, u32), b: &(u32, u32)| b.1.cmp(&a.1).then_with(|| table.text_of(a.0).cmp(table.text_of(b.0)));
-    if let Some(n) = limit.filter(|n| *n < v.len()) {
-        if n == 0 {
-            return Vec::new();
-        }
-        v.select_nth_unstable_by(n - 1, order);
-        v.truncate(n);
-    }
-    v.sort_unstable_by(order);
-    v.into_iter().map(|(id, c)| (table.text_of(id).to_string(), i64::from(c))).collect()
-}
-
 /// Where whole-day term counts come from: the daily rows of `[a, b)`, or the lifetime counts
 /// (`rollup_term_totals`, listed kinds only) when those days hold every post of the tracker.
 #[derive(Clone, Copy)]
@@ -111,6 +84,11 @@ impl Store {
         let Some(list) = f.platform_list() else {
             return Ok(vec![]);
         };
+        if let Some(k) = facet_kind(kind) {
+            if let Some(t) = self.dash_table(tracker_id, f).await? {
+                return Ok(memory::facets(&*t.read().await, &memory::scope(f, f.platforms), k, None));
+            }
+        }
         let (interior, edges) = self.day_pieces(tracker_id, f).await?;
         // The whole days and the partial ones are read at once.
         let whole = async {
@@ -198,11 +176,12 @@ impl Store {
 
     /// `dash_terms_many` keeping the first `limit` terms of each list (all with None).
     ///
-    /// Keywords come from the tracker's in-memory table ([`crate::topics`]) once it has been read:
-    /// real posts have tens of thousands of distinct keywords a day, and summing a month of their
-    /// day rows took about half a second at 1M posts, where counting the table's term ids takes a
-    /// few milliseconds. A post's keywords are distinct (`hark_ingest::keywords`), so the table's
-    /// counts of posts are the rollups' counts of keywords.
+    /// Counted over the tracker's in-memory table ([`crate::topics`]) once it has been read (see
+    /// `memory`): real posts have tens of thousands of distinct keywords a day, and summing a
+    /// month of their day rows took about half a second at 1M posts, where counting the table's
+    /// term ids takes a few milliseconds. A post's terms of a kind are distinct
+    /// (`hark_core::entities`, `hark_ingest::keywords`), so the table's counts of posts are the
+    /// rollups' counts of terms.
     pub async fn dash_top_terms_many(
         &self,
         tracker_id: i64,
@@ -210,19 +189,20 @@ impl Store {
         wants: &[(&str, PlatformSet)],
         limit: Option<usize>,
     ) -> Result<Vec<Vec<(String, i64)>>> {
-        if self.use_memory_terms && f.rollups_apply() && wants.iter().any(|(k, _)| *k == "keyword") {
-            if let Some(entry) = self.topic_table_when_read(tracker_id).await? {
-                let rest: Vec<(&str, PlatformSet)> = wants.iter().filter(|(k, _)| *k != "keyword").copied().collect();
-                let mut rest = if rest.is_empty() { Vec::new() } else { self.rollup_top_terms_many(tracker_id, f, &rest, limit).await? }.into_iter();
-                let table = entry.read().await;
-                return Ok(wants
-                    .iter()
-                    .map(|(kind, keep)| match *kind {
-                        "keyword" => table_words(&table, f, f.platforms.intersect(*keep), limit),
-                        _ => rest.next().unwrap_or_default(),
-                    })
-                    .collect());
-            }
+        if let Some(t) = self.dash_table(tracker_id, f).await? {
+            let t = t.read().await;
+            return wants
+                .iter()
+                .map(|(kind, keep)| {
+                    let s = memory::scope(f, f.platforms.intersect(*keep));
+                    match (*kind, facet_kind(kind)) {
+                        ("keyword", _) => Ok(memory::words(&t, &s, TermKind::Word, limit)),
+                        ("hashtag", _) => Ok(memory::words(&t, &s, TermKind::Hashtag, limit)),
+                        (_, Some(k)) if json_kind(kind) => Ok(memory::facets(&t, &s, k, limit)),
+                        _ => Err(crate::StoreError::Config(format!("not a listed term kind: {kind}"))),
+                    }
+                })
+                .collect();
         }
         self.rollup_top_terms_many(tracker_id, f, wants, limit).await
     }

@@ -1,7 +1,9 @@
 //! A tracker's posts as the trending topics, sentiment and posts pages (and the dashboard's keyword
 //! lists) read them, held in memory:
 //! per post its id, time, platform, shown sentiment bucket, subtrackers, its words and hashtags
-//! (as ids into the tracker's term dictionary) and the keys the posts page sorts by ([`Keys`]).
+//! (as ids into the tracker's term dictionary), the keys the posts page sorts by ([`Keys`]), and
+//! what the dashboard counts ([`Facets`]: its author, dislikes, place, source, type, gender,
+//! language, domains, links and mentions).
 //! Counting words over a month of posts is then a loop over small integers instead of parsing
 //! every post's term list out of the database, co-occurrence (the drill-down layers) needs no
 //! index of its own, and a page of posts in any order is a selection over the range's keys.
@@ -28,7 +30,7 @@ use crate::sentiment::bucket_index;
 use crate::time::DAY_MS;
 use crate::{with_pool, Result, Store};
 
-/// Posts kept in memory over every tracker (about 180 bytes each with ten terms).
+/// Posts kept in memory over every tracker (about 240 bytes each with ten terms).
 pub(crate) const MAX_POSTS: usize = 5_000_000;
 
 /// A term's kind: a content word (the post's keywords) or a hashtag.
@@ -70,6 +72,53 @@ pub(crate) struct DayPosts {
     pub terms: Vec<u32>,
     /// The posts page's keys of each post.
     pub keys: Keys,
+    /// What the dashboard counts of each post.
+    pub facets: Facets,
+}
+
+/// The kinds of [`Facets::lists`] terms: the dashboard's term kinds other than words and
+/// hashtags (as `dash_terms` names them).
+pub(crate) const FACET_KINDS: [&str; 10] =
+    ["country", "region", "source", "post_type", "gender", "lang", "sentiment", "domain", "link", "mention"];
+
+/// The index of a facet kind in [`FACET_KINDS`].
+pub(crate) fn facet_kind(kind: &str) -> Option<u8> {
+    FACET_KINDS.iter().position(|k| *k == kind).map(|i| i as u8)
+}
+
+/// What the dashboard counts of each post, a column each.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Facets {
+    /// The post's account, an id into [`TopicTable::authors`].
+    pub author: Vec<u32>,
+    pub dislikes: Vec<i64>,
+    /// Post `i`'s facet terms (ids into [`TopicTable::facet_text`]) are
+    /// `lists[ends[i - 1]..ends[i]]`: its country, region, source, post type, gender, language and
+    /// shown sentiment where known, and its domains, links and mentions.
+    pub ends: Vec<u32>,
+    pub lists: Vec<u32>,
+}
+
+impl Facets {
+    pub fn of(&self, i: usize) -> &[u32] {
+        let from = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.lists[from..self.ends[i] as usize]
+    }
+
+    fn push(&mut self, author: u32, dislikes: i64, list: &[u32]) {
+        self.author.push(author);
+        self.dislikes.push(dislikes);
+        self.lists.extend_from_slice(list);
+        self.ends.push(self.lists.len() as u32);
+    }
+
+    fn truncate(&mut self, n: usize) {
+        let lists = if n == 0 { 0 } else { self.ends[n - 1] as usize };
+        self.author.truncate(n);
+        self.dislikes.truncate(n);
+        self.lists.truncate(lists);
+        self.ends.truncate(n);
+    }
 }
 
 /// The keys the posts page filters and sorts a tracker's posts by, a column each (as
@@ -181,6 +230,7 @@ impl DayPosts {
         self.terms.truncate(terms);
         self.ends.truncate(n);
         self.keys.truncate(n);
+        self.facets.truncate(n);
     }
 
     fn push(&mut self, p: &Loaded) {
@@ -192,6 +242,7 @@ impl DayPosts {
         self.terms.extend_from_slice(&p.terms);
         self.ends.push(self.terms.len() as u32);
         self.keys.push(&p.keys);
+        self.facets.push(p.author, p.dislikes, &p.facets);
     }
 }
 
@@ -204,6 +255,9 @@ struct Loaded {
     subs: i64,
     terms: Vec<u32>,
     keys: LinkKeys,
+    author: u32,
+    dislikes: i64,
+    facets: Vec<u32>,
 }
 
 /// What a query over the table keeps: a range, platforms and a subtracker.
@@ -243,6 +297,16 @@ pub(crate) struct TopicTable {
     /// Whether each term is a hashtag.
     pub hashtag: Vec<bool>,
     ids: HashMap<Box<str>, u32>,
+    /// Accounts by id: the index of their platform in [`Platform::ALL`] and their author key (the
+    /// username, or the author id without one).
+    pub authors: Vec<(u8, Box<str>)>,
+    /// Account ids by platform index and author key.
+    author_ids: Vec<HashMap<Box<str>, u32>>,
+    /// Facet terms by id, with the index of their kind in [`FACET_KINDS`].
+    pub facet_text: Vec<Box<str>>,
+    pub facet_kind: Vec<u8>,
+    /// Facet ids by kind index and text.
+    facet_ids: Vec<HashMap<Box<str>, u32>>,
     pub days: BTreeMap<i64, DayPosts>,
     posts: usize,
     last_used: AtomicU64,
@@ -259,6 +323,21 @@ pub(crate) struct PostRow {
     terms: String,
     #[sqlx(flatten)]
     keys: LinkKeys,
+    #[sqlx(flatten)]
+    more: MoreColumns,
+}
+
+/// The columns a post's [`Facets`] come from.
+#[derive(Debug, Default, sqlx::FromRow)]
+pub(crate) struct MoreColumns {
+    author_key: String,
+    dislikes: i64,
+    country: Option<String>,
+    region: Option<String>,
+    device: Option<String>,
+    post_type: Option<String>,
+    gender: Option<String>,
+    lang: Option<String>,
 }
 
 impl TopicTable {
@@ -296,6 +375,37 @@ impl TopicTable {
         t.strip_prefix('#').unwrap_or(t)
     }
 
+    /// The id of an account, added when new.
+    fn author_id(&mut self, platform: u8, key: &str) -> u32 {
+        let p = platform as usize;
+        if self.author_ids.len() <= p {
+            self.author_ids.resize_with(p + 1, HashMap::new);
+        }
+        if let Some(i) = self.author_ids[p].get(key) {
+            return *i;
+        }
+        let i = self.authors.len() as u32;
+        self.authors.push((platform, key.into()));
+        self.author_ids[p].insert(key.into(), i);
+        i
+    }
+
+    /// The id of a facet term of a kind (index into [`FACET_KINDS`]), added when new.
+    fn facet_id(&mut self, kind: u8, text: &str) -> u32 {
+        let k = kind as usize;
+        if self.facet_ids.len() <= k {
+            self.facet_ids.resize_with(k + 1, HashMap::new);
+        }
+        if let Some(i) = self.facet_ids[k].get(text) {
+            return *i;
+        }
+        let i = self.facet_text.len() as u32;
+        self.facet_text.push(text.into());
+        self.facet_kind.push(kind);
+        self.facet_ids[k].insert(text.into(), i);
+        i
+    }
+
     #[cfg(test)]
     pub fn posts(&self) -> usize {
         self.posts
@@ -308,12 +418,25 @@ impl TopicTable {
 
     /// One row as a post, its terms as ids (None for an unknown platform).
     fn load_one(&mut self, row: PostRow) -> Option<Loaded> {
-        let PostRow { post_id: id, created_at: at, platform, bucket, subtrackers: subs, terms, keys } = row;
+        let PostRow { post_id: id, created_at: at, platform, bucket, subtrackers: subs, terms, keys, more } = row;
         let p = Platform::parse(&platform).ok()?;
         let platform = Platform::ALL.iter().position(|x| *x == p).unwrap_or(0) as u8;
+        let author = self.author_id(platform, &more.author_key);
+        let mut facets = Vec::new();
+        let scalars = [&more.country, &more.region, &more.device, &more.post_type, &more.gender, &more.lang, &bucket];
+        for (kind, v) in scalars.into_iter().enumerate() {
+            if let Some(v) = v {
+                facets.push(self.facet_id(kind as u8, v));
+            }
+        }
         let bucket = bucket_index(bucket.as_deref().unwrap_or("neutral")) as u8;
         let mut ids = Vec::new();
         if let Ok(t) = serde_json::from_str::<crate::dashboard::terms::TermsRef>(&terms) {
+            for (kind, name) in [(7u8, "domain"), (8, "link"), (9, "mention")] {
+                for v in t.of(name) {
+                    facets.push(self.facet_id(kind, v));
+                }
+            }
             for w in t.of("keyword") {
                 ids.push(self.intern(w));
             }
@@ -328,7 +451,7 @@ impl TopicTable {
         }
         ids.sort_unstable();
         ids.dedup();
-        Some(Loaded { id, at, platform, bucket, subs, terms: ids, keys })
+        Some(Loaded { id, at, platform, bucket, subs, terms: ids, keys, author, dislikes: more.dislikes, facets })
     }
 
     /// Replaces the days in `days` with the posts read for them.
@@ -469,7 +592,9 @@ impl TopicTables {
 /// The columns a table reads of a tracker's live posts.
 const POST_COLUMNS: &str = "SELECT tp.post_id, tp.created_at, tp.platform, tp.bucket, tp.subtrackers, p.terms, \
                             CAST(tp.post_kind AS BIGINT) AS post_kind, tp.engagement, tp.followers, tp.impressions, tp.rate, \
-                            tp.sentiment, p.likes, p.comments, p.shares, p.views, tp.author_sort, tp.text_sort \
+                            tp.sentiment, p.likes, p.comments, p.shares, p.views, tp.author_sort, tp.text_sort, \
+                            CASE WHEN p.author_username = '' THEN p.author_id ELSE p.author_username END AS author_key, \
+                            p.dislikes, p.country, p.region, p.device, p.post_type, p.gender, p.lang \
                             FROM tracker_posts tp JOIN posts p ON p.id = tp.post_id WHERE tp.tracker_id = $1";
 
 /// Whether logged floors are read (`HARK_DAY_FLOORS=0`, hidden, reads every marked day whole: the
@@ -635,6 +760,7 @@ mod tests {
             subtrackers: 0,
             terms: terms.into(),
             keys: LinkKeys::default(),
+            more: MoreColumns::default(),
         }
     }
 
@@ -643,6 +769,8 @@ mod tests {
         fn keyed(t: &mut TopicTable, id: i64, at: i64, terms: &str, author: &str) -> Loaded {
             let mut r = row(id, at, "neutral", terms);
             r.keys.author_sort = author.into();
+            r.more.author_key = author.into();
+            r.more.country = (id % 2 == 0).then(|| "GB".into());
             r.keys.text_sort = format!("text {id}");
             r.keys.engagement = id * 10;
             t.load(vec![r]).pop().unwrap()
@@ -673,6 +801,13 @@ mod tests {
         assert_eq!(d.keys.author(2), b"cyd");
         assert_eq!(d.keys.text(3), b"text 7");
         assert_eq!(d.keys.starts.len(), 2 * 4 + 1);
+        // The dashboard's columns follow: accounts and facet lists of the posts kept and read.
+        let author = |i: usize| &*t.authors[d.facets.author[i] as usize].1;
+        assert_eq!((author(0), author(2), author(3)), ("ann", "cyd", "eve"));
+        assert_eq!(d.facets.dislikes.len(), 4);
+        let places =
+            |i: usize| d.facets.of(i).iter().filter(|f| t.facet_kind[**f as usize] == 0).map(|f| &*t.facet_text[*f as usize]).collect::<Vec<_>>();
+        assert_eq!((places(0), places(1), places(2), places(3)), (vec![], vec!["GB"], vec![], vec![]));
         // A floor above every post only adds; a tail that leaves nothing drops the day.
         t.replace_tail(0, 8, vec![]);
         assert_eq!(t.days[&0].ids, vec![1, 2, 3, 7]);

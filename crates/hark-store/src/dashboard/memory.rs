@@ -13,7 +13,7 @@ use hark_core::{Platform, PlatformSet};
 use super::authors::{Activity, AuthorKey};
 use super::{Counts, PageFilter};
 use crate::time::DAY_MS;
-use crate::topics::table::{Scope, TermKind, TopicTable};
+use crate::topics::table::{Scope, TermKind, TopicTable, SCALAR_KINDS};
 
 /// Times beyond any post's (about ±100,000 years), so that day arithmetic stays in range.
 const EDGE: i64 = 1 << 52;
@@ -144,11 +144,21 @@ pub(crate) fn words(t: &TopicTable, s: &Scope, kind: TermKind, limit: Option<usi
 /// The facet terms of a kind (an index into `FACET_KINDS`), as [`words`].
 pub(crate) fn facets(t: &TopicTable, s: &Scope, kind: u8, limit: Option<usize>) -> Vec<(String, i64)> {
     let mut counts = vec![0u32; t.facet_text.len()];
-    t.each(s, |d, i| {
-        for &id in d.facets.of(i) {
-            counts[id as usize] += 1;
-        }
-    });
+    let k = kind as usize;
+    if k < SCALAR_KINDS {
+        // One column: a country, a source… per post at most (`NO_FACET` counts nowhere).
+        t.each(s, |d, i| {
+            if let Some(c) = counts.get_mut(d.facets.scalar[k][i] as usize) {
+                *c += 1;
+            }
+        });
+    } else {
+        t.each(s, |d, i| {
+            for &id in d.facets.of(i) {
+                counts[id as usize] += 1;
+            }
+        });
+    }
     top_ids(&counts, |id| t.facet_kind[id as usize] == kind, |id| &t.facet_text[id as usize], limit)
 }
 

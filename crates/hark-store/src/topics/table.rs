@@ -76,8 +76,8 @@ pub(crate) struct DayPosts {
     pub facets: Facets,
 }
 
-/// The kinds of [`Facets::lists`] terms: the dashboard's term kinds other than words and
-/// hashtags (as `dash_terms` names them).
+/// The kinds of [`Facets`] terms: the dashboard's term kinds other than words and hashtags (as
+/// `dash_terms` names them), the [`SCALAR_KINDS`] first.
 pub(crate) const FACET_KINDS: [&str; 10] =
     ["country", "region", "source", "post_type", "gender", "lang", "sentiment", "domain", "link", "mention"];
 
@@ -86,15 +86,23 @@ pub(crate) fn facet_kind(kind: &str) -> Option<u8> {
     FACET_KINDS.iter().position(|k| *k == kind).map(|i| i as u8)
 }
 
+/// Kinds of [`FACET_KINDS`] of which a post has at most one (a column of the post): country,
+/// region, source, post type, gender, language and shown sentiment.
+pub(crate) const SCALAR_KINDS: usize = 7;
+
+/// A post without a term of a scalar kind.
+pub(crate) const NO_FACET: u32 = u32::MAX;
+
 /// What the dashboard counts of each post, a column each.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Facets {
     /// The post's account, an id into [`TopicTable::authors`].
     pub author: Vec<u32>,
     pub dislikes: Vec<i64>,
-    /// Post `i`'s facet terms (ids into [`TopicTable::facet_text`]) are
-    /// `lists[ends[i - 1]..ends[i]]`: its country, region, source, post type, gender, language and
-    /// shown sentiment where known, and its domains, links and mentions.
+    /// Per scalar kind, each post's term (an id into [`TopicTable::facet_text`]) or [`NO_FACET`].
+    pub scalar: [Vec<u32>; SCALAR_KINDS],
+    /// Post `i`'s domains, links and mentions (ids into [`TopicTable::facet_text`]) are
+    /// `lists[ends[i - 1]..ends[i]]`.
     pub ends: Vec<u32>,
     pub lists: Vec<u32>,
 }
@@ -105,9 +113,12 @@ impl Facets {
         &self.lists[from..self.ends[i] as usize]
     }
 
-    fn push(&mut self, author: u32, dislikes: i64, list: &[u32]) {
+    fn push(&mut self, author: u32, dislikes: i64, scalar: &[u32; SCALAR_KINDS], list: &[u32]) {
         self.author.push(author);
         self.dislikes.push(dislikes);
+        for (col, v) in self.scalar.iter_mut().zip(scalar) {
+            col.push(*v);
+        }
         self.lists.extend_from_slice(list);
         self.ends.push(self.lists.len() as u32);
     }
@@ -116,6 +127,9 @@ impl Facets {
         let lists = if n == 0 { 0 } else { self.ends[n - 1] as usize };
         self.author.truncate(n);
         self.dislikes.truncate(n);
+        for col in &mut self.scalar {
+            col.truncate(n);
+        }
         self.lists.truncate(lists);
         self.ends.truncate(n);
     }
@@ -242,7 +256,7 @@ impl DayPosts {
         self.terms.extend_from_slice(&p.terms);
         self.ends.push(self.terms.len() as u32);
         self.keys.push(&p.keys);
-        self.facets.push(p.author, p.dislikes, &p.facets);
+        self.facets.push(p.author, p.dislikes, &p.scalar, &p.facets);
     }
 }
 
@@ -257,6 +271,7 @@ struct Loaded {
     keys: LinkKeys,
     author: u32,
     dislikes: i64,
+    scalar: [u32; SCALAR_KINDS],
     facets: Vec<u32>,
 }
 
@@ -423,10 +438,11 @@ impl TopicTable {
         let platform = Platform::ALL.iter().position(|x| *x == p).unwrap_or(0) as u8;
         let author = self.author_id(platform, &more.author_key);
         let mut facets = Vec::new();
-        let scalars = [&more.country, &more.region, &more.device, &more.post_type, &more.gender, &more.lang, &bucket];
-        for (kind, v) in scalars.into_iter().enumerate() {
+        let mut scalar = [NO_FACET; SCALAR_KINDS];
+        let columns = [&more.country, &more.region, &more.device, &more.post_type, &more.gender, &more.lang, &bucket];
+        for (kind, v) in columns.into_iter().enumerate() {
             if let Some(v) = v {
-                facets.push(self.facet_id(kind as u8, v));
+                scalar[kind] = self.facet_id(kind as u8, v);
             }
         }
         let bucket = bucket_index(bucket.as_deref().unwrap_or("neutral")) as u8;
@@ -451,7 +467,7 @@ impl TopicTable {
         }
         ids.sort_unstable();
         ids.dedup();
-        Some(Loaded { id, at, platform, bucket, subs, terms: ids, keys, author, dislikes: more.dislikes, facets })
+        Some(Loaded { id, at, platform, bucket, subs, terms: ids, keys, author, dislikes: more.dislikes, scalar, facets })
     }
 
     /// Replaces the days in `days` with the posts read for them.
@@ -805,9 +821,9 @@ mod tests {
         let author = |i: usize| &*t.authors[d.facets.author[i] as usize].1;
         assert_eq!((author(0), author(2), author(3)), ("ann", "cyd", "eve"));
         assert_eq!(d.facets.dislikes.len(), 4);
-        let places =
-            |i: usize| d.facets.of(i).iter().filter(|f| t.facet_kind[**f as usize] == 0).map(|f| &*t.facet_text[*f as usize]).collect::<Vec<_>>();
-        assert_eq!((places(0), places(1), places(2), places(3)), (vec![], vec!["GB"], vec![], vec![]));
+        let place = |i: usize| t.facet_text.get(d.facets.scalar[0][i] as usize).map(|s| &**s);
+        assert_eq!((place(0), place(1), place(2), place(3)), (None, Some("GB"), None, None));
+        assert!(d.facets.scalar.iter().all(|c| c.len() == 4));
         // A floor above every post only adds; a tail that leaves nothing drops the day.
         t.replace_tail(0, 8, vec![]);
         assert_eq!(t.days[&0].ids, vec![1, 2, 3, 7]);

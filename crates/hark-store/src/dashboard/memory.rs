@@ -12,7 +12,7 @@ use hark_core::{Platform, PlatformSet};
 
 use super::authors::{Activity, AuthorKey};
 use super::{Counts, PageFilter};
-use crate::time::DAY_MS;
+use crate::time::{DAY_MS, HOUR_MS};
 use crate::topics::table::{Scope, TermKind, TopicTable, SCALAR_KINDS};
 
 /// Times beyond any post's (about ±100,000 years), so that day arithmetic stays in range.
@@ -53,10 +53,22 @@ pub(crate) fn users(t: &TopicTable, s: &Scope) -> i64 {
 /// Counts per `resolution` bucket (a divisor of a day: an hour or a minute), sorted, empty
 /// buckets left out.
 pub(crate) fn series(t: &TopicTable, s: &Scope, resolution: i64) -> Vec<(i64, Counts)> {
-    let mut out: Vec<(i64, Counts)> = Vec::new();
-    if resolution <= 0 || DAY_MS % resolution != 0 {
-        return out;
+    // The two resolutions the timeline asks for divide by a constant (a multiplication).
+    match resolution {
+        HOUR_MS => series_at::<HOUR_MS>(t, s),
+        60_000 => series_at::<60_000>(t, s),
+        r if r > 0 && DAY_MS % r == 0 => series_by(t, s, r),
+        _ => Vec::new(),
     }
+}
+
+fn series_at<const R: i64>(t: &TopicTable, s: &Scope) -> Vec<(i64, Counts)> {
+    series_by(t, s, R)
+}
+
+#[inline(always)]
+fn series_by(t: &TopicTable, s: &Scope, resolution: i64) -> Vec<(i64, Counts)> {
+    let mut out: Vec<(i64, Counts)> = Vec::new();
     // One day's buckets at a time: the days come in order.
     let mut slots = vec![Counts::default(); (DAY_MS / resolution) as usize];
     let mut day: Option<i64> = None;
@@ -130,36 +142,54 @@ fn top_ids<'a>(counts: &[u32], keep: impl Fn(u32) -> bool, text: impl Fn(u32) ->
     v.into_iter().map(|(id, c)| (text(id).to_string(), i64::from(c))).collect()
 }
 
-/// The words or the hashtags of the posts, most frequent first (ties by term), the first `limit`.
-pub(crate) fn words(t: &TopicTable, s: &Scope, kind: TermKind, limit: Option<usize>) -> Vec<(String, i64)> {
+/// How many posts in scope hold each term (word or hashtag), by term id.
+pub(crate) fn word_counts(t: &TopicTable, s: &Scope) -> Vec<u32> {
     let mut counts = vec![0u32; t.dict.len()];
     t.each(s, |d, i| {
         for &id in d.terms_of(i) {
             counts[id as usize] += 1;
         }
     });
-    top_ids(&counts, |id| t.kind_of(id) == kind, |id| t.text_of(id), limit)
+    counts
 }
 
-/// The facet terms of a kind (an index into `FACET_KINDS`), as [`words`].
-pub(crate) fn facets(t: &TopicTable, s: &Scope, kind: u8, limit: Option<usize>) -> Vec<(String, i64)> {
+/// The words or the hashtags of [`word_counts`], most frequent first (ties by term), the first
+/// `limit`.
+pub(crate) fn top_words(t: &TopicTable, counts: &[u32], kind: TermKind, limit: Option<usize>) -> Vec<(String, i64)> {
+    top_ids(counts, |id| t.kind_of(id) == kind, |id| t.text_of(id), limit)
+}
+
+/// How many posts in scope hold each listed facet term (domain, link, mention), by facet id.
+pub(crate) fn list_counts(t: &TopicTable, s: &Scope) -> Vec<u32> {
     let mut counts = vec![0u32; t.facet_text.len()];
+    t.each(s, |d, i| {
+        for &id in d.facets.of(i) {
+            counts[id as usize] += 1;
+        }
+    });
+    counts
+}
+
+/// The facet terms of a kind (an index into `FACET_KINDS`) counted in `counts` (by facet id), as
+/// [`top_words`].
+pub(crate) fn top_facets(t: &TopicTable, counts: &[u32], kind: u8, limit: Option<usize>) -> Vec<(String, i64)> {
+    top_ids(counts, |id| t.facet_kind[id as usize] == kind, |id| &t.facet_text[id as usize], limit)
+}
+
+/// The facet terms of a kind of the posts in scope, as [`top_words`].
+pub(crate) fn facets(t: &TopicTable, s: &Scope, kind: u8, limit: Option<usize>) -> Vec<(String, i64)> {
     let k = kind as usize;
-    if k < SCALAR_KINDS {
-        // One column: a country, a source… per post at most (`NO_FACET` counts nowhere).
-        t.each(s, |d, i| {
-            if let Some(c) = counts.get_mut(d.facets.scalar[k][i] as usize) {
-                *c += 1;
-            }
-        });
-    } else {
-        t.each(s, |d, i| {
-            for &id in d.facets.of(i) {
-                counts[id as usize] += 1;
-            }
-        });
+    if k >= SCALAR_KINDS {
+        return top_facets(t, &list_counts(t, s), kind, limit);
     }
-    top_ids(&counts, |id| t.facet_kind[id as usize] == kind, |id| &t.facet_text[id as usize], limit)
+    // One column: a country, a source… per post at most (`NO_FACET` counts nowhere).
+    let mut counts = vec![0u32; t.facet_text.len()];
+    t.each(s, |d, i| {
+        if let Some(c) = counts.get_mut(d.facets.scalar[k][i] as usize) {
+            *c += 1;
+        }
+    });
+    top_facets(t, &counts, kind, limit)
 }
 
 /// The top `limit` accounts by engagement and by posts (ties by platform and author key), with

@@ -191,18 +191,35 @@ impl Store {
     ) -> Result<Vec<Vec<(String, i64)>>> {
         if let Some(t) = self.dash_table(tracker_id, f).await? {
             let t = t.read().await;
-            return wants
-                .iter()
-                .map(|(kind, keep)| {
-                    let s = memory::scope(f, f.platforms.intersect(*keep));
-                    match (*kind, facet_kind(kind)) {
-                        ("keyword", _) => Ok(memory::words(&t, &s, TermKind::Word, limit)),
-                        ("hashtag", _) => Ok(memory::words(&t, &s, TermKind::Hashtag, limit)),
-                        (_, Some(k)) if json_kind(kind) => Ok(memory::facets(&t, &s, k, limit)),
-                        _ => Err(crate::StoreError::Config(format!("not a listed term kind: {kind}"))),
+            // One count per source and platform set: the topics panel's hashtags and keywords
+            // share a pass, and so do the top pages' social domains and links.
+            let mut counted: Vec<(bool, PlatformSet, Vec<u32>)> = Vec::new();
+            let mut out = Vec::with_capacity(wants.len());
+            for (kind, keep) in wants {
+                let platforms = f.platforms.intersect(*keep);
+                let words = matches!(*kind, "keyword" | "hashtag");
+                let facet = facet_kind(kind).filter(|_| json_kind(kind));
+                if !words && facet.is_none() {
+                    return Err(crate::StoreError::Config(format!("not a listed term kind: {kind}")));
+                }
+                let at = match counted.iter().position(|(w, p, _)| *w == words && *p == platforms) {
+                    Some(i) => i,
+                    None => {
+                        let s = memory::scope(f, platforms);
+                        let c = if words { memory::word_counts(&t, &s) } else { memory::list_counts(&t, &s) };
+                        counted.push((words, platforms, c));
+                        counted.len() - 1
                     }
-                })
-                .collect();
+                };
+                let counts = &counted[at].2;
+                out.push(match (*kind, facet) {
+                    ("keyword", _) => memory::top_words(&t, counts, TermKind::Word, limit),
+                    ("hashtag", _) => memory::top_words(&t, counts, TermKind::Hashtag, limit),
+                    (_, Some(k)) => memory::top_facets(&t, counts, k, limit),
+                    _ => Vec::new(),
+                });
+            }
+            return Ok(out);
         }
         self.rollup_top_terms_many(tracker_id, f, wants, limit).await
     }

@@ -1,6 +1,7 @@
 //! Dashboard benchmark: one tracker of posts over 90 days in each data shape, then every panel
 //! request of the dashboard is timed for a 30-day window (unaligned edges, as a custom window
-//! has), the last 30 days and All Time, on the rollup path the API uses, beside two baselines that
+//! has), the last 30 days and All Time, on the path the API uses (the tracker's in-memory table,
+//! which the bench reads first; the rollups before it is read), beside two baselines that
 //! answer the same questions: the post rows only (`PageFilter::rows_only`), and DuckDB over the
 //! same rows held in its memory (`bench/duckdb/dashboard.py`, run on the SQLite file after it is
 //! loaded). Every answer is compared with both baselines'. The whole dashboard (the 12 requests at
@@ -314,7 +315,7 @@ async fn bench(
         }
         let base = PageFilter { rows_only: true, ..f.clone() };
         println!(
-            "  {label} (load average {}): group | rollup p50 ms | rollup p95 ms | baseline p50 ms | ratio | DuckDB p50 ms | same answer as DuckDB",
+            "  {label} (load average {}): group | Hark p50 ms | Hark p95 ms | baseline p50 ms | ratio | DuckDB p50 ms | same answer as DuckDB",
             load_average()
         );
         let (mut fast_total, mut slow_total) = (0.0, 0.0);

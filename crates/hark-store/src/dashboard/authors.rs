@@ -468,10 +468,12 @@ impl Store {
 
     /// Display fields of ranked authors.
     pub(crate) async fn with_display(&self, tracker_id: i64, v: Vec<(AuthorKey, Activity)>) -> Result<Vec<AuthorStat>> {
-        let mut out = Vec::with_capacity(v.len());
-        for ((platform, author), a) in v {
-            let (name, avatar, verified) = self.author_display(tracker_id, &platform, &author).await?;
-            out.push(AuthorStat {
+        // The lookups at once (each an index probe or two): on PostgreSQL a round trip each.
+        let shown = futures_util::future::try_join_all(v.iter().map(|((platform, author), _)| self.author_display(tracker_id, platform, author))).await?;
+        Ok(v
+            .into_iter()
+            .zip(shown)
+            .map(|(((platform, author), a), (name, avatar, verified))| AuthorStat {
                 platform,
                 author,
                 name,
@@ -480,9 +482,8 @@ impl Store {
                 posts: a.posts,
                 engagement: a.engagement,
                 followers: a.followers,
-            });
-        }
-        Ok(out)
+            })
+            .collect())
     }
 }
 

@@ -115,7 +115,7 @@ pub(crate) fn likes_dislikes(t: &TopicTable, s: &Scope) -> (i64, i64) {
 pub(crate) fn share_of_voice(t: &TopicTable, s: &Scope, n: u32) -> Vec<i64> {
     let n = n.min(63);
     let mut out = vec![0i64; n as usize];
-    let mask = if n == 0 { 0 } else { (1i64 << n) - 1 };
+    let mask = ((1u64 << n) - 1) as i64;
     t.each(s, |d, i| {
         let mut bits = d.subs[i] & mask;
         while bits != 0 {
@@ -229,4 +229,33 @@ pub(crate) fn influencers(t: &TopicTable, s: &Scope, limit: usize) -> (Vec<(Auth
             .collect()
     };
     (top(|a| (a.engagement, a.posts)), top(|a| (a.posts, a.engagement)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_of_voice_counts_each_subtracker_bit_up_to_the_63rd() {
+        let t = TopicTable::with_posts(&[(0, 0b101), (1, 1 << 62), (2, -1)]);
+        let s = Scope::new(0, DAY_MS - 1, PlatformSet::all(), None);
+        let all = share_of_voice(&t, &s, 63);
+        assert_eq!((all[0], all[1], all[2], all[62]), (2, 1, 2, 2));
+        assert_eq!(share_of_voice(&t, &s, 2), vec![2, 1]);
+        assert!(share_of_voice(&t, &s, 0).is_empty());
+        // A subtracker's scope keeps only its posts.
+        let third = Scope::new(0, DAY_MS - 1, PlatformSet::all(), Some(3));
+        assert_eq!(counts(&t, &third).posts, 2);
+    }
+
+    #[test]
+    fn series_buckets_by_hour_and_minute_within_each_day() {
+        let t = TopicTable::with_posts(&[(5, 0), (3_600_000 + 7, 0), (3_600_000 + 60_001, 0), (DAY_MS + 1, 0)]);
+        let s = Scope::new(-DAY_MS, 3 * DAY_MS, PlatformSet::all(), None);
+        let hours: Vec<(i64, i64)> = series(&t, &s, HOUR_MS).into_iter().map(|(b, c)| (b, c.posts)).collect();
+        assert_eq!(hours, vec![(0, 1), (3_600_000, 2), (DAY_MS, 1)]);
+        let minutes: Vec<i64> = series(&t, &s, 60_000).into_iter().map(|(b, _)| b).collect();
+        assert_eq!(minutes, vec![0, 3_600_000, 3_660_000, DAY_MS]);
+        assert!(series(&t, &s, 7).is_empty());
+    }
 }

@@ -421,6 +421,29 @@ impl TopicTable {
         i
     }
 
+    /// A table of twitter posts at the given times with the given subtracker bits (tests).
+    #[cfg(test)]
+    pub fn with_posts(posts: &[(i64, i64)]) -> TopicTable {
+        let mut t = TopicTable::default();
+        let rows = posts
+            .iter()
+            .enumerate()
+            .map(|(i, (at, subs))| PostRow {
+                post_id: i as i64 + 1,
+                created_at: *at,
+                platform: "twitter".into(),
+                bucket: Some("neutral".into()),
+                subtrackers: *subs,
+                terms: "{}".into(),
+                keys: LinkKeys::default(),
+                more: MoreColumns::default(),
+            })
+            .collect();
+        let loaded = t.load(rows);
+        t.replace_days(&[], loaded);
+        t
+    }
+
     #[cfg(test)]
     pub fn posts(&self) -> usize {
         self.posts

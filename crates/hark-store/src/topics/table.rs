@@ -392,32 +392,20 @@ impl TopicTable {
 
     /// The id of an account, added when new.
     fn author_id(&mut self, platform: u8, key: &str) -> u32 {
-        let p = platform as usize;
-        if self.author_ids.len() <= p {
-            self.author_ids.resize_with(p + 1, HashMap::new);
+        let (i, new) = slot_id(&mut self.author_ids, platform, key, self.authors.len());
+        if new {
+            self.authors.push((platform, key.into()));
         }
-        if let Some(i) = self.author_ids[p].get(key) {
-            return *i;
-        }
-        let i = self.authors.len() as u32;
-        self.authors.push((platform, key.into()));
-        self.author_ids[p].insert(key.into(), i);
         i
     }
 
     /// The id of a facet term of a kind (index into [`FACET_KINDS`]), added when new.
     fn facet_id(&mut self, kind: u8, text: &str) -> u32 {
-        let k = kind as usize;
-        if self.facet_ids.len() <= k {
-            self.facet_ids.resize_with(k + 1, HashMap::new);
+        let (i, new) = slot_id(&mut self.facet_ids, kind, text, self.facet_text.len());
+        if new {
+            self.facet_text.push(text.into());
+            self.facet_kind.push(kind);
         }
-        if let Some(i) = self.facet_ids[k].get(text) {
-            return *i;
-        }
-        let i = self.facet_text.len() as u32;
-        self.facet_text.push(text.into());
-        self.facet_kind.push(kind);
-        self.facet_ids[k].insert(text.into(), i);
         i
     }
 
@@ -569,6 +557,20 @@ impl TopicTable {
         let last = self.days.values().rev().find(|d| d.len() > 0)?.at.iter().max().copied()?;
         Some((first, last))
     }
+}
+
+/// The id of `key` in the map of `slot` (a platform or a facet kind), or `next` added there when
+/// new; and whether it was new.
+fn slot_id(maps: &mut Vec<HashMap<Box<str>, u32>>, slot: u8, key: &str, next: usize) -> (u32, bool) {
+    let s = slot as usize;
+    if maps.len() <= s {
+        maps.resize_with(s + 1, HashMap::new);
+    }
+    if let Some(i) = maps[s].get(key) {
+        return (*i, false);
+    }
+    maps[s].insert(key.into(), next as u32);
+    (next as u32, true)
 }
 
 /// The tables of the trackers used most recently.

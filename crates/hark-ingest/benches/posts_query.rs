@@ -16,6 +16,13 @@
 //! `HARK_BENCH_SEARCH_EXAMINED=n` the most links a search's total examines on PostgreSQL.
 //! `HARK_BENCH_IN_MEMORY=0` leaves out the in-memory table (every page from the SQL plans), to
 //! compare the two.
+//! `HARK_BENCH_SHAPES` (default `demo`) names the data shapes, one tracker each in turn: `demo` as
+//! above; `uniform`, `zipf` and `real` as the other page benchmarks make them (`shapes`:
+//! `HARK_BENCH_POSTS` posts, every one in the tracker; real texts search words of the SemEval
+//! tweets). A kept database (`HARK_BENCH_SQLITE_DB`, `HARK_BENCH_PG_DB`) of a shape other than
+//! `demo` has the shape's name appended (`bench_real.db`).
+
+mod shapes;
 
 use std::time::Instant;
 
@@ -118,8 +125,8 @@ async fn time_query(store: &Store, t: i64, name: &str, q: &PostQuery, runs: usiz
     p95
 }
 
-async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
-    println!("{name}");
+async fn bench(name: &str, url: &str, shape: &str, posts: usize, runs: usize, reuse: bool) {
+    println!("{name}, {shape}");
     let store = Store::connect(url).await.expect("connect").with_post_list_tuning(tuning());
     store.migrate().await.expect("migrate");
     // A reused database was filled by this benchmark: tracker 1, tags 1 (A) and 2 (B).
@@ -127,7 +134,7 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
         println!("  reusing the loaded database");
         (1, 1, 2)
     } else {
-        let t = fill(&store, posts).await;
+        let t = if shape == "demo" { fill(&store, posts).await } else { shapes::load(&store, shape, posts).await };
         let a = store.create_tag(t, "A", "#c0392b", 0).await.expect("tag").id;
         let b = store.create_tag(t, "B", "#2980b9", 0).await.expect("tag").id;
         (t, a, b)
@@ -229,7 +236,14 @@ async fn bench(name: &str, url: &str, posts: usize, runs: usize, reuse: bool) {
             cases.push((format!("{fname} / {sname} (API only)"), q, false));
         }
     }
-    for (label, words) in [("search rare 'prices'", "prices"), ("search common 'kestrel'", "kestrel"), ("search two words", "kestrel coffee")] {
+    // Words of the shape's texts: a rare one, a common one, and two (the real tweets: 28, 7,718 and
+    // 290 of 48,334).
+    let searches = if shape == "real" {
+        [("search rare 'prices'", "prices"), ("search common 'tomorrow'", "tomorrow"), ("search two words", "tomorrow game")]
+    } else {
+        [("search rare 'prices'", "prices"), ("search common 'kestrel'", "kestrel"), ("search two words", "kestrel coffee")]
+    };
+    for (label, words) in searches {
         let mut q = base();
         q.search = words.into();
         cases.push((format!("{label} / date desc"), q.clone(), true));
@@ -318,35 +332,54 @@ fn tuning() -> hark_store::PostListTuning {
 }
 
 fn main() {
-    let posts = env_usize("HARK_BENCH_POSTS", 1_150_000);
     let runs = env_usize("HARK_BENCH_RUNS", 20);
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let only = std::env::var("HARK_BENCH_ONLY").unwrap_or_default();
+    let shapes: Vec<String> = std::env::var("HARK_BENCH_SHAPES")
+        .unwrap_or_else(|_| "demo".into())
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if let Some(bad) = shapes.iter().find(|s| !["demo", "uniform", "zipf", "real"].contains(&s.as_str())) {
+        eprintln!("HARK_BENCH_SHAPES: unknown shape {bad:?} (demo, uniform, zipf, real)");
+        std::process::exit(2);
+    }
     rt.block_on(async {
-        if only != "postgres" {
-            let dir = tempfile::tempdir().expect("tempdir");
-            let path = std::env::var("HARK_BENCH_SQLITE_DB")
-                .map(std::path::PathBuf::from)
-                .unwrap_or_else(|_| dir.path().join("bench.db"));
-            let reuse = path.exists();
-            bench("sqlite", &format!("sqlite://{}", path.display()), posts, runs, reuse).await;
-        }
-        if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), only != "sqlite") {
-            let kept = std::env::var("HARK_BENCH_PG_DB").ok();
-            let name = kept.clone().unwrap_or_else(|| format!("hark_bench_posts_{}", std::process::id()));
-            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
-            let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
-                .bind(&name)
-                .fetch_optional(&mut c)
-                .await
-                .expect("pg_database");
-            if exists.is_none() {
-                sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+        for shape in &shapes {
+            // The demo shape's search keeps about 1M of 1.15M generated posts; the others keep all.
+            let posts = env_usize("HARK_BENCH_POSTS", if shape == "demo" { 1_150_000 } else { 1_000_000 });
+            // A kept database of another shape than the demo's has the shape in its name.
+            let suffix = if shape == "demo" { String::new() } else { format!("_{shape}") };
+            if only != "postgres" {
+                let dir = tempfile::tempdir().expect("tempdir");
+                let path = std::env::var("HARK_BENCH_SQLITE_DB")
+                    .map(|p| match p.strip_suffix(".db") {
+                        Some(stem) => std::path::PathBuf::from(format!("{stem}{suffix}.db")),
+                        None => std::path::PathBuf::from(format!("{p}{suffix}")),
+                    })
+                    .unwrap_or_else(|_| dir.path().join("bench.db"));
+                let reuse = path.exists();
+                bench("sqlite", &format!("sqlite://{}", path.display()), shape, posts, runs, reuse).await;
             }
-            let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
-            bench("postgres", &format!("{base}/{name}"), posts, runs, exists.is_some()).await;
-            if kept.is_none() {
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+            if let (Ok(admin), true) = (std::env::var("HARK_BENCH_POSTGRES_URL"), only != "sqlite") {
+                let kept = std::env::var("HARK_BENCH_PG_DB").ok().map(|n| format!("{n}{suffix}"));
+                let name = kept.clone().unwrap_or_else(|| format!("hark_bench_posts_{}_{shape}", std::process::id()));
+                let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("pg admin");
+                let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+                    .bind(&name)
+                    .fetch_optional(&mut c)
+                    .await
+                    .expect("pg_database");
+                if exists.is_none() {
+                    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut c).await.expect("create db");
+                }
+                let base = admin.rsplit_once('/').map(|(b, _)| b.to_string()).unwrap_or(admin.clone());
+                bench("postgres", &format!("{base}/{name}"), shape, posts, runs, exists.is_some()).await;
+                if kept.is_none() {
+                    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
+                }
             }
         }
     });

@@ -27,7 +27,7 @@ use crate::{with_pool, Result, Store};
 
 pub(crate) mod authors;
 mod counts;
-mod memory;
+pub(crate) mod memory;
 mod posts;
 mod series;
 pub(crate) mod terms;

@@ -74,6 +74,9 @@ pub(crate) struct DayPosts {
     pub keys: Keys,
     /// What the dashboard counts of each post.
     pub facets: Facets,
+    /// The dashboard's sums of the day per platform, made on first use and dropped whenever the
+    /// day's posts change (see [`crate::dashboard::memory::DaySummary`]).
+    pub summary: std::sync::OnceLock<Box<crate::dashboard::memory::DaySummary>>,
 }
 
 /// The kinds of [`Facets`] terms: the dashboard's term kinds other than words and hashtags (as
@@ -245,6 +248,7 @@ impl DayPosts {
         self.ends.truncate(n);
         self.keys.truncate(n);
         self.facets.truncate(n);
+        self.summary = std::sync::OnceLock::new();
     }
 
     fn push(&mut self, p: &Loaded) {
@@ -257,6 +261,7 @@ impl DayPosts {
         self.ends.push(self.terms.len() as u32);
         self.keys.push(&p.keys);
         self.facets.push(p.author, p.dislikes, &p.scalar, &p.facets);
+        self.summary = std::sync::OnceLock::new();
     }
 }
 
@@ -285,6 +290,9 @@ pub(crate) struct Scope {
     pub platforms: u16,
     /// 0: every post; else the subtracker's bit.
     pub sub_bit: i64,
+    /// Whether [`TopicTable::each_part`] may give a day it holds whole as one part (tests turn
+    /// it off to compare the two ways of counting).
+    pub whole_days: bool,
 }
 
 impl Scope {
@@ -295,7 +303,7 @@ impl Scope {
                 mask |= 1 << i;
             }
         }
-        Scope { start, end, platforms: mask, sub_bit: subtracker.map_or(0, |s| 1i64 << (s.clamp(1, 63) - 1)) }
+        Scope { start, end, platforms: mask, sub_bit: subtracker.map_or(0, |s| 1i64 << (s.clamp(1, 63) - 1)), whole_days: true }
     }
 
     pub fn with_range(self, start: i64, end: i64) -> Self {
@@ -432,6 +440,71 @@ impl TopicTable {
         t
     }
 
+    /// A table of `n` posts drawn from `seed` over `days` days from day 0: three platforms,
+    /// `accounts` accounts, `words` words (with hashtags, domains, links and mentions among as
+    /// many, and regions), every scalar facet, some left out, and subtrackers (tests).
+    #[cfg(test)]
+    pub fn random(n: usize, days: i64, words: u64, accounts: u64, seed: u64) -> TopicTable {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m.max(1)
+        };
+        let pick = |v: u64, options: &[&str]| options[v as usize % options.len()].to_string();
+        let rows = (0..n)
+            .map(|i| {
+                let at = next((days * DAY_MS) as u64) as i64;
+                let mut k: Vec<String> = (0..next(6)).map(|_| format!("w{}", next(words))).collect();
+                k.sort();
+                k.dedup();
+                let terms = serde_json::json!({
+                    "k": k,
+                    "h": (0..next(3)).map(|_| format!("t{}", next(words))).collect::<Vec<_>>(),
+                    "d": (0..next(3)).map(|_| format!("d{}.example", next(words))).collect::<Vec<_>>(),
+                    "l": (0..next(2)).map(|_| format!("https://l{}.example/", next(words))).collect::<Vec<_>>(),
+                    "m": (0..next(2)).map(|_| format!("m{}", next(words))).collect::<Vec<_>>(),
+                });
+                let some = |v: u64, options: &[&str]| (v > 0).then(|| pick(v, options));
+                PostRow {
+                    post_id: i as i64 + 1,
+                    created_at: at,
+                    platform: pick(next(3), &["twitter", "instagram", "news"]),
+                    bucket: some(next(6), &["positive", "somewhat_positive", "neutral", "somewhat_negative", "negative"]),
+                    // Subtrackers 1 to 5, and now and then every one of 63 or only the 63rd.
+                    subtrackers: match next(50) {
+                        0 => -1,
+                        1 => i64::MIN,
+                        _ => next(32) as i64,
+                    },
+                    terms: terms.to_string(),
+                    keys: LinkKeys {
+                        engagement: next(1000) as i64,
+                        followers: next(100_000) as i64,
+                        impressions: next(50_000) as i64,
+                        likes: next(500) as i64,
+                        ..LinkKeys::default()
+                    },
+                    more: MoreColumns {
+                        author_key: format!("a{}", next(accounts)),
+                        dislikes: next(20) as i64,
+                        country: some(next(5), &["GB", "US", "FR", "DE"]),
+                        region: (next(4) > 0).then(|| format!("r{}", next(words))),
+                        device: some(next(3), &["iPhone", "Android"]),
+                        post_type: some(next(4), &["post", "reply", "retweet"]),
+                        gender: some(next(3), &["male", "female"]),
+                        lang: some(next(4), &["en", "fr", "de"]),
+                    },
+                }
+            })
+            .collect();
+        let mut t = TopicTable::default();
+        let loaded = t.load(rows);
+        t.replace_days(&[], loaded);
+        t
+    }
+
     #[cfg(test)]
     pub fn posts(&self) -> usize {
         self.posts
@@ -536,17 +609,29 @@ impl TopicTable {
         let days: Box<dyn Iterator<Item = (&'a i64, &'a DayPosts)>> = if newest_first { Box::new(range.rev()) } else { Box::new(range) };
         for (day, d) in days {
             let whole = *day >= s.start && day + DAY_MS - 1 <= s.end;
-            for i in 0..d.len() {
-                if (s.platforms >> d.platform[i]) & 1 == 0 {
-                    continue;
-                }
-                if s.sub_bit != 0 && d.subs[i] & s.sub_bit == 0 {
-                    continue;
-                }
-                if !whole && (d.at[i] < s.start || d.at[i] > s.end) {
-                    continue;
-                }
-                f(d, i);
+            posts_in(d, s, whole, &mut f);
+        }
+    }
+
+    /// As [`Self::each`], except that a day the scope holds whole, when it keeps every
+    /// subtracker, comes as one [`Part::Day`] (with its posts of every platform: the caller keeps
+    /// the scope's), the dashboard then reading its summary rather than its posts.
+    ///
+    /// Days of fewer than [`SUMMARY_MIN_POSTS`] posts come post by post (their summary would
+    /// save little and cost more memory per post), and so does the table's newest day, which
+    /// a collecting tracker changes at every write (its summary would be made again each time).
+    pub fn each_part<'a, F: FnMut(Part<'a>)>(&'a self, s: &Scope, mut f: F) {
+        if s.start > s.end {
+            return;
+        }
+        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
+        let newest = self.days.keys().next_back().copied();
+        for (day, d) in self.days.range(a..=b) {
+            let whole = *day >= s.start && day + DAY_MS - 1 <= s.end;
+            if whole && s.sub_bit == 0 && s.whole_days && d.len() >= SUMMARY_MIN_POSTS && Some(*day) != newest {
+                f(Part::Day(*day, d));
+            } else {
+                posts_in(d, s, whole, |d, i| f(Part::Post(d, i)));
             }
         }
     }
@@ -557,6 +642,33 @@ impl TopicTable {
         let last = self.days.values().rev().find(|d| d.len() > 0)?.at.iter().max().copied()?;
         Some((first, last))
     }
+}
+
+/// The fewest posts of a day [`TopicTable::each_part`] gives whole.
+pub(crate) const SUMMARY_MIN_POSTS: usize = 2_000;
+
+/// Calls `f(d, i)` for the posts of day `d` in scope (`whole`: the day lies inside its range).
+#[inline(always)]
+fn posts_in<'a>(d: &'a DayPosts, s: &Scope, whole: bool, mut f: impl FnMut(&'a DayPosts, usize)) {
+    for i in 0..d.len() {
+        if (s.platforms >> d.platform[i]) & 1 == 0 {
+            continue;
+        }
+        if s.sub_bit != 0 && d.subs[i] & s.sub_bit == 0 {
+            continue;
+        }
+        if !whole && (d.at[i] < s.start || d.at[i] > s.end) {
+            continue;
+        }
+        f(d, i);
+    }
+}
+
+/// What [`TopicTable::each_part`] gives: a day in scope whole (its start and posts), or a post
+/// of another day.
+pub(crate) enum Part<'a> {
+    Day(i64, &'a DayPosts),
+    Post(&'a DayPosts, usize),
 }
 
 /// The id of `key` in the map of `slot` (a platform or a facet kind), or `next` added there when
@@ -824,9 +936,13 @@ mod tests {
             keyed(&mut t, 4, 40, r#"{"k":["d"]}"#, "dee"),
         ];
         t.replace_days(&[], posts);
+        let engagement = |t: &TopicTable| crate::dashboard::memory::summary(&t.days[&0]).platforms[0].total.engagement;
+        assert_eq!(engagement(&t), 100);
         // Post 3 changed, post 4 is gone and post 7 is new: read from floor 3.
         let tail = vec![keyed(&mut t, 7, 70, r#"{"k":["e","a"]}"#, "eve"), keyed(&mut t, 3, 35, r#"{"k":["z"]}"#, "cyd")];
         t.replace_tail(0, 3, tail);
+        // The day's summary is made again from its posts now.
+        assert_eq!(engagement(&t), 130);
         assert_eq!(t.posts(), 4);
         let d = &t.days[&0];
         assert_eq!(d.ids, vec![1, 2, 3, 7]);

@@ -30,13 +30,8 @@ use hark_core::PlatformSet;
 use hark_ingest::demo::{demo_criteria, DemoGenerator};
 use hark_ingest::pipeline::{compile, prepare, BATCH};
 use hark_store::{PageFilter, PostQuery, PostSort, Store};
+use shapes::{env_usize, DAY, NOW};
 
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-const NOW: i64 = 1_790_000_000_000;
-const DAY: i64 = 86_400_000;
 
 async fn fill(store: &Store, posts: usize) -> i64 {
     let user = store

@@ -70,6 +70,17 @@ pub(crate) fn summary(d: &DayPosts) -> &DaySummary {
     d.summary.get_or_init(|| Box::new(summarize(d)))
 }
 
+/// The indexes of the bits set in `bits`, lowest first.
+fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            b
+        })
+    })
+}
+
 /// Ids with how often each occurs, by id.
 fn runs(mut ids: Vec<u32>) -> Vec<(u32, u32)> {
     ids.sort_unstable();
@@ -115,11 +126,7 @@ fn summarize(d: &DayPosts) -> DaySummary {
             p.hours[(d.at[i].rem_euclid(DAY_MS) / HOUR_MS) as usize].add(c);
             p.likes += d.keys.likes[i];
             p.dislikes += d.facets.dislikes[i];
-            let mut bits = d.subs[i] as u64;
-            while bits != 0 {
-                subs[bits.trailing_zeros() as usize] += 1;
-                bits &= bits - 1;
-            }
+            set_bits(d.subs[i] as u64).for_each(|b| subs[b] += 1);
             for (k, col) in scalar.iter_mut().enumerate() {
                 let v = d.facets.scalar[k][i];
                 if v != NO_FACET {
@@ -312,13 +319,7 @@ pub(crate) fn share_of_voice(t: &TopicTable, s: &Scope, n: u32) -> Vec<i64> {
                 }
             }
         }),
-        Part::Post(d, i) => {
-            let mut bits = d.subs[i] & mask;
-            while bits != 0 {
-                out[bits.trailing_zeros() as usize] += 1;
-                bits &= bits - 1;
-            }
-        }
+        Part::Post(d, i) => set_bits((d.subs[i] & mask) as u64).for_each(|b| out[b] += 1),
     });
     out
 }

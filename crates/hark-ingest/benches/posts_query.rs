@@ -11,8 +11,9 @@
 //! reused when present) and `HARK_BENCH_PG_DB=name` does the same with a PostgreSQL database of
 //! that name (not dropped at the end). `HARK_BENCH_ONLY=sqlite|postgres` runs one backend;
 //! `HARK_BENCH_CASES=search,page 2` only the queries whose label contains one of the words.
-//! `HARK_BENCH_SEARCH_SET=n` sets the most matches a search on SQLite reads into memory for a walk
-//! (default `PostListTuning::search_set_max`; 0 turns it off), to compare the plans, and
+//! `HARK_BENCH_SEARCH_SET=n` sets the most matches in the range a search on SQLite reads into
+//! memory, its page and total then selected in the in-memory table (default
+//! `PostListTuning::search_set_max`; 0 turns it off), to compare the plans, and
 //! `HARK_BENCH_SEARCH_EXAMINED=n` the most links a search's total examines on PostgreSQL.
 //! `HARK_BENCH_IN_MEMORY=0` leaves out the in-memory table (every page from the SQL plans), to
 //! compare the two.

@@ -3,11 +3,19 @@
 
 use hark_core::{Millis, Post};
 
+use super::memory::MemorySearch;
 use super::plan::{engagement_skip_possible, plan_page, Fetch, PageFacts, SearchPlan};
 use super::query::PostQuery;
 use super::total::PostTotal;
 use crate::dialect::Backend;
 use crate::{with_pool, Result, Store, POST_ROW_COLUMNS};
+
+/// How a query's search is answered: from the in-memory table (the page's post ids in order
+/// and the total), or by the SQL plans of the page and of its total.
+pub(crate) enum Searched {
+    Answer(Vec<i64>, PostTotal),
+    Plans(SearchPlan, SearchPlan),
+}
 
 /// One post of a page.
 #[derive(Debug, Clone)]
@@ -53,15 +61,33 @@ impl Store {
     /// A page of a tracker's posts and the number of posts matching the filters.
     pub async fn query_posts(&self, tracker_id: i64, q: &PostQuery) -> Result<(Vec<PostRow>, PostTotal)> {
         // One probe of the search for both.
-        let (page, total) = self.search_plans(tracker_id, q).await?;
+        let (page, total) = match self.search_in_memory(tracker_id, q).await? {
+            Searched::Answer(ids, total) => return Ok((self.rows_in_order(tracker_id, &ids).await?, total)),
+            Searched::Plans(page, total) => (page, total),
+        };
         // The page and its total at the same time, on two connections.
         tokio::try_join!(self.post_page(tracker_id, q, true, page), self.post_total_by(tracker_id, q, total))
     }
 
     /// Posts of one page, in the query's order, with their tags.
     pub async fn query_post_page(&self, tracker_id: i64, q: &PostQuery) -> Result<Vec<PostRow>> {
-        let (plan, _) = self.search_plans(tracker_id, q).await?;
-        self.post_page(tracker_id, q, true, plan).await
+        match self.search_in_memory(tracker_id, q).await? {
+            Searched::Answer(ids, _) => self.rows_in_order(tracker_id, &ids).await,
+            Searched::Plans(plan, _) => self.post_page(tracker_id, q, true, plan).await,
+        }
+    }
+
+    /// A search answered from the in-memory table ([`Store::memory_search`]), or the plans of
+    /// the page and its total.
+    pub(crate) async fn search_in_memory(&self, tracker_id: i64, q: &PostQuery) -> Result<Searched> {
+        Ok(match self.memory_search(tracker_id, q).await? {
+            Some(MemorySearch::Answer(ids, total)) => Searched::Answer(ids, total),
+            Some(MemorySearch::Common) => Searched::Plans(SearchPlan::Probe, SearchPlan::Probe),
+            None => {
+                let (page, total) = self.search_plans(tracker_id, q).await?;
+                Searched::Plans(page, total)
+            }
+        })
     }
 
     pub(crate) async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool, plan: SearchPlan) -> Result<Vec<PostRow>> {

@@ -3,20 +3,25 @@
 //! query gives (the key, then for keys kept on the link the time, then the post id, all in the
 //! query's direction).
 //!
-//! A common search word or influencer tags in an order whose key is kept on the link (the
-//! filters the table cannot see): the table gives the candidates in the page's order, a piece at
-//! a time, and each piece's links are tested in the database, until the page is found. A word
-//! of moderate use is read into memory once and tested here instead. Rare words and post tags
-//! (few posts, sorted in the database) and the other orders are left to the SQL plans.
+//! A search on SQLite ([`Store::memory_search`]): the word's matches among the post ids of the
+//! range are read from the full-text index at once, when they are few enough, and the page and
+//! its exact total are both selected here among them.
+//!
+//! A word too common to read that way, on PostgreSQL a search that is not rare, or influencer
+//! tags, in an order whose key is kept on the link (the filters the table cannot see): the table
+//! gives the candidates in the page's order, a piece at a time, and each piece's links are tested
+//! in the database, until the page is found. Rare words on PostgreSQL and post tags (few posts,
+//! sorted in the database) and the other orders are left to the SQL plans.
 
 use std::cmp::Ordering;
 
 use super::plan::SearchPlan;
-use super::query::{PostQuery, PostSort};
+use super::query::{search_words, PostQuery, PostSort};
+use super::total::PostTotal;
 use crate::dialect::{id_list, int_list, Backend};
 use crate::ingest::PostKind;
 use crate::sentiment::bucket_index;
-use crate::topics::table::{DayPosts, Scope};
+use crate::topics::table::{DayPosts, Scope, TopicTable};
 use crate::{with_pool, Result, Store};
 
 /// Candidates of the first piece: five quarters of the page's posts (at least [`PIECE_MIN`], or
@@ -88,6 +93,18 @@ impl PostQuery {
         self.sort.link_key().is_some() && plan != SearchPlan::Ids && self.filter.post_tags.is_empty()
     }
 
+    /// The range, platforms and subtracker of the query as the table's scope.
+    fn scope(&self) -> Scope {
+        // Times beyond any post's (about ±100,000 years), so that day arithmetic stays in range.
+        const FAR: i64 = 1 << 52;
+        Scope::new(
+            self.filter.start.unwrap_or(i64::MIN).max(-FAR),
+            self.filter.end.unwrap_or(i64::MAX).min(FAR),
+            self.filter.platforms,
+            self.filter.subtracker.filter(|n| (1..=63).contains(n)),
+        )
+    }
+
     /// The ascending order of the plain query (`PostSort::order_by`): the key, then the time for
     /// keys kept on the link (and the date itself), then the post id.
     fn compare(&self, a: &Entry, b: &Entry) -> Ordering {
@@ -98,7 +115,142 @@ impl PostQuery {
     }
 }
 
+/// What [`Store::memory_search`] found.
+pub(crate) enum MemorySearch {
+    /// The page's post ids in order, and the exact total.
+    Answer(Vec<i64>, PostTotal),
+    /// The word has too many matches in the range to read at once: its candidates are tested
+    /// ([`SearchPlan::Probe`]).
+    Common,
+}
+
+/// The first `n` posts of the query's order after `after` among the table's posts in `scope`
+/// (only those of `allow`, sorted ids, when given), kept among at most twice as many: when the
+/// buffer fills, its first `n` stay and the last of them becomes the bar a post must pass.
+/// `counted` gains every post the filters let through, wherever it falls in the order.
+fn select<'a>(
+    table: &'a TopicTable,
+    q: &PostQuery,
+    scope: &Scope,
+    after: Option<&Entry>,
+    n: usize,
+    allow: Option<&[i64]>,
+    counted: &mut usize,
+) -> Vec<Entry<'a>> {
+    let order = |a: &Entry, b: &Entry| if q.ascending { q.compare(a, b) } else { q.compare(b, a) };
+    let buckets: Option<u8> = q.bucket_list().map(|_| q.sentiment.iter().fold(0u8, |m, b| m | 1 << bucket_index(b)));
+    let room = n.saturating_mul(2).max(64);
+    let mut best: Vec<Entry> = Vec::new();
+    let mut bar: Option<Entry> = None;
+    let mut visit = |d: &'a DayPosts, i: usize| {
+        if let Some(mask) = buckets {
+            if mask >> d.bucket[i] & 1 == 0 {
+                return;
+            }
+        }
+        let kind = d.keys.kind[i];
+        if q.exclude_retweets && kind == PostKind::Retweet as u8 {
+            return;
+        }
+        if q.stories_only && kind != PostKind::Story as u8 {
+            return;
+        }
+        *counted += 1;
+        let e = Entry { key: key_of(q.sort, d, i), at: d.at[i], id: d.ids[i] };
+        if bar.as_ref().is_some_and(|b| order(&e, b) != Ordering::Less) {
+            return;
+        }
+        if after.is_some_and(|a| order(&e, a) != Ordering::Greater) {
+            return;
+        }
+        best.push(e);
+        if best.len() >= room && n > 0 {
+            best.select_nth_unstable_by(n - 1, order);
+            best.truncate(n);
+            bar = best.last().copied();
+        }
+    };
+    // In date order the days are read in the page's direction: once the first posts are kept,
+    // the bar turns the rest away.
+    let newest_first = q.sort == PostSort::Date && !q.ascending;
+    match allow {
+        Some(ids) => table.each_of(scope, ids, newest_first, &mut visit),
+        None => table.each_in(scope, newest_first, &mut visit),
+    }
+    best.sort_unstable_by(order);
+    best.truncate(n);
+    best
+}
+
 impl Store {
+    /// A search on SQLite when the tracker's in-memory table is read, without post or
+    /// influencer tags: the word's matches among the post ids of the range's days are read from
+    /// the full-text index at once (their newest [`rare_search`] first; the rest when those
+    /// promise at most [`search_set_max`] in all), and the page and its exact total are
+    /// selected in the table among them. None when this does not apply (the SQL plans answer).
+    ///
+    /// [`rare_search`]: crate::PostListTuning::rare_search
+    /// [`search_set_max`]: crate::PostListTuning::search_set_max
+    pub(crate) async fn memory_search(&self, tracker_id: i64, q: &PostQuery) -> Result<Option<MemorySearch>> {
+        if self.backend() != Backend::Sqlite
+            || !self.tuning.in_memory
+            || self.tuning.search_set_max <= 0
+            || search_words(&q.search).is_empty()
+            || !q.filter.post_tags.is_empty()
+            || !q.filter.influencer_tags.is_empty()
+            || q.platform_list().is_none()
+        {
+            return Ok(None);
+        }
+        let Some(entry) = self.topic_table_when_read(tracker_id).await? else { return Ok(None) };
+        let scope = q.scope();
+        // The table is not held while the index is read (a write waiting for it would wait on
+        // the read): posts stored meanwhile have ids above the span and are left out, as if the
+        // search had come a moment earlier.
+        let span = entry.read().await.id_span(&scope);
+        let Some(span) = span else { return Ok(Some(MemorySearch::Answer(Vec::new(), PostTotal::default()))) };
+        let Some(matches) = self.span_matches(&q.match_expr(Backend::Sqlite), span).await? else {
+            return Ok(Some(MemorySearch::Common));
+        };
+        let table = entry.read().await;
+        let (offset, per_page) = q.window();
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let need = start.saturating_add(usize::try_from(per_page).unwrap_or(0));
+        let mut counted = 0usize;
+        let page: Vec<i64> = select(&table, q, &scope, None, need, Some(&matches), &mut counted).iter().skip(start).map(|e| e.id).collect();
+        Ok(Some(MemorySearch::Answer(page, PostTotal { total: counted as i64, capped: false })))
+    }
+
+    /// The post ids in `[lo, hi]` matching the full-text expression `m` (SQLite), sorted; None
+    /// when they are more than the tuning's `search_set_max`. The newest `rare_search` are read
+    /// first: when there are more, their share of the ids they span estimates the rest, which is
+    /// read only when the estimate is within the limit.
+    async fn span_matches(&self, m: &str, (lo, hi): (i64, i64)) -> Result<Option<Vec<i64>>> {
+        let sql = "SELECT group_concat(rowid) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 \
+                   AND rowid >= $2 AND rowid <= $3 ORDER BY rowid DESC LIMIT $4)";
+        let read = |lo: i64, hi: i64, limit: i64| async move {
+            let list: Option<String> =
+                with_pool!(self, |p| sqlx::query_scalar(sql).bind(m).bind(lo).bind(hi).bind(limit).fetch_one(p).await?);
+            Ok::<_, crate::StoreError>(id_list(list))
+        };
+        let (first, max) = (self.tuning.rare_search.max(1), self.tuning.search_set_max);
+        let newest = read(lo, hi, first + 1).await?;
+        let Some(&low) = newest.first().filter(|_| newest.len() as i64 > first) else {
+            return Ok(Some(newest).filter(|ids| ids.len() as i64 <= max));
+        };
+        let estimate = newest.len() as f64 * (hi - lo + 1) as f64 / (hi - low + 1) as f64;
+        let room = max - newest.len() as i64;
+        if estimate > max as f64 || room < 0 {
+            return Ok(None);
+        }
+        let mut all = read(lo, low - 1, room + 1).await?;
+        if all.len() as i64 > room {
+            return Ok(None);
+        }
+        all.extend(newest);
+        Ok(Some(all))
+    }
+
     /// The post ids of the query's page in its order, from the tracker's in-memory table (with
     /// the database testing what the table cannot see, [`PostQuery::memory_tests`]); None when
     /// the query is not one it answers or the tracker is too large to keep in memory.
@@ -110,71 +262,12 @@ impl Store {
         let Some(entry) = self.topic_table_when_read(tracker_id).await? else { return Ok(None) };
         let table = entry.read().await;
         let (offset, per_page) = q.window();
-        // Times beyond any post's (about ±100,000 years), so that day arithmetic stays in range.
-        const FAR: i64 = 1 << 52;
-        let scope = Scope::new(
-            q.filter.start.unwrap_or(i64::MIN).max(-FAR),
-            q.filter.end.unwrap_or(i64::MAX).min(FAR),
-            q.filter.platforms,
-            q.filter.subtracker.filter(|n| (1..=63).contains(n)),
-        );
-        let buckets: Option<u8> = q.bucket_list().map(|_| q.sentiment.iter().fold(0u8, |m, b| m | 1 << bucket_index(b)));
+        let scope = q.scope();
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
         let need = start.saturating_add(usize::try_from(per_page).unwrap_or(0));
-        let order = |a: &Entry, b: &Entry| if q.ascending { q.compare(a, b) } else { q.compare(b, a) };
-        // The first `n` posts in order after `after` (among those `allow`, sorted, lets through),
-        // kept among at most twice as many: when the buffer fills, its first `n` stay and the
-        // last of them becomes the bar a post must pass.
-        let select = |after: Option<&Entry>, n: usize, allow: Option<&[i64]>| -> Vec<Entry> {
-            let room = n.saturating_mul(2).max(64);
-            let mut best: Vec<Entry> = Vec::new();
-            let mut bar: Option<Entry> = None;
-            // In date order the days are read in the page's direction: once the first posts are
-            // kept, the bar turns the rest away.
-            let newest_first = q.sort == PostSort::Date && !q.ascending;
-            table.each_in(&scope, newest_first, |d, i| {
-                if let Some(mask) = buckets {
-                    if mask >> d.bucket[i] & 1 == 0 {
-                        return;
-                    }
-                }
-                let kind = d.keys.kind[i];
-                if q.exclude_retweets && kind == PostKind::Retweet as u8 {
-                    return;
-                }
-                if q.stories_only && kind != PostKind::Story as u8 {
-                    return;
-                }
-                let e = Entry { key: key_of(q.sort, d, i), at: d.at[i], id: d.ids[i] };
-                if bar.as_ref().is_some_and(|b| order(&e, b) != Ordering::Less) {
-                    return;
-                }
-                if after.is_some_and(|a| order(&e, a) != Ordering::Greater) {
-                    return;
-                }
-                if allow.is_some_and(|ids| ids.binary_search(&e.id).is_err()) {
-                    return;
-                }
-                best.push(e);
-                if best.len() >= room && n > 0 {
-                    best.select_nth_unstable_by(n - 1, order);
-                    best.truncate(n);
-                    bar = best.last().copied();
-                }
-            });
-            best.sort_unstable_by(order);
-            best.truncate(n);
-            best
-        };
-        let page = |ids: &mut dyn Iterator<Item = i64>| ids.skip(start).collect::<Vec<i64>>();
+        let mut counted = 0usize;
         if !tested {
-            return Ok(Some(page(&mut select(None, need, None).iter().map(|e| e.id))));
-        }
-        // A word of moderate use (SQLite): its matches, read at once, are tested here.
-        let matches = if plan == SearchPlan::Set { self.search_matches(m, self.tuning.search_set_max).await? } else { None };
-        let (plan, m) = if matches.is_some() { (SearchPlan::None, "") } else { (plan, m) };
-        if plan == SearchPlan::None && q.filter.influencer_tags.is_empty() {
-            return Ok(Some(page(&mut select(None, need, matches.as_deref()).iter().map(|e| e.id))));
+            return Ok(Some(select(&table, q, &scope, None, need, None, &mut counted).iter().skip(start).map(|e| e.id).collect()));
         }
         // The rest is tested in the database, a piece of candidates at a time: the query's own
         // conditions on the links of the piece (by their key, not the time index).
@@ -188,7 +281,7 @@ impl Store {
         let (mut read, mut passed) = (0usize, 0usize);
         let mut after: Option<Entry> = None;
         loop {
-            let candidates = select(after.as_ref(), piece, matches.as_deref());
+            let candidates = select(&table, q, &scope, after.as_ref(), piece, None, &mut counted);
             let ids: Vec<i64> = candidates.iter().map(|e| e.id).collect();
             let ok: std::collections::HashSet<i64> = if ids.is_empty() {
                 Default::default()
@@ -219,13 +312,6 @@ impl Store {
                 grown
             };
         }
-        Ok(Some(page(&mut kept.into_iter().take(need))))
-    }
-
-    /// The post ids matching a search (SQLite), sorted, when there are at most `max`.
-    pub(crate) async fn search_matches(&self, m: &str, max: i64) -> Result<Option<Vec<i64>>> {
-        let sql = format!("SELECT group_concat(rowid) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 LIMIT {})", max + 1);
-        let list: Option<String> = with_pool!(self, |p| sqlx::query_scalar(&sql).bind(m).fetch_one(p).await?);
-        Ok(Some(id_list(list)).filter(|ids| ids.len() as i64 <= max))
+        Ok(Some(kept.into_iter().take(need).skip(start).collect()))
     }
 }

@@ -94,18 +94,15 @@ pub(crate) enum SearchPlan {
     None,
     /// Few matches: the query is driven from them.
     Ids,
-    /// Many matches: candidates from the time order (or the sort's hours) are each tested.
+    /// Many matches: candidates from the time order (or the sort's hours, or the in-memory
+    /// table's order) are each tested.
     Probe,
-    /// As `Probe`, but (SQLite) the word's matches look few enough to be read into memory: a
-    /// page in a key's order from the in-memory table tests its candidates there (the tuning's
-    /// `search_set_max`).
-    Set,
 }
 
 impl SearchPlan {
     /// A word with many matches (candidates are tested).
     pub(crate) fn probes(self) -> bool {
-        matches!(self, Self::Probe | Self::Set)
+        self == Self::Probe
     }
 }
 
@@ -119,23 +116,15 @@ impl Store {
         }
         let m = q.match_expr(self.backend());
         match self.backend() {
-            // The newest matches up to the rare limit: their count, and the post ids they span,
-            // which gives the word's share of the posts (and so its matches over all of them).
+            // The newest matches up to the rare limit: more are a common word. (With the
+            // tracker's table read, `memory_search` answers before this.)
             Backend::Sqlite => {
                 let sql = format!(
-                    "SELECT COUNT(*), MIN(rowid), (SELECT MAX(id) FROM posts) FROM \
-                     (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 ORDER BY rowid DESC LIMIT {})",
+                    "SELECT COUNT(*) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 ORDER BY rowid DESC LIMIT {})",
                     self.tuning.rare_search + 1
                 );
-                let (n, low, top): (i64, Option<i64>, Option<i64>) =
-                    with_pool!(self, |p| sqlx::query_as(&sql).bind(&m).fetch_one(p).await?);
-                if n <= self.tuning.rare_search {
-                    return Ok((SearchPlan::Ids, SearchPlan::Ids));
-                }
-                let (low, top) = (low.unwrap_or(0), top.unwrap_or(0).max(1));
-                let share = n as f64 / (top - low + 1).max(1) as f64;
-                // The reading is cut short at the limit when the estimate is wrong.
-                let plan = if share * top as f64 <= 2.0 * self.tuning.search_set_max as f64 { SearchPlan::Set } else { SearchPlan::Probe };
+                let n: i64 = with_pool!(self, |p| sqlx::query_scalar(&sql).bind(&m).fetch_one(p).await?);
+                let plan = if n <= self.tuning.rare_search { SearchPlan::Ids } else { SearchPlan::Probe };
                 Ok((plan, plan))
             }
             // Counting a common word's matches in the GIN index costs as much as the query, so

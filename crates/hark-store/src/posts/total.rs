@@ -90,8 +90,10 @@ impl Store {
     /// tags and rare searches; otherwise counted up to the tuning's `total_cap` (`search_total_cap` for a
     /// search) and flagged as capped above it.
     pub async fn post_total(&self, tracker_id: i64, q: &PostQuery) -> Result<PostTotal> {
-        let (_, plan) = self.search_plans(tracker_id, q).await?;
-        self.post_total_by(tracker_id, q, plan).await
+        match self.search_in_memory(tracker_id, q).await? {
+            super::list::Searched::Answer(_, total) => Ok(total),
+            super::list::Searched::Plans(_, plan) => self.post_total_by(tracker_id, q, plan).await,
+        }
     }
 
     pub(crate) async fn post_total_by(&self, tracker_id: i64, q: &PostQuery, plan: SearchPlan) -> Result<PostTotal> {

@@ -11,11 +11,14 @@ pub struct PostListTuning {
     pub total_cap: i64,
     /// The same for searches.
     pub search_total_cap: i64,
-    /// A search with at most this many matches (over all posts) is driven from its matches.
+    /// A search with at most this many matches (over all posts) is driven from its matches. On
+    /// SQLite with the tracker's table read, the newest this many matches in the range's post ids
+    /// are read first (see `search_set_max`).
     pub rare_search: i64,
-    /// On SQLite, a page in a key's order with a search of at most this many matches (over all
-    /// posts) reads them into memory and tests the in-memory table's candidates there, not
-    /// against the full-text index (0 turns it off).
+    /// On SQLite, with the tracker's in-memory table read, a search with at most this many
+    /// matches among the post ids of the range's days reads them at once, and its page (in any
+    /// order) and exact total are selected in the table among them (0 turns it off); a word with
+    /// more has its candidates tested against the full-text index.
     pub search_set_max: i64,
     /// On PostgreSQL, a common word's total is counted among the range's newest this many links at
     /// most (each tested against the word, about 3 µs a link): past them, the total is the lower

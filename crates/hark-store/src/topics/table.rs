@@ -613,6 +613,55 @@ impl TopicTable {
         }
     }
 
+    /// As [`Self::each_in`], only the posts whose ids are in `ids` (sorted ascending): each
+    /// day's share of `ids` is looked up among its posts (sorted by id), so the cost follows the
+    /// ids, not the range's posts.
+    pub fn each_of<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, ids: &[i64], newest_first: bool, mut f: F) {
+        if s.start > s.end || ids.is_empty() {
+            return;
+        }
+        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
+        let range = self.days.range(a..=b);
+        let days: Box<dyn Iterator<Item = (&'a i64, &'a DayPosts)>> = if newest_first { Box::new(range.rev()) } else { Box::new(range) };
+        for (_, d) in days {
+            let (Some(first), Some(last)) = (d.ids.first(), d.ids.last()) else { continue };
+            let from = ids.partition_point(|id| id < first);
+            let to = ids.partition_point(|id| id <= last);
+            let mut rest = &d.ids[..];
+            let mut base = 0;
+            for id in &ids[from..to] {
+                // Both lists ascend: each id is looked for after the one before.
+                let (j, found) = match rest.binary_search(id) {
+                    Ok(j) => (j, true),
+                    Err(j) => (j, false),
+                };
+                let i = base + j;
+                base = if found { i + 1 } else { i };
+                rest = &d.ids[base..];
+                if !found {
+                    continue;
+                }
+                if (s.platforms >> d.platform[i]) & 1 == 0 || (s.sub_bit != 0 && d.subs[i] & s.sub_bit == 0) {
+                    continue;
+                }
+                if d.at[i] < s.start || d.at[i] > s.end {
+                    continue;
+                }
+                f(d, i);
+            }
+        }
+    }
+
+    /// The lowest and highest post ids of the days the scope's range touches (every post in
+    /// scope has its id between them), None when it holds no post.
+    pub fn id_span(&self, s: &Scope) -> Option<(i64, i64)> {
+        if s.start > s.end {
+            return None;
+        }
+        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
+        self.days.range(a..=b).filter_map(|(_, d)| Some((*d.ids.first()?, *d.ids.last()?))).reduce(|x, y| (x.0.min(y.0), x.1.max(y.1)))
+    }
+
     /// As [`Self::each`], except that a day the scope holds whole, when it keeps every
     /// subtracker, comes as one [`Part::Day`] (with its posts of every platform: the caller keeps
     /// the scope's), the dashboard then reading its summary rather than its posts.
@@ -971,6 +1020,43 @@ mod tests {
         t.replace_tail(0, 1, vec![]);
         assert!(!t.days.contains_key(&0));
         assert_eq!(t.posts(), 0);
+    }
+
+    #[test]
+    fn posts_of_given_ids_are_those_of_the_scope_among_them() {
+        let t = TopicTable::random(3000, 6, 50, 40, 7);
+        let twitter: PlatformSet = [hark_core::Platform::Twitter].into_iter().collect();
+        let scopes = [
+            Scope::new(0, 6 * DAY_MS, PlatformSet::all(), None),
+            Scope::new(DAY_MS / 2, 4 * DAY_MS + 77, PlatformSet::all(), None),
+            Scope::new(DAY_MS, 3 * DAY_MS - 1, twitter, Some(2)),
+            Scope::new(5 * DAY_MS, 2 * DAY_MS, PlatformSet::all(), None),
+        ];
+        // Every third id, a few past the posts' ids, and none.
+        let mut ids: Vec<i64> = (0..3010).step_by(3).collect();
+        ids.push(5000);
+        for s in &scopes {
+            for newest_first in [false, true] {
+                for given in [&ids[..], &ids[..1], &[][..]] {
+                    let mut want = Vec::new();
+                    t.each_in(s, newest_first, |d, i| {
+                        if given.binary_search(&d.ids[i]).is_ok() {
+                            want.push(d.ids[i]);
+                        }
+                    });
+                    let mut got = Vec::new();
+                    t.each_of(s, given, newest_first, |d, i| got.push(d.ids[i]));
+                    assert_eq!(got, want, "{newest_first} {}", given.len());
+                }
+            }
+            // The span holds every post in scope.
+            let mut seen = Vec::new();
+            t.each(s, |d, i| seen.push(d.ids[i]));
+            match t.id_span(s) {
+                Some((lo, hi)) => assert!(!seen.is_empty() && seen.iter().all(|id| (lo..=hi).contains(id))),
+                None => assert!(seen.is_empty()),
+            }
+        }
     }
 
     #[test]

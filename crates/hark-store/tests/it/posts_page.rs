@@ -427,9 +427,10 @@ async fn fast_plans_equal_the_plain_query(which: usize, limits: [i64; 6]) {
 
 
 /// Pages in an order kept on the link with what the in-memory table cannot see (a common word,
-/// one of moderate use read into memory, influencer tags): the table gives the candidates in
-/// order, a piece at a time, and the database tests them. The same pages as the plain query,
-/// deep ones included, before and after deletes.
+/// influencer tags): the table gives the candidates in order, a piece at a time, and the database
+/// tests them; on SQLite a word of moderate use is read into memory and its page and total
+/// selected in the table. The same pages as the plain query, deep ones included, before and after
+/// deletes, and totals equal to a count of the rows.
 #[tokio::test]
 async fn memory_candidates_tested_in_the_database_equal_the_plain_query() {
     for b in backends() {
@@ -504,6 +505,25 @@ async fn memory_candidates_tested_in_the_database_equal_the_plain_query() {
                 }
             }
             assert!(nonempty > 100, "{when}: the queries find posts ({nonempty} pages)");
+            // Totals: exact when counted to the end (on SQLite a word read into memory is counted
+            // there), and the page with its total is the page and the total asked apart.
+            let mut exact_searches = 0;
+            for (name, f) in &queries {
+                let exact = s.count_posts(t, f).await.unwrap();
+                let total = s.post_total(t, f).await.unwrap();
+                if total.capped {
+                    assert!(exact >= total.total, "{when}: {name}: capped total {} but {exact} posts", total.total);
+                } else {
+                    assert_eq!(total.total, exact, "{when}: {name}: total");
+                    exact_searches += usize::from(!f.search.is_empty() && exact > 0);
+                }
+                let (rows, with_page) = s.query_posts(t, f).await.unwrap();
+                assert_eq!(with_page, total, "{when}: {name}: total with the page");
+                assert_eq!(ids(&rows), ids(&s.query_post_page(t, f).await.unwrap()), "{when}: {name}: page with its total");
+            }
+            if s.backend() == hark_store::Backend::Sqlite {
+                assert!(exact_searches >= 2, "{when}: a search read into memory counts its total ({exact_searches})");
+            }
         }
     }
 }

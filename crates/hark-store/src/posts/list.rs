@@ -3,19 +3,12 @@
 
 use hark_core::{Millis, Post};
 
-use super::memory::MemorySearch;
+use super::memory::Searched;
 use super::plan::{engagement_skip_possible, plan_page, Fetch, PageFacts, SearchPlan};
 use super::query::PostQuery;
 use super::total::PostTotal;
 use crate::dialect::Backend;
 use crate::{with_pool, Result, Store, POST_ROW_COLUMNS};
-
-/// How a query's search is answered: from the in-memory table (the page's post ids in order
-/// and the total), or by the SQL plans of the page and of its total.
-pub(crate) enum Searched {
-    Answer(Vec<i64>, PostTotal),
-    Plans(SearchPlan, SearchPlan),
-}
 
 /// One post of a page.
 #[derive(Debug, Clone)]
@@ -75,19 +68,6 @@ impl Store {
             Searched::Answer(ids, _) => self.rows_in_order(tracker_id, &ids).await,
             Searched::Plans(plan, _) => self.post_page(tracker_id, q, true, plan).await,
         }
-    }
-
-    /// A search answered from the in-memory table ([`Store::memory_search`]), or the plans of
-    /// the page and its total.
-    pub(crate) async fn search_in_memory(&self, tracker_id: i64, q: &PostQuery) -> Result<Searched> {
-        Ok(match self.memory_search(tracker_id, q).await? {
-            Some(MemorySearch::Answer(ids, total)) => Searched::Answer(ids, total),
-            Some(MemorySearch::Common) => Searched::Plans(SearchPlan::Probe, SearchPlan::Probe),
-            None => {
-                let (page, total) = self.search_plans(tracker_id, q).await?;
-                Searched::Plans(page, total)
-            }
-        })
     }
 
     pub(crate) async fn post_page(&self, tracker_id: i64, q: &PostQuery, fast: bool, plan: SearchPlan) -> Result<Vec<PostRow>> {

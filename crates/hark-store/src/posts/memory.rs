@@ -3,11 +3,11 @@
 //! query gives (the key, then for keys kept on the link the time, then the post id, all in the
 //! query's direction).
 //!
-//! A search on SQLite ([`Store::memory_search`]): the word's matches among the post ids of the
-//! range are read from the full-text index at once, when they are few enough, and the page and
-//! its exact total are both selected here among them.
+//! A search ([`Store::search_in_memory`]): the word's matches among the post ids of the range
+//! are read from the full-text index at once, when they are few enough, and the page and its
+//! exact total are both selected here among them.
 //!
-//! A word too common to read that way, on PostgreSQL a search that is not rare, or influencer
+//! A word too common to read that way, or influencer
 //! tags, in an order whose key is kept on the link (the filters the table cannot see): the table
 //! gives the candidates in the page's order, a piece at a time, and each piece's links are tested
 //! in the database, until the page is found. Rare words on PostgreSQL and post tags (few posts,
@@ -115,13 +115,11 @@ impl PostQuery {
     }
 }
 
-/// What [`Store::memory_search`] found.
-pub(crate) enum MemorySearch {
-    /// The page's post ids in order, and the exact total.
+/// How a query's search is answered: from the in-memory table (the page's post ids in order and
+/// the exact total), or by the SQL plans of the page and of its total.
+pub(crate) enum Searched {
     Answer(Vec<i64>, PostTotal),
-    /// The word has too many matches in the range to read at once: its candidates are tested
-    /// ([`SearchPlan::Probe`]).
-    Common,
+    Plans(SearchPlan, SearchPlan),
 }
 
 /// The first `n` posts of the query's order after `after` among the table's posts in `scope`
@@ -183,34 +181,53 @@ fn select<'a>(
 }
 
 impl Store {
-    /// A search on SQLite when the tracker's in-memory table is read, without post or
-    /// influencer tags: the word's matches among the post ids of the range's days are read from
-    /// the full-text index at once (their newest [`rare_search`] first; the rest when those
-    /// promise at most [`search_set_max`] in all), and the page and its exact total are
-    /// selected in the table among them. None when this does not apply (the SQL plans answer).
+    /// A search when the tracker's in-memory table is read, without post or influencer tags:
+    /// the word's matches among the post ids of the range's days are read from the full-text
+    /// index at once when they are few enough, and the page and its exact total are selected in
+    /// the table among them. Otherwise (or with no search) the plans of the page and its total.
+    ///
+    /// SQLite reads the newest [`rare_search`] matches first, and the rest when those promise
+    /// at most [`search_set_max`] in all; more are a common word (its candidates tested).
+    /// PostgreSQL reads them when its probe of the range's newest links finds the word rare
+    /// ([`Store::search_plans`]): each match costs a visit of its post row, so a common word
+    /// keeps its plans.
     ///
     /// [`rare_search`]: crate::PostListTuning::rare_search
     /// [`search_set_max`]: crate::PostListTuning::search_set_max
-    pub(crate) async fn memory_search(&self, tracker_id: i64, q: &PostQuery) -> Result<Option<MemorySearch>> {
-        if self.backend() != Backend::Sqlite
-            || !self.tuning.in_memory
+    pub(crate) async fn search_in_memory(&self, tracker_id: i64, q: &PostQuery) -> Result<Searched> {
+        let plans = |(page, total): (SearchPlan, SearchPlan)| Searched::Plans(page, total);
+        if !self.tuning.in_memory
             || self.tuning.search_set_max <= 0
             || search_words(&q.search).is_empty()
             || !q.filter.post_tags.is_empty()
             || !q.filter.influencer_tags.is_empty()
             || q.platform_list().is_none()
         {
-            return Ok(None);
+            return Ok(plans(self.search_plans(tracker_id, q).await?));
         }
-        let Some(entry) = self.topic_table_when_read(tracker_id).await? else { return Ok(None) };
+        let Some(entry) = self.topic_table_when_read(tracker_id).await? else {
+            return Ok(plans(self.search_plans(tracker_id, q).await?));
+        };
         let scope = q.scope();
         // The table is not held while the index is read (a write waiting for it would wait on
         // the read): posts stored meanwhile have ids above the span and are left out, as if the
         // search had come a moment earlier.
         let span = entry.read().await.id_span(&scope);
-        let Some(span) = span else { return Ok(Some(MemorySearch::Answer(Vec::new(), PostTotal::default()))) };
-        let Some(matches) = self.span_matches(&q.match_expr(Backend::Sqlite), span).await? else {
-            return Ok(Some(MemorySearch::Common));
+        let Some(span) = span else { return Ok(Searched::Answer(Vec::new(), PostTotal::default())) };
+        let m = q.match_expr(self.backend());
+        let matches = match self.backend() {
+            Backend::Sqlite => match self.span_matches(&m, span).await? {
+                Some(ids) => ids,
+                None => return Ok(Searched::Plans(SearchPlan::Probe, SearchPlan::Probe)),
+            },
+            Backend::Postgres => {
+                let (page, total) = self.search_plans(tracker_id, q).await?;
+                let found = if total == SearchPlan::Ids { self.pg_span_matches(&m, span).await? } else { None };
+                match found {
+                    Some(ids) => ids,
+                    None => return Ok(Searched::Plans(page, total)),
+                }
+            }
         };
         let table = entry.read().await;
         let (offset, per_page) = q.window();
@@ -218,7 +235,24 @@ impl Store {
         let need = start.saturating_add(usize::try_from(per_page).unwrap_or(0));
         let mut counted = 0usize;
         let page: Vec<i64> = select(&table, q, &scope, None, need, Some(&matches), &mut counted).iter().skip(start).map(|e| e.id).collect();
-        Ok(Some(MemorySearch::Answer(page, PostTotal { total: counted as i64, capped: false })))
+        Ok(Searched::Answer(page, PostTotal { total: counted as i64, capped: false }))
+    }
+
+    /// PostgreSQL: the post ids in `[lo, hi]` matching the text search `m`, sorted; None when
+    /// they are more than the tuning's `search_set_max`.
+    async fn pg_span_matches(&self, m: &str, (lo, hi): (i64, i64)) -> Result<Option<Vec<i64>>> {
+        let max = self.tuning.search_set_max;
+        let list: Option<String> = with_pool!(self, |p| sqlx::query_scalar(
+            "SELECT string_agg(id::text, ',') FROM (SELECT id FROM posts WHERE fts @@ to_tsquery('simple', $1) \
+             AND id >= $2 AND id <= $3 LIMIT $4) x"
+        )
+        .bind(m)
+        .bind(lo)
+        .bind(hi)
+        .bind(max + 1)
+        .fetch_one(p)
+        .await?);
+        Ok(Some(id_list(list)).filter(|ids| ids.len() as i64 <= max))
     }
 
     /// The post ids in `[lo, hi]` matching the full-text expression `m` (SQLite), sorted; None

@@ -117,7 +117,7 @@ impl Store {
         let m = q.match_expr(self.backend());
         match self.backend() {
             // The newest matches up to the rare limit: more are a common word. (With the
-            // tracker's table read, `memory_search` answers before this.)
+            // tracker's table read, `search_in_memory` answers before this.)
             Backend::Sqlite => {
                 let sql = format!(
                     "SELECT COUNT(*) FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH $1 ORDER BY rowid DESC LIMIT {})",

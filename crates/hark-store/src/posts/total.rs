@@ -91,8 +91,8 @@ impl Store {
     /// search) and flagged as capped above it.
     pub async fn post_total(&self, tracker_id: i64, q: &PostQuery) -> Result<PostTotal> {
         match self.search_in_memory(tracker_id, q).await? {
-            super::list::Searched::Answer(_, total) => Ok(total),
-            super::list::Searched::Plans(_, plan) => self.post_total_by(tracker_id, q, plan).await,
+            super::memory::Searched::Answer(_, total) => Ok(total),
+            super::memory::Searched::Plans(_, plan) => self.post_total_by(tracker_id, q, plan).await,
         }
     }
 

@@ -195,18 +195,16 @@ impl Store {
     /// [`rare_search`]: crate::PostListTuning::rare_search
     /// [`search_set_max`]: crate::PostListTuning::search_set_max
     pub(crate) async fn search_in_memory(&self, tracker_id: i64, q: &PostQuery) -> Result<Searched> {
-        let plans = |(page, total): (SearchPlan, SearchPlan)| Searched::Plans(page, total);
-        if !self.tuning.in_memory
-            || self.tuning.search_set_max <= 0
-            || search_words(&q.search).is_empty()
-            || !q.filter.post_tags.is_empty()
-            || !q.filter.influencer_tags.is_empty()
-            || q.platform_list().is_none()
-        {
-            return Ok(plans(self.search_plans(tracker_id, q).await?));
-        }
-        let Some(entry) = self.topic_table_when_read(tracker_id).await? else {
-            return Ok(plans(self.search_plans(tracker_id, q).await?));
+        let applies = self.tuning.in_memory
+            && self.tuning.search_set_max > 0
+            && !search_words(&q.search).is_empty()
+            && q.filter.post_tags.is_empty()
+            && q.filter.influencer_tags.is_empty()
+            && q.platform_list().is_some();
+        let entry = if applies { self.topic_table_when_read(tracker_id).await? } else { None };
+        let Some(entry) = entry else {
+            let (page, total) = self.search_plans(tracker_id, q).await?;
+            return Ok(Searched::Plans(page, total));
         };
         let scope = q.scope();
         // The table is not held while the index is read (a write waiting for it would wait on

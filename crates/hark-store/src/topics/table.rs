@@ -601,15 +601,22 @@ impl TopicTable {
     /// As [`Self::each`], the days newest first when `newest_first` (a day's posts stay in id
     /// order).
     pub fn each_in<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, newest_first: bool, mut f: F) {
-        if s.start > s.end {
-            return;
-        }
-        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
-        let range = self.days.range(a..=b);
-        let days: Box<dyn Iterator<Item = (&'a i64, &'a DayPosts)>> = if newest_first { Box::new(range.rev()) } else { Box::new(range) };
-        for (day, d) in days {
+        for (day, d) in self.days_of(s, newest_first) {
             let whole = *day >= s.start && day + DAY_MS - 1 <= s.end;
             posts_in(d, s, whole, &mut f);
+        }
+    }
+
+    /// The days the scope's range touches, oldest or newest first (none for an empty range).
+    fn days_of<'a>(&'a self, s: &Scope, newest_first: bool) -> Box<dyn Iterator<Item = (&'a i64, &'a DayPosts)> + 'a> {
+        if s.start > s.end {
+            return Box::new(std::iter::empty());
+        }
+        let range = self.days.range(s.start.div_euclid(DAY_MS) * DAY_MS..=s.end.div_euclid(DAY_MS) * DAY_MS);
+        if newest_first {
+            Box::new(range.rev())
+        } else {
+            Box::new(range)
         }
     }
 
@@ -617,37 +624,24 @@ impl TopicTable {
     /// day's share of `ids` is looked up among its posts (sorted by id), so the cost follows the
     /// ids, not the range's posts.
     pub fn each_of<'a, F: FnMut(&'a DayPosts, usize)>(&'a self, s: &Scope, ids: &[i64], newest_first: bool, mut f: F) {
-        if s.start > s.end || ids.is_empty() {
+        if ids.is_empty() {
             return;
         }
-        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
-        let range = self.days.range(a..=b);
-        let days: Box<dyn Iterator<Item = (&'a i64, &'a DayPosts)>> = if newest_first { Box::new(range.rev()) } else { Box::new(range) };
-        for (_, d) in days {
+        for (_, d) in self.days_of(s, newest_first) {
             let (Some(first), Some(last)) = (d.ids.first(), d.ids.last()) else { continue };
             let from = ids.partition_point(|id| id < first);
             let to = ids.partition_point(|id| id <= last);
-            let mut rest = &d.ids[..];
             let mut base = 0;
             for id in &ids[from..to] {
                 // Both lists ascend: each id is looked for after the one before.
-                let (j, found) = match rest.binary_search(id) {
-                    Ok(j) => (j, true),
-                    Err(j) => (j, false),
-                };
-                let i = base + j;
-                base = if found { i + 1 } else { i };
-                rest = &d.ids[base..];
-                if !found {
-                    continue;
+                let i = base + d.ids[base..].partition_point(|x| x < id);
+                base = i;
+                if d.ids.get(i) == Some(id) {
+                    base = i + 1;
+                    if in_scope(d, i, s, false) {
+                        f(d, i);
+                    }
                 }
-                if (s.platforms >> d.platform[i]) & 1 == 0 || (s.sub_bit != 0 && d.subs[i] & s.sub_bit == 0) {
-                    continue;
-                }
-                if d.at[i] < s.start || d.at[i] > s.end {
-                    continue;
-                }
-                f(d, i);
             }
         }
     }
@@ -655,11 +649,7 @@ impl TopicTable {
     /// The lowest and highest post ids of the days the scope's range touches (every post in
     /// scope has its id between them), None when it holds no post.
     pub fn id_span(&self, s: &Scope) -> Option<(i64, i64)> {
-        if s.start > s.end {
-            return None;
-        }
-        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
-        self.days.range(a..=b).filter_map(|(_, d)| Some((*d.ids.first()?, *d.ids.last()?))).reduce(|x, y| (x.0.min(y.0), x.1.max(y.1)))
+        self.days_of(s, false).filter_map(|(_, d)| Some((*d.ids.first()?, *d.ids.last()?))).reduce(|x, y| (x.0.min(y.0), x.1.max(y.1)))
     }
 
     /// As [`Self::each`], except that a day the scope holds whole, when it keeps every
@@ -670,12 +660,8 @@ impl TopicTable {
     /// save little and cost more memory per post), and so does the table's newest day, which
     /// a collecting tracker changes at every write (its summary would be made again each time).
     pub fn each_part<'a, F: FnMut(Part<'a>)>(&'a self, s: &Scope, mut f: F) {
-        if s.start > s.end {
-            return;
-        }
-        let (a, b) = (s.start.div_euclid(DAY_MS) * DAY_MS, s.end.div_euclid(DAY_MS) * DAY_MS);
         let newest = self.days.keys().next_back().copied();
-        for (day, d) in self.days.range(a..=b) {
+        for (day, d) in self.days_of(s, false) {
             let whole = *day >= s.start && day + DAY_MS - 1 <= s.end;
             if whole && s.sub_bit == 0 && s.whole_days && d.len() >= SUMMARY_MIN_POSTS && Some(*day) != newest {
                 f(Part::Day(*day, d));
@@ -700,17 +686,19 @@ pub(crate) const SUMMARY_MIN_POSTS: usize = 2_000;
 #[inline(always)]
 fn posts_in<'a>(d: &'a DayPosts, s: &Scope, whole: bool, mut f: impl FnMut(&'a DayPosts, usize)) {
     for i in 0..d.len() {
-        if (s.platforms >> d.platform[i]) & 1 == 0 {
-            continue;
+        if in_scope(d, i, s, whole) {
+            f(d, i);
         }
-        if s.sub_bit != 0 && d.subs[i] & s.sub_bit == 0 {
-            continue;
-        }
-        if !whole && (d.at[i] < s.start || d.at[i] > s.end) {
-            continue;
-        }
-        f(d, i);
     }
+}
+
+/// Whether post `i` of day `d` is in scope: its platform, subtracker and (unless the day lies
+/// `whole` inside the range) its time.
+#[inline(always)]
+fn in_scope(d: &DayPosts, i: usize, s: &Scope, whole: bool) -> bool {
+    (s.platforms >> d.platform[i]) & 1 != 0
+        && (s.sub_bit == 0 || d.subs[i] & s.sub_bit != 0)
+        && (whole || (s.start <= d.at[i] && d.at[i] <= s.end))
 }
 
 /// What [`TopicTable::each_part`] gives: a day in scope whole (its start and posts), or a post

@@ -9,6 +9,9 @@
 //! generated ones (no hints). Language detection alone is timed against whatlang's trigram
 //! ranking over all of Hark's languages, the detector before whichlang took the Latin-script
 //! majority, on the same texts in the same run.
+//!
+//! `HARK_BENCH_PROFILE_REAL=N` only enriches the first N real-text posts once and stops, for
+//! counting instructions: `valgrind --tool=callgrind` on the bench binary with it set.
 
 #[path = "shapes/mod.rs"]
 mod shapes;
@@ -79,6 +82,13 @@ fn main() {
         .take(if texts.is_empty() { 0 } else { unhinted.len() })
         .collect();
 
+    if let Ok(n) = std::env::var("HARK_BENCH_PROFILE_REAL") {
+        let n: usize = n.parse().unwrap_or(20_000);
+        for p in real.iter().take(n) {
+            black_box(enrich(p));
+        }
+        return;
+    }
     let shapes: [(&str, &[Post]); 3] =
         [("demo", &kept), ("demo, no language hints", &unhinted), ("real texts, no language hints", &real)];
     for (name, posts) in shapes {

@@ -366,9 +366,11 @@ impl<'a> Deltas<'a> {
         for t in &p.terms.mentions {
             term("mention", t);
         }
-        for t in &p.terms.keywords {
-            term("keyword", t);
-        }
+        // A post's keywords are not rolled up ([`unrolled`]): real tweets carry about ten each,
+        // most of them rare, so their day and lifetime rows took a third of the writer's time on
+        // real texts, while every page counts keywords over the tracker's in-memory table.
+        // Without the table the dashboard reads them from the post rows (`dashboard::terms`), as
+        // the topics page does for a tracker too large to keep.
         for t in &p.terms.domains {
             term("domain", t);
         }
@@ -727,11 +729,15 @@ impl Store {
             } else {
                 Default::default()
             };
-            // 18 parameters a link, under SQLite's 32,766.
-            for chunk in links.chunks(1800) {
+            // 19 parameters a link, under SQLite's 32,766. A link's `indirect` flag is written with
+            // it, so only a new link takes it (the conflict leaves an existing one alone); written
+            // after the insert, it cost a second version of every indirect link's row (most of an
+            // import of another tool's search results).
+            for chunk in links.chunks(1700) {
                 let mut q = sqlx::QueryBuilder::new(
                     "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
-                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort, has_media, visibility) ",
+                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort, has_media, visibility, \
+                     indirect) ",
                 );
                 q.push_values(chunk, |mut b, (t, id, p, l)| {
                     b.push_bind(*t)
@@ -756,28 +762,12 @@ impl Store {
                         .push_bind_unseparated(p.text.as_str())
                         .push_unseparated(", 1, 16))")
                         .push_bind(p.media.is_some() as i16)
-                        .push_bind(if p.media.is_some() && moderated.contains(t) { 2i64 } else { 1i64 });
+                        .push_bind(if p.media.is_some() && moderated.contains(t) { 2i64 } else { 1i64 })
+                        .push_bind(l.indirect);
                 });
                 q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
                 let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
                 new_links.extend(rows);
-            }
-            // Indirect matches are rare: flagged after the insert, in one statement per tracker.
-            let mut indirect: HashMap<i64, Vec<i64>> = HashMap::new();
-            for (t, id, _, l) in &links {
-                if l.indirect && new_links.contains(&(*t, *id)) {
-                    indirect.entry(*t).or_default().push(*id);
-                }
-            }
-            for (t, ids) in &indirect {
-                let mut q = sqlx::QueryBuilder::new("UPDATE tracker_posts SET indirect = TRUE WHERE tracker_id = ");
-                q.push_bind(*t).push(" AND post_id IN (");
-                let mut sep = q.separated(", ");
-                for id in ids {
-                    sep.push_bind(*id);
-                }
-                q.push(")");
-                q.build().execute(&mut *tx).await?;
             }
             laps.lap("links");
             let mut deltas = Deltas::default();
@@ -914,6 +904,12 @@ pub(crate) fn hourly_upsert() -> (String, String) {
     )
 }
 
-/// Term kinds with lifetime counts in `rollup_term_totals` (the kinds a post lists).
+/// Term kinds a post lists (`posts.terms`); all but keywords have lifetime counts in
+/// `rollup_term_totals` (keywords are not rolled up: [`Deltas::add_post`]).
 pub(crate) const TOTAL_KINDS: [&str; 5] = ["hashtag", "mention", "keyword", "domain", "link"];
+
+/// Term kinds that have no rollup rows: counted from the post rows (or the in-memory table).
+pub(crate) fn unrolled(kind: &str) -> bool {
+    kind == "keyword"
+}
 

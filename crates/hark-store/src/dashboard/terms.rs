@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use hark_core::PlatformSet;
 
 use super::{memory, PageFilter, FAR, FROM_ROWS};
+use crate::ingest::unrolled;
 use crate::topics::table::{facet_kind, TermKind};
 use crate::time::HOUR_MS;
 use crate::{with_pool, Result, Store};
@@ -258,6 +259,9 @@ impl Store {
                     || matches!(self.dash_bounds(tracker_id, &u).await?, Some((lo, hi)) if a <= lo && hi < b));
             let source = if lifetime { Interior::Lifetime } else { Interior::Days(a, b) };
             for (i, (kind, _)) in wants.iter().enumerate() {
+                if unrolled(kind) {
+                    continue;
+                }
                 if let Some(list) = subs[i].platform_list() {
                     self.interior_terms(tracker_id, &list, kind, source, &mut accs[i], top).await?;
                 }
@@ -272,8 +276,22 @@ impl Store {
                 None => Ok(vec![]),
             }
         };
-        let (mut accs, parts) = tokio::try_join!(whole, partial)?;
-        for part in parts {
+        // Kinds without rollup rows (keywords) read the whole days' post rows as well, on a
+        // connection of their own; the other kinds' lists are left empty there.
+        let unrolled_wanted: Vec<(&str, PlatformSet)> = wanted
+            .iter()
+            .map(|(k, p)| if unrolled(k) { (*k, *p) } else { (*k, PlatformSet::default()) })
+            .collect();
+        let interior_rows = async {
+            match (&ulist, interior) {
+                (Some(list), Some((a, b))) if unrolled_wanted.iter().any(|(_, p)| !p.is_empty()) => {
+                    Ok(vec![self.edge_terms(tracker_id, &u, list, &unrolled_wanted, (a, b - 1)).await?])
+                }
+                _ => Ok::<_, crate::StoreError>(vec![]),
+            }
+        };
+        let (mut accs, parts, rows) = tokio::try_join!(whole, partial, interior_rows)?;
+        for part in parts.into_iter().chain(rows) {
             for (acc, got) in accs.iter_mut().zip(part) {
                 for (t, c) in got {
                     *acc.entry(t).or_default() += c;

@@ -185,7 +185,7 @@ fn record(key: &str, created_at: i64, engagement: i64, trackers: &[i64]) -> hark
         sentiment_bucket: hark_core::Bucket::SlightPositive,
         country: Some("GB".into()),
         data: "{}".into(),
-        terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], ..Default::default() },
+        terms: hark_store::PostTerms { hashtags: vec!["#coffee".into()], keywords: vec!["latte".into()], ..Default::default() },
         links: trackers.iter().map(|t| hark_store::TrackerLink { tracker_id: *t, subtrackers: 0, sentiment: None, indirect: false }).collect(),
         ..Default::default()
     }
@@ -223,9 +223,26 @@ async fn ingest_is_idempotent_and_keeps_rollups_right() {
         assert_eq!(s.count_tracker_posts(b.id, &early).await.unwrap(), 1);
         assert_eq!(s.rollup_terms(a.id, "hashtag", 10).await.unwrap(), vec![("#coffee".to_string(), 2)]);
         assert_eq!(s.rollup_terms(b.id, "country", 10).await.unwrap(), vec![("GB".to_string(), 2)]);
+        // Keywords have no rollup rows (the writer's costliest); the dashboard counts them from
+        // the post rows when the in-memory table is not used.
+        assert_eq!(s.rollup_terms(a.id, "keyword", 10).await.unwrap(), vec![]);
+        let f = hark_store::PageFilter { platforms: PlatformSet::all(), ..Default::default() };
+        let rollup_path = s.without_memory_terms();
+        assert_eq!(rollup_path.dash_terms(a.id, &f, "keyword").await.unwrap(), vec![("latte".to_string(), 2)]);
         let t = s.tracker_by_id(a.id).await.unwrap().unwrap();
         assert_eq!(t.total_posts, 2);
         assert_eq!(t.first_data_point, Some(3_600_000));
+        // Removing a tracker removes its links and rollups (a cascade on SQLite, triggers on
+        // PostgreSQL, whose write tables have no foreign keys); the other tracker keeps its own.
+        assert!(s.delete_tracker(a.id, None).await.unwrap());
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (0, 0));
+        assert_eq!(s.rollup_terms(a.id, "hashtag", 10).await.unwrap(), vec![]);
+        assert_eq!(s.count_tracker_posts(a.id, &all).await.unwrap(), 0);
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (2, 11));
+        // A batch for a tracker that is gone fails whole: no row outlives its tracker.
+        assert!(s.ingest_batch(&[record("9", 3_600_000, 1, &[a.id])], 400).await.is_err());
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (0, 0));
+        assert_eq!(s.count_tracker_posts(a.id, &all).await.unwrap(), 0);
     })
     .await;
 }

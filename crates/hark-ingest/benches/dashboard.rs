@@ -316,6 +316,20 @@ async fn bench(
         std::env::var(v).map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()).unwrap_or_default()
     };
     let (only_groups, only_ranges) = (list("HARK_BENCH_GROUPS"), list("HARK_BENCH_RANGES"));
+    // Without the table (the seconds after a server starts, or a tracker too large to keep) the
+    // topics panel counts keywords from the post rows, which have no rollup: its cost, once per
+    // range, and its answer checked against the table's.
+    let rollup_path = store.without_memory_terms();
+    for (label, f) in ranges(end) {
+        if !only_ranges.is_empty() && !only_ranges.iter().any(|r| r == label) {
+            continue;
+        }
+        let s = Instant::now();
+        let a = group(&rollup_path, t, &f, "topics").await;
+        let ms = s.elapsed().as_secs_f64() * 1000.0;
+        assert_eq!(a, group(&store, t, &f, "topics").await, "{name} {shape} {label}: topics without the table differ");
+        println!("  {label}: topics panel without the in-memory table (keywords from the post rows): {ms:.0} ms");
+    }
     for (label, f) in ranges(end) {
         if !only_ranges.is_empty() && !only_ranges.iter().any(|r| r == label) {
             continue;

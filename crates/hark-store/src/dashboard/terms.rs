@@ -276,19 +276,30 @@ impl Store {
                 None => Ok(vec![]),
             }
         };
-        // Kinds without rollup rows (keywords) read the whole days' post rows as well, on a
-        // connection of their own; the other kinds' lists are left empty there.
+        // Kinds without rollup rows (keywords) read the whole days' post rows as well, in two
+        // halves at once (a core each), beside the rest; the other kinds' lists are left empty
+        // there.
         let unrolled_wanted: Vec<(&str, PlatformSet)> = wanted
             .iter()
             .map(|(k, p)| if unrolled(k) { (*k, *p) } else { (*k, PlatformSet::default()) })
             .collect();
         let interior_rows = async {
-            match (&ulist, interior) {
-                (Some(list), Some((a, b))) if unrolled_wanted.iter().any(|(_, p)| !p.is_empty()) => {
-                    Ok(vec![self.edge_terms(tracker_id, &u, list, &unrolled_wanted, (a, b - 1)).await?])
-                }
-                _ => Ok::<_, crate::StoreError>(vec![]),
+            let (Some(list), Some((a, b))) = (&ulist, interior) else { return Ok(vec![]) };
+            if unrolled_wanted.iter().all(|(_, p)| p.is_empty()) {
+                return Ok(vec![]);
             }
+            // The range's posts lie within the tracker's first and last (All Time has no ends).
+            let (lo, hi) = match self.dash_bounds(tracker_id, &u).await? {
+                Some((lo, hi)) => (a.max(lo), (b - 1).min(hi)),
+                None => return Ok(vec![]),
+            };
+            if lo > hi {
+                return Ok(vec![]);
+            }
+            let mid = lo + (hi - lo) / 2;
+            let halves = [(lo, mid), (mid + 1, hi)];
+            let halves = if mid < hi { &halves[..] } else { &halves[..1] };
+            self.edges_concurrently(halves, |range| self.edge_terms(tracker_id, &u, list, &unrolled_wanted, range)).await
         };
         let (mut accs, parts, rows) = tokio::try_join!(whole, partial, interior_rows)?;
         for part in parts.into_iter().chain(rows) {

@@ -84,6 +84,16 @@ pub async fn session_user(state: &AppState, token: &str) -> ApiResult<Option<Use
     Ok(state.store.session_user(&token_hash(token), now_millis()).await?)
 }
 
+/// [`session_user`] for a GET request: kept while nothing changed ([`crate::lookups`]), so a
+/// session that expires is refused at most [`crate::lookups::LOOKUP_TTL`] late.
+pub async fn session_user_kept(state: &AppState, token: &str) -> ApiResult<Option<UserRow>> {
+    if token.len() != 64 {
+        return Ok(None);
+    }
+    let hash = token_hash(token);
+    state.lookups.session(&state.store, &hash, async { Ok(state.store.session_user(&hash, now_millis()).await?) }).await
+}
+
 fn secure(state: &AppState, headers: &HeaderMap) -> bool {
     state.config.secure_cookies
         || headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()) == Some("https")

@@ -3,7 +3,7 @@
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum_extra::extract::CookieJar;
 use hark_core::{now_millis, Permission, PlatformSet};
 use hark_store::{PageFilter, TrackerRow, UserRow};
@@ -77,7 +77,9 @@ impl FromRequestParts<AppState> for MaybeUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let jar = CookieJar::from_headers(&parts.headers);
+        let reads = matches!(parts.method, Method::GET | Method::HEAD);
         match jar.get(auth::SESSION_COOKIE) {
+            Some(c) if reads => Ok(MaybeUser(auth::session_user_kept(state, c.value()).await?)),
             Some(c) => Ok(MaybeUser(auth::session_user(state, c.value()).await?)),
             None => Ok(MaybeUser(None)),
         }
@@ -134,7 +136,8 @@ impl FromRequestParts<AppState> for TrackerPage {
             moderation_key: q.moderation_key.as_deref(),
             route,
         };
-        let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), keys).await?;
+        let kept = matches!(parts.method, Method::GET | Method::HEAD);
+        let (row, perm, shared) = load_tracker_for_page(state, &hash, user.as_ref(), keys, kept).await?;
         let filter = q.parse(PlatformSet::from_bits(row.platforms), user.as_ref().map(|u| u.id), now_millis())?;
         let embedded = q.embed_key.is_some();
         let relative_range =

@@ -27,6 +27,7 @@ pub mod exports;
 pub mod extract;
 pub mod filters;
 pub mod limits;
+pub mod lookups;
 pub mod mail;
 pub mod notify;
 pub mod routes;
@@ -106,6 +107,8 @@ pub struct AppState {
     pub media: Arc<routes::media::MediaProxy>,
     /// Answers of the analytic reads, kept while they cannot have changed.
     pub answers: Arc<answers::Answers>,
+    /// The sessions, trackers and roles GET requests looked up, kept while nothing changed them.
+    pub lookups: Arc<lookups::Lookups>,
 }
 
 impl AppState {
@@ -123,12 +126,14 @@ impl AppState {
         let public_limiters = Arc::new(limits::PublicLimiters::new(config.rate_limits.unwrap_or_default()));
         // The store seals what it keeps of connectors' and webhooks' secrets with the same key.
         let store = store.with_secret_key(secret_key.clone());
+        let lookups = Arc::new(lookups::Lookups::new(store.backend()));
         Self {
             store,
             secret_key,
             public_limiters,
             media: Arc::new(routes::media::MediaProxy::new(config.media_allow_private)),
             answers: Arc::new(answers::Answers::new(config.answer_cache_mb.unwrap_or(answers::DEFAULT_MB))),
+            lookups,
             config: Arc::new(config),
             login_limiter: Arc::new(auth::LoginLimiter::default()),
             mailer,
@@ -300,6 +305,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/{*rest}", any(api_not_found))
         .layer(axum::middleware::from_fn(auth::csrf_guard))
+        .layer(axum::middleware::from_fn(note_writes))
         .layer(DefaultBodyLimit::max(1 << 20))
         // Nothing of the API is stored by browsers, but for the kept answers' own `private,
         // no-cache` (stored, and confirmed with the server on every use).
@@ -331,6 +337,18 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(frame_policy))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .layer(tower_http::compression::CompressionLayer::new())
+}
+
+/// After a request that may have written (anything but GET, HEAD and OPTIONS), what GET requests
+/// kept of the database is looked up again ([`lookups`]): the change is seen by the next read,
+/// whichever statement made it.
+async fn note_writes(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let reads = matches!(*req.method(), axum::http::Method::GET | axum::http::Method::HEAD | axum::http::Method::OPTIONS);
+    let res = next.run(req).await;
+    if !reads {
+        hark_store::note_change();
+    }
+    res
 }
 
 /// True for an embed URL: `embed=1` or `embed=true` in the query.

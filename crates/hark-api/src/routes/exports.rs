@@ -231,7 +231,7 @@ async fn readable_job(state: &AppState, token: &str, user: Option<&UserRow>, sha
     let job = state.store.export_by_token(token).await?.ok_or_else(missing)?;
     let row = state.store.tracker_by_id(job.tracker_id).await?.ok_or_else(missing)?;
     let keys = PublicKeys { share_hash, embed_key: None, moderation_key: None, route: "/exports" };
-    let (row, perm, shared) = load_tracker_for_page(state, &row.hash, user, keys).await?;
+    let (row, perm, shared) = load_tracker_for_page(state, &row.hash, user, keys, false).await?;
     if !can_export(&row, user, perm, shared.as_ref()) {
         return Err(refuse_export(user, shared.is_some()));
     }

@@ -37,6 +37,18 @@ pub async fn load_tracker(
     user: Option<&UserRow>,
     need: Permission,
 ) -> ApiResult<(TrackerRow, Permission)> {
+    load_tracker_with(state, hash, user, need, false).await
+}
+
+/// [`load_tracker`]; with `kept`, the tracker row and the caller's role may come from what earlier
+/// GET requests looked up ([`crate::lookups`]).
+async fn load_tracker_with(
+    state: &AppState,
+    hash: &str,
+    user: Option<&UserRow>,
+    need: Permission,
+    kept: bool,
+) -> ApiResult<(TrackerRow, Permission)> {
     let hash = TrackerHash::parse(hash).map_err(|_| {
         if user.is_some() {
             ApiError::tracker_not_found()
@@ -44,11 +56,19 @@ pub async fn load_tracker(
             ApiError::unauthorized()
         }
     })?;
-    let row = state.store.tracker_by_hash(hash.as_str()).await?;
+    let row = if kept {
+        state.lookups.tracker(&state.store, hash.as_str(), async { Ok(state.store.tracker_by_hash(hash.as_str()).await?) }).await?
+    } else {
+        state.store.tracker_by_hash(hash.as_str()).await?
+    };
     let Some(row) = row else {
         return Err(if user.is_some() { ApiError::tracker_not_found() } else { ApiError::unauthorized() });
     };
     let mut permission = match user {
+        // The owner's rank needs no lookup.
+        Some(u) if kept && u.id != row.owner_id => {
+            state.lookups.role(&state.store, row.id, u.id, u.is_admin, async { Ok(state.store.permission(&row, u.id, u.is_admin).await?) }).await?
+        }
         Some(u) => state.store.permission(&row, u.id, u.is_admin).await?,
         None => Permission::NoAccess,
     };
@@ -101,14 +121,17 @@ pub struct PublicKeys<'a> {
 /// through the tracker's share link (`shareHash`) or an embed key for a caller without one, who
 /// then reads as a viewer and may do what the link's toggles allow (the returned
 /// [`LinkSharing`]; an embed allows nothing more than reading). Only reads take this path; every
-/// change and every member-only read asks [`load_tracker`].
+/// change and every member-only read asks [`load_tracker`]. With `kept` (the analytic pages' GET
+/// requests) the tracker and the caller's role may come from what earlier reads looked up
+/// ([`crate::lookups`]).
 pub async fn load_tracker_for_page(
     state: &AppState,
     hash: &str,
     user: Option<&UserRow>,
     keys: PublicKeys<'_>,
+    kept: bool,
 ) -> ApiResult<(TrackerRow, Permission, Option<LinkSharing>)> {
-    let own = load_tracker(state, hash, user, Permission::Viewer).await;
+    let own = load_tracker_with(state, hash, user, Permission::Viewer, kept).await;
     let Err(denied) = own else {
         let (row, p) = own?;
         return Ok((row, p, None));
@@ -120,7 +143,12 @@ pub async fn load_tracker_for_page(
         return Err(denied);
     }
     let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
-    let Some(row) = state.store.tracker_by_hash(parsed.as_str()).await? else { return Err(denied) };
+    let row = if kept {
+        state.lookups.tracker(&state.store, parsed.as_str(), async { Ok(state.store.tracker_by_hash(parsed.as_str()).await?) }).await?
+    } else {
+        state.store.tracker_by_hash(parsed.as_str()).await?
+    };
+    let Some(row) = row else { return Err(denied) };
     if moderation.is_some()
         && media_wall::MODERATION_ROUTES.contains(&keys.route)
         && media_wall::moderation_key_matches(&row, moderation)

@@ -57,7 +57,7 @@ pub async fn list_tags(
     Path(hash): Path<String>,
     crate::extract::Query(share): crate::extract::Query<crate::routes::trackers::ShareParam>,
 ) -> ApiResult<axum::Json<TagList>> {
-    let (row, _, _) = crate::routes::load_tracker_for_page(&state, &hash, user.as_ref(), share.keys("/tags")).await?;
+    let (row, _, _) = crate::routes::load_tracker_for_page(&state, &hash, user.as_ref(), share.keys("/tags"), false).await?;
     let tags = state.store.tags(row.id).await?.into_iter().map(Tag::from).collect();
     Ok(axum::Json(TagList { tags }))
 }

@@ -256,7 +256,7 @@ pub async fn get_tracker(
     Path(hash): Path<String>,
     Query(share): Query<ShareParam>,
 ) -> ApiResult<axum::Json<Tracker>> {
-    let (row, p, shared) = load_tracker_for_page(&state, &hash, user.as_ref(), share.keys("")).await?;
+    let (row, p, shared) = load_tracker_for_page(&state, &hash, user.as_ref(), share.keys(""), false).await?;
     let mut tracker = Tracker::from_row(&row, p)?;
     tracker.shared = shared.is_some();
     if shared.is_some() || p < Permission::Administrator {
@@ -564,7 +564,7 @@ pub async fn total_posts(
         moderation_key: None,
         route: "/total-posts",
     };
-    let (row, _, _) = load_tracker_for_page(&state, &hash, user.as_ref(), keys).await?;
+    let (row, _, _) = load_tracker_for_page(&state, &hash, user.as_ref(), keys, false).await?;
     let tracker_platforms = PlatformSet::from_bits(row.platforms);
     let platforms = q.platforms(tracker_platforms)?;
     let DateRange { start, end } = q.range(now_millis())?;

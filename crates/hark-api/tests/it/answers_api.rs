@@ -177,3 +177,33 @@ async fn with_no_memory_for_answers_each_read_is_computed_and_still_confirmed() 
         assert_eq!(app.answers.counts(), (0, 2));
     }
 }
+
+/// On SQLite a read reuses the tracker row and session it looked up while nothing was written;
+/// a write by another process on the same file (here a connection of its own, which the server's
+/// commit hook does not see) is seen by the very next read, through the write-ahead log.
+#[tokio::test]
+async fn a_write_by_another_process_is_seen_by_the_next_read() {
+    let app = TestApp::spawn(hark_store::Backend::Sqlite).await;
+    let hash = tracker_with(&app, 2, "coffee").await;
+    let stats = format!("/api/v1/trackers/{hash}/dashboard/top-stats?days=all");
+    let anon = reqwest::Client::new();
+    let other = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect(&app.db.url).await.unwrap();
+    for round in 0..3 {
+        // Private: a signed-out reader is refused, however often it asks.
+        for _ in 0..3 {
+            assert_eq!(read(&app, &anon, &stats, None).await.status, 401, "round {round}");
+        }
+        let signed_in = read(&app, &app.client, &stats, None).await;
+        assert_eq!(signed_in.status, 200);
+        // The demo tracker, as the other process makes it, opens at once.
+        sqlx::query("UPDATE trackers SET is_demo = 1 WHERE hash = ?").bind(&hash).execute(&other).await.unwrap();
+        let open = read(&app, &anon, &stats, None).await;
+        assert_eq!((open.status, open.body["posts"].as_i64()), (200, Some(2)), "round {round}");
+        sqlx::query("UPDATE trackers SET is_demo = 0 WHERE hash = ?").bind(&hash).execute(&other).await.unwrap();
+        assert_eq!(read(&app, &anon, &stats, None).await.status, 401, "round {round}");
+    }
+    // A session ended by the other process is refused at once.
+    sqlx::query("DELETE FROM sessions").execute(&other).await.unwrap();
+    assert_eq!(read(&app, &app.client, &stats, None).await.status, 401);
+    other.close().await;
+}

@@ -1,0 +1,154 @@
+//! The lookups a read makes before its answer (the session's user, the tracker a path's hash
+//! names, a team member's role), kept in memory for GET requests while nothing could have changed
+//! them.
+//!
+//! A kept answer ([`crate::answers`]) costs microseconds, but these lookups were a database query
+//! each, on SQLite two hand-offs to a connection's thread: under 200 looping dashboard viewers
+//! they were most of the server's work. A kept lookup is reused while the process's change
+//! counter ([`hark_store::changes`]) and the database's write-ahead log stand still
+//! ([`hark_store::ChangeMark`]). Every commit of any of the process's SQLite connections moves the
+//! counter (and again once a write transaction or an API request other than a GET is done), and
+//! every commit of another process on the same file (a `hark import` beside a server) grows the
+//! log, so a read after a change sees it. A commit landing while a lookup is read is seen within
+//! [`LOOKUP_TTL`], since no lookup is kept longer. Only what exists is kept: an unknown session or
+//! tracker is asked of the database each time.
+//!
+//! On PostgreSQL nothing is kept: several nodes write one database, and a node cannot see the
+//! others' commits (nor those of its own statements outside a write transaction) as SQLite's
+//! commit hook shows them.
+
+use std::hash::Hash;
+use std::time::Duration;
+
+use hark_store::{ChangeMark, Store, TrackerRow, UserRow};
+use moka::future::Cache;
+
+use crate::error::ApiResult;
+use hark_core::Permission;
+
+/// The longest a lookup is kept: how late a change made by another process may be seen.
+pub const LOOKUP_TTL: Duration = Duration::from_millis(250);
+
+/// Lookups kept per kind.
+const CAPACITY: u64 = 10_000;
+
+/// A kept value and the point of the store's history it was read at.
+#[derive(Clone)]
+struct Kept<M, T> {
+    at: M,
+    value: T,
+}
+
+/// The kept lookups of a server.
+pub struct Lookups {
+    sessions: Cache<String, Kept<ChangeMark, UserRow>>,
+    trackers: Cache<String, Kept<ChangeMark, TrackerRow>>,
+    roles: Cache<(i64, i64, bool), Kept<ChangeMark, Permission>>,
+    /// Whether anything is kept (SQLite).
+    on: bool,
+}
+
+impl Lookups {
+    /// The lookups of a server on `backend`: kept on SQLite, always asked of PostgreSQL.
+    pub fn new(backend: hark_store::Backend) -> Self {
+        Self { sessions: cache(), trackers: cache(), roles: cache(), on: backend == hark_store::Backend::Sqlite }
+    }
+}
+
+fn cache<K: Hash + Eq + Send + Sync + 'static, V: Clone + Send + Sync + 'static>() -> Cache<K, V> {
+    Cache::builder().max_capacity(CAPACITY).time_to_live(LOOKUP_TTL).build()
+}
+
+/// `load`'s value, or the one kept for `key` when the history has not moved since it was read
+/// (`at`, taken before `load` runs, so a value read across a change is not reused).
+async fn kept<K, M, V, F>(cache: &Cache<K, Kept<M, V>>, key: K, at: M, load: F) -> ApiResult<Option<V>>
+where
+    K: Hash + Eq + Send + Sync + 'static,
+    M: PartialEq + Clone + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+    F: std::future::Future<Output = ApiResult<Option<V>>>,
+{
+    if let Some(k) = cache.get(&key).await {
+        if k.at == at {
+            return Ok(Some(k.value));
+        }
+    }
+    let value = load.await?;
+    match &value {
+        Some(v) => cache.insert(key, Kept { at, value: v.clone() }).await,
+        None => cache.invalidate(&key).await,
+    }
+    Ok(value)
+}
+
+impl Lookups {
+    /// The user of a session (by its token's digest), as `load` reads it.
+    pub async fn session<F>(&self, store: &Store, token_hash: &str, load: F) -> ApiResult<Option<UserRow>>
+    where
+        F: std::future::Future<Output = ApiResult<Option<UserRow>>>,
+    {
+        if !self.on {
+            return load.await;
+        }
+        kept(&self.sessions, token_hash.to_string(), store.change_mark(), load).await
+    }
+
+    /// The tracker of a hash, as `load` reads it.
+    pub async fn tracker<F>(&self, store: &Store, hash: &str, load: F) -> ApiResult<Option<TrackerRow>>
+    where
+        F: std::future::Future<Output = ApiResult<Option<TrackerRow>>>,
+    {
+        if !self.on {
+            return load.await;
+        }
+        kept(&self.trackers, hash.to_string(), store.change_mark(), load).await
+    }
+
+    /// A user's role on a tracker, as `load` reads it.
+    pub async fn role<F>(&self, store: &Store, tracker_id: i64, user_id: i64, is_admin: bool, load: F) -> ApiResult<Permission>
+    where
+        F: std::future::Future<Output = ApiResult<Permission>>,
+    {
+        if !self.on {
+            return load.await;
+        }
+        let load = async { load.await.map(Some) };
+        Ok(kept(&self.roles, (tracker_id, user_id, is_admin), store.change_mark(), load).await?.unwrap_or(Permission::NoAccess))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    async fn read(c: &Cache<String, Kept<u64, i64>>, at: u64, loads: &AtomicUsize, value: Option<i64>) -> Option<i64> {
+        kept(c, "k".to_string(), at, async {
+            loads.fetch_add(1, Ordering::SeqCst);
+            Ok(value)
+        })
+        .await
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_lookup_is_reused_until_a_change_or_its_time_is_up() {
+        assert!(Lookups::new(hark_store::Backend::Sqlite).on && !Lookups::new(hark_store::Backend::Postgres).on);
+        let c: Cache<String, Kept<u64, i64>> = cache();
+        let loads = AtomicUsize::new(0);
+        assert_eq!(read(&c, 1, &loads, Some(1)).await, Some(1));
+        assert_eq!(read(&c, 1, &loads, Some(2)).await, Some(1), "kept while nothing changed");
+        assert_eq!(loads.load(Ordering::SeqCst), 1);
+        assert_eq!(read(&c, 2, &loads, Some(3)).await, Some(3), "read again after a change");
+        assert_eq!(loads.load(Ordering::SeqCst), 2);
+        // Gone from the database: not kept, asked again.
+        assert_eq!(read(&c, 3, &loads, None).await, None);
+        assert_eq!(read(&c, 3, &loads, None).await, None);
+        assert_eq!(loads.load(Ordering::SeqCst), 4);
+        // Kept no longer than the time limit, whatever the history.
+        assert_eq!(read(&c, 3, &loads, Some(4)).await, Some(4));
+        tokio::time::sleep(LOOKUP_TTL + Duration::from_millis(50)).await;
+        assert_eq!(read(&c, 3, &loads, Some(5)).await, Some(5), "read again after the time limit");
+        assert_eq!(loads.load(Ordering::SeqCst), 6);
+    }
+}

@@ -91,7 +91,7 @@ pub async fn session_user_kept(state: &AppState, token: &str) -> ApiResult<Optio
         return Ok(None);
     }
     let hash = token_hash(token);
-    state.lookups.session(&state.store, &hash, async { Ok(state.store.session_user(&hash, now_millis()).await?) }).await
+    state.lookups.session(&hash, async { Ok(state.store.session_user(&hash, now_millis()).await?) }).await
 }
 
 fn secure(state: &AppState, headers: &HeaderMap) -> bool {

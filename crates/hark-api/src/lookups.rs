@@ -5,34 +5,32 @@
 //! A kept answer ([`crate::answers`]) costs microseconds, but these lookups were a database query
 //! each, on SQLite two hand-offs to a connection's thread: under 200 looping dashboard viewers
 //! they were most of the server's work. A kept lookup is reused while the process's change
-//! counter ([`hark_store::changes`]) and the database's write-ahead log stand still
-//! ([`hark_store::ChangeMark`]). Every commit of any of the process's SQLite connections moves the
-//! counter (and again once a write transaction or an API request other than a GET is done), and
-//! every commit of another process on the same file (a `hark import` beside a server) grows the
-//! log, so a read after a change sees it. A commit landing while a lookup is read is seen within
-//! [`LOOKUP_TTL`], since no lookup is kept longer. Only what exists is kept: an unknown session or
-//! tracker is asked of the database each time.
+//! counter ([`hark_store::changes`]) stands still. Every change of a session, user, tracker or
+//! member row by any of the process's SQLite connections moves it, and so does every API request
+//! other than a GET once answered, so a read after a change here sees it. A change by another
+//! process on the same file (the `sqlite3` shell, a `hark` command beside a server), or one
+//! committing while a lookup is read, is seen within [`LOOKUP_TTL`]: no lookup is kept longer.
+//! Only what exists is kept: an unknown session or tracker is asked of the database each time.
 //!
 //! On PostgreSQL nothing is kept: several nodes write one database, and a node cannot see the
-//! others' commits (nor those of its own statements outside a write transaction) as SQLite's
-//! commit hook shows them.
+//! others' changes as SQLite's update hook shows it its own.
 
 use std::hash::Hash;
 use std::time::Duration;
 
-use hark_store::{ChangeMark, Store, TrackerRow, UserRow};
+use hark_store::{TrackerRow, UserRow};
 use moka::future::Cache;
 
 use crate::error::ApiResult;
 use hark_core::Permission;
 
 /// The longest a lookup is kept: how late a change made by another process may be seen.
-pub const LOOKUP_TTL: Duration = Duration::from_millis(250);
+pub const LOOKUP_TTL: Duration = Duration::from_millis(100);
 
 /// Lookups kept per kind.
 const CAPACITY: u64 = 10_000;
 
-/// A kept value and the point of the store's history it was read at.
+/// A kept value and the change counter it was read under.
 #[derive(Clone)]
 struct Kept<M, T> {
     at: M,
@@ -41,9 +39,9 @@ struct Kept<M, T> {
 
 /// The kept lookups of a server.
 pub struct Lookups {
-    sessions: Cache<String, Kept<ChangeMark, UserRow>>,
-    trackers: Cache<String, Kept<ChangeMark, TrackerRow>>,
-    roles: Cache<(i64, i64, bool), Kept<ChangeMark, Permission>>,
+    sessions: Cache<String, Kept<u64, UserRow>>,
+    trackers: Cache<String, Kept<u64, TrackerRow>>,
+    roles: Cache<(i64, i64, bool), Kept<u64, Permission>>,
     /// Whether anything is kept (SQLite).
     on: bool,
 }
@@ -59,8 +57,8 @@ fn cache<K: Hash + Eq + Send + Sync + 'static, V: Clone + Send + Sync + 'static>
     Cache::builder().max_capacity(CAPACITY).time_to_live(LOOKUP_TTL).build()
 }
 
-/// `load`'s value, or the one kept for `key` when the history has not moved since it was read
-/// (`at`, taken before `load` runs, so a value read across a change is not reused).
+/// `load`'s value, or the one kept for `key` when the change counter has not moved since it was
+/// read (`at`, taken before `load` runs, so a value read across a change is not reused).
 async fn kept<K, M, V, F>(cache: &Cache<K, Kept<M, V>>, key: K, at: M, load: F) -> ApiResult<Option<V>>
 where
     K: Hash + Eq + Send + Sync + 'static,
@@ -82,38 +80,42 @@ where
 }
 
 impl Lookups {
+    /// `load`'s value, or the one kept under `key` when lookups are kept at all.
+    async fn look<K, V, F>(&self, cache: &Cache<K, Kept<u64, V>>, key: K, load: F) -> ApiResult<Option<V>>
+    where
+        K: Hash + Eq + Send + Sync + 'static,
+        V: Clone + Send + Sync + 'static,
+        F: std::future::Future<Output = ApiResult<Option<V>>>,
+    {
+        if !self.on {
+            return load.await;
+        }
+        kept(cache, key, hark_store::changes(), load).await
+    }
+
     /// The user of a session (by its token's digest), as `load` reads it.
-    pub async fn session<F>(&self, store: &Store, token_hash: &str, load: F) -> ApiResult<Option<UserRow>>
+    pub async fn session<F>(&self, token_hash: &str, load: F) -> ApiResult<Option<UserRow>>
     where
         F: std::future::Future<Output = ApiResult<Option<UserRow>>>,
     {
-        if !self.on {
-            return load.await;
-        }
-        kept(&self.sessions, token_hash.to_string(), store.change_mark(), load).await
+        self.look(&self.sessions, token_hash.to_string(), load).await
     }
 
     /// The tracker of a hash, as `load` reads it.
-    pub async fn tracker<F>(&self, store: &Store, hash: &str, load: F) -> ApiResult<Option<TrackerRow>>
+    pub async fn tracker<F>(&self, hash: &str, load: F) -> ApiResult<Option<TrackerRow>>
     where
         F: std::future::Future<Output = ApiResult<Option<TrackerRow>>>,
     {
-        if !self.on {
-            return load.await;
-        }
-        kept(&self.trackers, hash.to_string(), store.change_mark(), load).await
+        self.look(&self.trackers, hash.to_string(), load).await
     }
 
     /// A user's role on a tracker, as `load` reads it.
-    pub async fn role<F>(&self, store: &Store, tracker_id: i64, user_id: i64, is_admin: bool, load: F) -> ApiResult<Permission>
+    pub async fn role<F>(&self, tracker_id: i64, user_id: i64, is_admin: bool, load: F) -> ApiResult<Permission>
     where
         F: std::future::Future<Output = ApiResult<Permission>>,
     {
-        if !self.on {
-            return load.await;
-        }
         let load = async { load.await.map(Some) };
-        Ok(kept(&self.roles, (tracker_id, user_id, is_admin), store.change_mark(), load).await?.unwrap_or(Permission::NoAccess))
+        Ok(self.look(&self.roles, (tracker_id, user_id, is_admin), load).await?.unwrap_or(Permission::NoAccess))
     }
 }
 
@@ -145,7 +147,7 @@ mod tests {
         assert_eq!(read(&c, 3, &loads, None).await, None);
         assert_eq!(read(&c, 3, &loads, None).await, None);
         assert_eq!(loads.load(Ordering::SeqCst), 4);
-        // Kept no longer than the time limit, whatever the history.
+        // Kept no longer than the time limit, whatever the counter.
         assert_eq!(read(&c, 3, &loads, Some(4)).await, Some(4));
         tokio::time::sleep(LOOKUP_TTL + Duration::from_millis(50)).await;
         assert_eq!(read(&c, 3, &loads, Some(5)).await, Some(5), "read again after the time limit");

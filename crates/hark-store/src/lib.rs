@@ -126,14 +126,17 @@ pub(crate) trait BeginWrite {
     async fn begin_write(&self, gate: &WriteGate) -> std::result::Result<Write<Self::Database>, sqlx::Error>;
 }
 
-/// Moves whenever this process may have changed what its database holds: at every commit on one
-/// of its SQLite connections (SQLite's commit hook, just before the commit lands), after every
-/// write transaction of either database commits ([`Write::commit`]), and when the API has
-/// answered a request that may have written ([`note_change`]). What a reader keeps of the
-/// database in memory (the API's per-request lookups) it may reuse while this has not moved; the
-/// writes of other processes (other nodes, `hark import` beside a server) it can only bound by
-/// time.
+/// Moves whenever this process changes a row the API's per-request lookups read (a session, a
+/// user, a tracker, a tracker's member): on SQLite at every such row change of any of the
+/// process's connections (SQLite's update hook, before the change commits), and when the API has
+/// answered a request other than a GET ([`note_change`]). What a reader keeps of those rows it
+/// may reuse while this has not moved; the changes of other processes (another node, the
+/// `sqlite3` shell or a `hark` command beside a server) it can only bound by time.
 static CHANGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The tables of the rows the API's lookups keep (all rowid tables: SQLite's update hook does not
+/// see the others).
+const LOOKED_UP: [&str; 4] = ["sessions", "users", "trackers", "tracker_members"];
 
 /// The current value of the process's change counter (see [`note_change`]).
 pub fn changes() -> u64 {
@@ -143,17 +146,6 @@ pub fn changes() -> u64 {
 /// Moves the process's change counter: what readers kept of the database before is not reused.
 pub fn note_change() {
     CHANGES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-}
-
-/// A point in the store's history as a reader can tell it cheaply: the process's change counter
-/// ([`changes`]) and, for a SQLite file, the size and time of its write-ahead log, which every
-/// commit of any process appends to (a `hark import` or the `sqlite3` shell beside a server).
-/// Two equal marks mean nothing was committed between them that a reader could have seen, but
-/// for a commit landing while the mark was taken, which a reader bounds by time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChangeMark {
-    own: u64,
-    log: Option<(u64, std::time::SystemTime)>,
 }
 
 /// The queue of a store's SQLite writers (see [`BeginWrite`]); FIFO, as tokio's mutex is.
@@ -169,9 +161,7 @@ pub(crate) struct Write<DB: sqlx::Database> {
 
 impl<DB: sqlx::Database> Write<DB> {
     pub(crate) async fn commit(self) -> std::result::Result<(), sqlx::Error> {
-        let done = self.tx.commit().await;
-        note_change();
-        done
+        self.tx.commit().await
     }
 
     pub(crate) async fn rollback(self) -> std::result::Result<(), sqlx::Error> {
@@ -320,12 +310,13 @@ impl Store {
             let file = opts.get_filename().to_path_buf();
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
-                // Every commit of every connection, whatever wrote it, moves the change counter.
+                // A change of a row the API's lookups keep, by any connection, moves the counter.
                 .after_connect(|conn, _| {
                     Box::pin(async move {
-                        conn.lock_handle().await?.set_commit_hook(|| {
-                            note_change();
-                            true
+                        conn.lock_handle().await?.set_update_hook(|change| {
+                            if LOOKED_UP.contains(&change.table) {
+                                note_change();
+                            }
                         });
                         Ok(())
                     })
@@ -365,18 +356,6 @@ impl Store {
     /// The posts-page limits in force.
     pub fn post_list_tuning(&self) -> PostListTuning {
         self.tuning
-    }
-
-    /// Where the store's history stands ([`ChangeMark`]): one `stat` of the log on SQLite.
-    pub fn change_mark(&self) -> ChangeMark {
-        let own = changes();
-        let log = self.sqlite_file.as_ref().and_then(|file| {
-            let mut wal = file.as_os_str().to_owned();
-            wal.push("-wal");
-            let m = std::fs::metadata(wal).ok()?;
-            Some((m.len(), m.modified().ok()?))
-        });
-        ChangeMark { own, log }
     }
 
     pub fn backend(&self) -> Backend {

@@ -57,7 +57,7 @@ async fn load_tracker_with(
         }
     })?;
     let row = if kept {
-        state.lookups.tracker(&state.store, hash.as_str(), async { Ok(state.store.tracker_by_hash(hash.as_str()).await?) }).await?
+        state.lookups.tracker(hash.as_str(), async { Ok(state.store.tracker_by_hash(hash.as_str()).await?) }).await?
     } else {
         state.store.tracker_by_hash(hash.as_str()).await?
     };
@@ -67,7 +67,7 @@ async fn load_tracker_with(
     let mut permission = match user {
         // The owner's rank needs no lookup.
         Some(u) if kept && u.id != row.owner_id => {
-            state.lookups.role(&state.store, row.id, u.id, u.is_admin, async { Ok(state.store.permission(&row, u.id, u.is_admin).await?) }).await?
+            state.lookups.role(row.id, u.id, u.is_admin, async { Ok(state.store.permission(&row, u.id, u.is_admin).await?) }).await?
         }
         Some(u) => state.store.permission(&row, u.id, u.is_admin).await?,
         None => Permission::NoAccess,
@@ -144,7 +144,7 @@ pub async fn load_tracker_for_page(
     }
     let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
     let row = if kept {
-        state.lookups.tracker(&state.store, parsed.as_str(), async { Ok(state.store.tracker_by_hash(parsed.as_str()).await?) }).await?
+        state.lookups.tracker(parsed.as_str(), async { Ok(state.store.tracker_by_hash(parsed.as_str()).await?) }).await?
     } else {
         state.store.tracker_by_hash(parsed.as_str()).await?
     };

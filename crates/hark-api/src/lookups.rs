@@ -32,16 +32,16 @@ const CAPACITY: u64 = 10_000;
 
 /// A kept value and the change counter it was read under.
 #[derive(Clone)]
-struct Kept<M, T> {
-    at: M,
+struct Kept<T> {
+    at: u64,
     value: T,
 }
 
 /// The kept lookups of a server.
 pub struct Lookups {
-    sessions: Cache<String, Kept<u64, UserRow>>,
-    trackers: Cache<String, Kept<u64, TrackerRow>>,
-    roles: Cache<(i64, i64, bool), Kept<u64, Permission>>,
+    sessions: Cache<String, Kept<UserRow>>,
+    trackers: Cache<String, Kept<TrackerRow>>,
+    roles: Cache<(i64, i64, bool), Kept<Permission>>,
     /// Whether anything is kept (SQLite).
     on: bool,
 }
@@ -59,10 +59,9 @@ fn cache<K: Hash + Eq + Send + Sync + 'static, V: Clone + Send + Sync + 'static>
 
 /// `load`'s value, or the one kept for `key` when the change counter has not moved since it was
 /// read (`at`, taken before `load` runs, so a value read across a change is not reused).
-async fn kept<K, M, V, F>(cache: &Cache<K, Kept<M, V>>, key: K, at: M, load: F) -> ApiResult<Option<V>>
+async fn kept<K, V, F>(cache: &Cache<K, Kept<V>>, key: K, at: u64, load: F) -> ApiResult<Option<V>>
 where
     K: Hash + Eq + Send + Sync + 'static,
-    M: PartialEq + Clone + Send + Sync + 'static,
     V: Clone + Send + Sync + 'static,
     F: std::future::Future<Output = ApiResult<Option<V>>>,
 {
@@ -81,7 +80,7 @@ where
 
 impl Lookups {
     /// `load`'s value, or the one kept under `key` when lookups are kept at all.
-    async fn look<K, V, F>(&self, cache: &Cache<K, Kept<u64, V>>, key: K, load: F) -> ApiResult<Option<V>>
+    async fn look<K, V, F>(&self, cache: &Cache<K, Kept<V>>, key: K, load: F) -> ApiResult<Option<V>>
     where
         K: Hash + Eq + Send + Sync + 'static,
         V: Clone + Send + Sync + 'static,
@@ -124,7 +123,7 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    async fn read(c: &Cache<String, Kept<u64, i64>>, at: u64, loads: &AtomicUsize, value: Option<i64>) -> Option<i64> {
+    async fn read(c: &Cache<String, Kept<i64>>, at: u64, loads: &AtomicUsize, value: Option<i64>) -> Option<i64> {
         kept(c, "k".to_string(), at, async {
             loads.fetch_add(1, Ordering::SeqCst);
             Ok(value)
@@ -136,7 +135,7 @@ mod tests {
     #[tokio::test]
     async fn a_lookup_is_reused_until_a_change_or_its_time_is_up() {
         assert!(Lookups::new(hark_store::Backend::Sqlite).on && !Lookups::new(hark_store::Backend::Postgres).on);
-        let c: Cache<String, Kept<u64, i64>> = cache();
+        let c: Cache<String, Kept<i64>> = cache();
         let loads = AtomicUsize::new(0);
         assert_eq!(read(&c, 1, &loads, Some(1)).await, Some(1));
         assert_eq!(read(&c, 1, &loads, Some(2)).await, Some(1), "kept while nothing changed");

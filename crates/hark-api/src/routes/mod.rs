@@ -40,6 +40,15 @@ pub async fn load_tracker(
     load_tracker_with(state, hash, user, need, false).await
 }
 
+/// The tracker of a hash; with `kept`, as an earlier GET request looked it up ([`crate::lookups`]).
+async fn tracker_row(state: &AppState, hash: &str, kept: bool) -> ApiResult<Option<TrackerRow>> {
+    if kept {
+        state.lookups.tracker(hash, async { Ok(state.store.tracker_by_hash(hash).await?) }).await
+    } else {
+        Ok(state.store.tracker_by_hash(hash).await?)
+    }
+}
+
 /// [`load_tracker`]; with `kept`, the tracker row and the caller's role may come from what earlier
 /// GET requests looked up ([`crate::lookups`]).
 async fn load_tracker_with(
@@ -56,12 +65,7 @@ async fn load_tracker_with(
             ApiError::unauthorized()
         }
     })?;
-    let row = if kept {
-        state.lookups.tracker(hash.as_str(), async { Ok(state.store.tracker_by_hash(hash.as_str()).await?) }).await?
-    } else {
-        state.store.tracker_by_hash(hash.as_str()).await?
-    };
-    let Some(row) = row else {
+    let Some(row) = tracker_row(state, hash.as_str(), kept).await? else {
         return Err(if user.is_some() { ApiError::tracker_not_found() } else { ApiError::unauthorized() });
     };
     let mut permission = match user {
@@ -143,12 +147,7 @@ pub async fn load_tracker_for_page(
         return Err(denied);
     }
     let Ok(parsed) = TrackerHash::parse(hash) else { return Err(denied) };
-    let row = if kept {
-        state.lookups.tracker(parsed.as_str(), async { Ok(state.store.tracker_by_hash(parsed.as_str()).await?) }).await?
-    } else {
-        state.store.tracker_by_hash(parsed.as_str()).await?
-    };
-    let Some(row) = row else { return Err(denied) };
+    let Some(row) = tracker_row(state, parsed.as_str(), kept).await? else { return Err(denied) };
     if moderation.is_some()
         && media_wall::MODERATION_ROUTES.contains(&keys.route)
         && media_wall::moderation_key_matches(&row, moderation)

@@ -170,7 +170,13 @@ pub(crate) struct Combiner {
     turn: Arc<tokio::sync::Mutex<()>>,
     /// Transactions `ingest_batch` has written.
     writes: std::sync::atomic::AtomicU64,
+    /// On PostgreSQL, the turn a write takes to change the rows every write shares (see
+    /// [`Store::write_part`]).
+    shared_rows: tokio::sync::Mutex<()>,
 }
+
+/// On PostgreSQL a write of at least this many posts is split in two, written side by side.
+pub(crate) const SPLIT_FROM: usize = 2_000;
 
 #[derive(Debug)]
 struct Pending {
@@ -562,7 +568,8 @@ impl Store {
         self.combiner.writes.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Writes posts and their rollups in one transaction.
+    /// Writes posts and their rollups: in one transaction, or on PostgreSQL, when the batch is
+    /// large, in two written side by side (see [`Store::write_part`]).
     async fn write_batch(&self, posts: &[PostRecord], now: Millis) -> Result<Written> {
         if posts.is_empty() {
             return Ok(Written::default());
@@ -575,6 +582,32 @@ impl Store {
         }
         let mut unique: Vec<&PostRecord> = index.values().map(|&i| &posts[i]).collect();
         unique.sort_unstable_by_key(|p| p.created_at);
+        if !matches!(self.backend(), Backend::Postgres) || unique.len() < self.split_from.max(2) {
+            return self.write_part(&unique, now).await;
+        }
+        // Every other post: both halves span the batch's time, so each keeps its rows in time order.
+        let (even, odd): (Vec<(usize, &PostRecord)>, Vec<_>) = unique.iter().copied().enumerate().partition(|(i, _)| i % 2 == 0);
+        let even: Vec<&PostRecord> = even.into_iter().map(|(_, p)| p).collect();
+        let odd: Vec<&PostRecord> = odd.into_iter().map(|(_, p)| p).collect();
+        let (mut a, b) = tokio::try_join!(self.write_part(&even, now), self.write_part(&odd, now))?;
+        a.ids.extend(b.ids);
+        a.existing.extend(b.existing);
+        a.new_links.extend(b.new_links);
+        Ok(a)
+    }
+
+    /// Writes posts (of distinct keys, oldest first) and their rollups in one transaction.
+    ///
+    /// On PostgreSQL two parts of a batch run side by side, each in its own transaction on its own
+    /// connection: their posts and links are their own (a key is in one part only), and writing
+    /// them (the upserts and their index entries, most of a write) uses both cores. The rows every
+    /// write shares (the accounts' profiles, the rollups, the tracker rows) a part changes only
+    /// while it holds the store's turn (`shared_rows`), which it keeps until it commits: one part
+    /// at a time locks them, and a part holding the turn never waits for rows the other holds
+    /// (those are its own posts and links), so the two cannot deadlock. A crash between the two
+    /// commits leaves one part stored: sent again, the batch stores the rest and counts each post
+    /// and link once.
+    async fn write_part(&self, unique: &[&PostRecord], now: Millis) -> Result<Written> {
         let terms_json: Vec<String> =
             unique.iter().map(|p| serde_json::to_string(&p.terms).unwrap_or_else(|_| "{}".into())).collect();
         let posts_chunk = match self.backend() {
@@ -652,41 +685,6 @@ impl Store {
                 }
             }
             laps.lap("posts");
-            // Each account's profile from its newest post of the batch; an older post (a
-            // backfill) leaves a newer profile alone.
-            let mut newest: HashMap<(&str, &str), &PostRecord> = HashMap::new();
-            for p in &unique {
-                newest.insert((p.platform.name(), p.author_key()), p);
-            }
-            let mut profiles: Vec<_> = newest.into_iter().collect();
-            profiles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            for chunk in profiles.chunks(PROFILE_CHUNK) {
-                let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO author_profiles (platform, author, author_id, username, name, avatar, bio, location, \
-                     verified, followers, seen_at) ",
-                );
-                q.push_values(chunk.iter(), |mut b, ((platform, author), p)| {
-                    b.push_bind(*platform)
-                        .push_bind(*author)
-                        .push_bind(p.author_id.as_str())
-                        .push_bind(p.author_username.as_str())
-                        .push_bind(p.author_name.as_str())
-                        .push_bind(p.author_avatar.as_deref())
-                        .push_bind(p.author_bio.as_deref())
-                        .push_bind(p.author_location.as_deref())
-                        .push_bind(p.author_verified)
-                        .push_bind(p.author_followers)
-                        .push_bind(p.created_at);
-                });
-                q.push(
-                    " ON CONFLICT (platform, author) DO UPDATE SET author_id = excluded.author_id, username = excluded.username, \
-                     name = excluded.name, avatar = excluded.avatar, bio = excluded.bio, location = excluded.location, \
-                     verified = excluded.verified, followers = excluded.followers, seen_at = excluded.seen_at \
-                     WHERE excluded.seen_at >= author_profiles.seen_at",
-                );
-                q.build().execute(&mut *tx).await?;
-            }
-            laps.lap("profiles");
             // SQLite's full-text index is external content: index the posts stored for the first
             // time, in one statement (PostgreSQL maintains its expression index itself).
             if matches!(self.backend(), Backend::Sqlite) {
@@ -819,6 +817,48 @@ impl Store {
                 }
             }
             laps.lap("deltas");
+            // The rows every write shares, one part at a time (see above); SQLite writes one
+            // transaction at a time anyway.
+            let _shared = match self.backend() {
+                Backend::Postgres => Some(self.combiner.shared_rows.lock().await),
+                Backend::Sqlite => None,
+            };
+            laps.lap("turn");
+            // Each account's profile from its newest post of the batch; an older post (a
+            // backfill) leaves a newer profile alone.
+            let mut newest: HashMap<(&str, &str), &PostRecord> = HashMap::new();
+            for p in unique {
+                newest.insert((p.platform.name(), p.author_key()), p);
+            }
+            let mut profiles: Vec<_> = newest.into_iter().collect();
+            profiles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for chunk in profiles.chunks(PROFILE_CHUNK) {
+                let mut q = sqlx::QueryBuilder::new(
+                    "INSERT INTO author_profiles (platform, author, author_id, username, name, avatar, bio, location, \
+                     verified, followers, seen_at) ",
+                );
+                q.push_values(chunk.iter(), |mut b, ((platform, author), p)| {
+                    b.push_bind(*platform)
+                        .push_bind(*author)
+                        .push_bind(p.author_id.as_str())
+                        .push_bind(p.author_username.as_str())
+                        .push_bind(p.author_name.as_str())
+                        .push_bind(p.author_avatar.as_deref())
+                        .push_bind(p.author_bio.as_deref())
+                        .push_bind(p.author_location.as_deref())
+                        .push_bind(p.author_verified)
+                        .push_bind(p.author_followers)
+                        .push_bind(p.created_at);
+                });
+                q.push(
+                    " ON CONFLICT (platform, author) DO UPDATE SET author_id = excluded.author_id, username = excluded.username, \
+                     name = excluded.name, avatar = excluded.avatar, bio = excluded.bio, location = excluded.location, \
+                     verified = excluded.verified, followers = excluded.followers, seen_at = excluded.seen_at \
+                     WHERE excluded.seen_at >= author_profiles.seen_at",
+                );
+                q.build().execute(&mut *tx).await?;
+            }
+            laps.lap("profiles");
             crate::rollups::write(&mut tx, &deltas, now).await?;
             laps.lap("rollups");
             tx.commit().await?;

@@ -224,6 +224,8 @@ pub struct Store {
     /// Whether the dashboard counts keywords over the in-memory topic tables once they are read
     /// (tests turn it off to check the rollup path).
     pub(crate) use_memory_terms: bool,
+    /// On PostgreSQL, the posts from which a write is split in two (tests split small ones).
+    pub(crate) split_from: usize,
     /// The SQLite database's file (none for PostgreSQL or a database in memory): long reads open
     /// a connection of their own to it.
     pub(crate) sqlite_file: Option<Arc<std::path::PathBuf>>,
@@ -253,6 +255,7 @@ impl Store {
             topic_tables: Arc::default(),
             use_author_index: true,
             use_memory_terms: true,
+            split_from: ingest::SPLIT_FROM,
             sqlite_file: None,
             secret_key: None,
             _checkpointer: None,

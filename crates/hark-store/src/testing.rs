@@ -65,6 +65,12 @@ impl Store {
         Store { use_memory_terms: false, ..self.clone() }
     }
 
+    /// The same store splitting every write of two posts or more on PostgreSQL, as it does
+    /// large ones (two transactions side by side).
+    pub fn splitting_writes(&self) -> Store {
+        Store { split_from: 2, ..self.clone() }
+    }
+
     /// Reads the tracker's in-memory topic table (whole the first time, the days written since
     /// after), as a page's request would in the background.
     pub async fn read_topic_table(&self, tracker_id: i64) -> Result<bool> {

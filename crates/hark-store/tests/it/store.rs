@@ -247,6 +247,60 @@ async fn ingest_is_idempotent_and_keeps_rollups_right() {
     .await;
 }
 
+/// On PostgreSQL a large write is split in two transactions written side by side; what it stores
+/// and counts is what one transaction stores (the store here splits every write of two posts or
+/// more; SQLite writes them whole).
+#[tokio::test]
+async fn a_write_split_in_two_stores_and_counts_what_one_would() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let a = s.create_tracker(&tracker(u.id, "a"), 10).await.unwrap();
+        let b = s.create_tracker(&tracker(u.id, "b"), 10).await.unwrap();
+        let split = s.splitting_writes();
+        // 301 posts over 48 hours from accounts of 1 to 3 letters (both halves share accounts,
+        // hours and rollup rows); every third also in b; one stored before the write.
+        let (one, both) = (vec![a.id], vec![a.id, b.id]);
+        let mut batch: Vec<_> = (0..300)
+            .map(|i| {
+                let key = format!("{}{i}", "k".repeat(i % 3));
+                record(&key, 3_600_000 * (1 + (i as i64 * 7) % 48), i as i64, if i % 3 == 0 { &both } else { &one })
+            })
+            .collect();
+        s.ingest_batch(&batch[..1], 50).await.unwrap();
+        batch.push(record("late", 3_600_000, 1_000, &[b.id]));
+        let stats = split.ingest_batch(&batch, 100).await.unwrap();
+        assert_eq!((stats.new_posts, stats.updated_posts, stats.new_links), (300, 1, 300 + 100 + 1 - 2));
+        let engagement_a: i64 = (0..300).sum();
+        let engagement_b: i64 = (0..300).step_by(3).sum::<i64>() + 1_000;
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (300, engagement_a));
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (101, engagement_b));
+        assert_eq!(s.tracker_by_id(a.id).await.unwrap().unwrap().total_posts, 300);
+        assert_eq!(s.tracker_by_id(b.id).await.unwrap().unwrap().total_posts, 101);
+        assert_eq!(s.rollup_terms(a.id, "hashtag", 10).await.unwrap(), vec![("#coffee".to_string(), 300)]);
+        let all = PostCountFilter { platforms: PlatformSet::all(), start: None, end: None };
+        assert_eq!(s.count_tracker_posts(b.id, &all).await.unwrap(), 101);
+        // Sent again (one part committed before a crash, say): nothing doubles.
+        let again = split.ingest_batch(&batch, 200).await.unwrap();
+        assert_eq!((again.new_posts, again.updated_posts, again.new_links), (0, 301, 0));
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (300, engagement_a));
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (101, engagement_b));
+        // New counts for every post move engagement only, in both parts.
+        for p in &mut batch {
+            p.engagement += 1;
+        }
+        split.ingest_batch(&batch, 300).await.unwrap();
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (300, engagement_a + 300));
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (101, engagement_b + 101));
+        // A write to a tracker that is gone fails, and neither part leaves a row of it.
+        assert!(s.delete_tracker(b.id, None).await.unwrap());
+        let gone: Vec<_> = (0..50).map(|i| record(&format!("g{i}"), 3_600_000, 1, &[b.id])).collect();
+        assert!(split.ingest_batch(&gone, 400).await.is_err());
+        assert_eq!(s.rollup_totals(b.id).await.unwrap(), (0, 0));
+        assert_eq!(s.count_tracker_posts(b.id, &all).await.unwrap(), 0);
+    })
+    .await;
+}
+
 /// Small batches sent at once (imports from several clients) are written together, each caller
 /// still getting its own figures; a batch that cannot be written fails alone.
 #[tokio::test]

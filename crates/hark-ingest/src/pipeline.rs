@@ -254,16 +254,72 @@ pub async fn ingest_searched(
     let spawn =
         |chunk: Vec<Post>, m: Arc<Matcher>| tokio::task::spawn_blocking(move || prepare_for(&m, &chunk, searched_for));
     let mut next = chunks.next().map(|c| spawn(c, matcher.clone()));
+    let mut writes = Writes::new(store);
     while let Some(handle) = next.take() {
         let mut records = handle.await.unwrap_or_default();
         ignored.apply(&mut records);
         next = chunks.next().map(|c| spawn(c, matcher.clone()));
-        let s = store.ingest_batch(&records, now).await?;
-        total.new_posts += s.new_posts;
-        total.updated_posts += s.updated_posts;
-        total.new_links += s.new_links;
+        match writes.start(records, now).await {
+            Some(Err(e)) => {
+                writes.finish().await;
+                return Err(e);
+            }
+            Some(Ok(s)) => add(&mut total, s),
+            None => {}
+        }
+    }
+    for s in writes.finish().await {
+        add(&mut total, s?);
     }
     Ok(total)
+}
+
+fn add(total: &mut IngestStats, s: IngestStats) {
+    total.new_posts += s.new_posts;
+    total.updated_posts += s.updated_posts;
+    total.new_links += s.new_links;
+}
+
+/// Writes in flight at once: a batch's posts and links are written while the batch before it
+/// writes its rollups and commits ([`hark_store::IngestSequence`]).
+const WRITES_IN_FLIGHT: usize = 2;
+
+/// The writes of one source's batches, at most [`WRITES_IN_FLIGHT`] at a time, answered in order.
+pub struct Writes {
+    sequence: hark_store::IngestSequence,
+    running: std::collections::VecDeque<tokio::task::JoinHandle<Result<IngestStats, StoreError>>>,
+}
+
+impl Writes {
+    pub fn new(store: &Store) -> Self {
+        Self { sequence: store.ingest_sequence(), running: Default::default() }
+    }
+
+    /// Starts writing `records`; when the writes in flight were already as many as allowed,
+    /// first waits for the oldest and returns its figures.
+    pub async fn start(&mut self, records: Vec<PostRecord>, now: Millis) -> Option<Result<IngestStats, IngestError>> {
+        let done = if self.running.len() >= WRITES_IN_FLIGHT { self.next().await } else { None };
+        self.running.push_back(tokio::spawn(self.sequence.write(records, now)));
+        done
+    }
+
+    async fn next(&mut self) -> Option<Result<IngestStats, IngestError>> {
+        let h = self.running.pop_front()?;
+        Some(match h.await {
+            Ok(r) => r.map_err(IngestError::from),
+            Err(e) => Err(IngestError::Task(format!("a batch's write stopped: {e}"))),
+        })
+    }
+
+    /// Waits for every write still in flight, oldest first (after a failure, so that none is
+    /// left running when the caller answers).
+    pub async fn finish(mut self) -> Vec<Result<IngestStats, IngestError>> {
+        let mut out = Vec::new();
+        while let Some(r) = self.next().await {
+            out.push(r);
+        }
+        out
+    }
 }
 
 /// What an import did, for the CLI and the upload endpoint.
@@ -304,6 +360,7 @@ pub async fn import_posts(
     now: Millis,
 ) -> Result<(), IngestError> {
     let ignored = IgnoredAuthors::load(store).await?;
+    let mut writes = Writes::new(store);
     for chunk in into_batches(posts) {
         let m = matcher.clone();
         let read = chunk.len();
@@ -311,8 +368,17 @@ pub async fn import_posts(
         ignored.apply(&mut records);
         summary.unmatched += (read - records.len()) as u64;
         summary.imported += records.len() as u64;
-        let s = store.ingest_batch(&records, now).await?;
-        summary.new_posts += s.new_posts;
+        match writes.start(records, now).await {
+            Some(Err(e)) => {
+                writes.finish().await;
+                return Err(e);
+            }
+            Some(Ok(s)) => summary.new_posts += s.new_posts,
+            None => {}
+        }
+    }
+    for s in writes.finish().await {
+        summary.new_posts += s?.new_posts;
     }
     Ok(())
 }

@@ -571,6 +571,12 @@ impl Store {
     /// Writes posts and their rollups: in one transaction, or on PostgreSQL, when the batch is
     /// large, in two written side by side (see [`Store::write_part`]).
     async fn write_batch(&self, posts: &[PostRecord], now: Millis) -> Result<Written> {
+        self.write_batch_in(posts, now, Order::default()).await
+    }
+
+    /// [`Store::write_batch`] as a step of a sequence ([`IngestSequence`]): a write in a sequence
+    /// is never split (the writes before and after it already keep both cores busy).
+    async fn write_batch_in(&self, posts: &[PostRecord], now: Millis, order: Order) -> Result<Written> {
         if posts.is_empty() {
             return Ok(Written::default());
         }
@@ -582,14 +588,14 @@ impl Store {
         }
         let mut unique: Vec<&PostRecord> = index.values().map(|&i| &posts[i]).collect();
         unique.sort_unstable_by_key(|p| p.created_at);
-        if !matches!(self.backend(), Backend::Postgres) || unique.len() < self.split_from.max(2) {
-            return self.write_part(&unique, now).await;
+        if order.in_sequence || !matches!(self.backend(), Backend::Postgres) || unique.len() < self.split_from.max(2) {
+            return self.write_part(&unique, now, order).await;
         }
         // Every other post: both halves span the batch's time, so each keeps its rows in time order.
         let (even, odd): (Vec<(usize, &PostRecord)>, Vec<_>) = unique.iter().copied().enumerate().partition(|(i, _)| i % 2 == 0);
         let even: Vec<&PostRecord> = even.into_iter().map(|(_, p)| p).collect();
         let odd: Vec<&PostRecord> = odd.into_iter().map(|(_, p)| p).collect();
-        let (mut a, b) = tokio::try_join!(self.write_part(&even, now), self.write_part(&odd, now))?;
+        let (mut a, b) = tokio::try_join!(self.write_part(&even, now, Order::default()), self.write_part(&odd, now, Order::default()))?;
         a.ids.extend(b.ids);
         a.existing.extend(b.existing);
         a.new_links.extend(b.new_links);
@@ -607,7 +613,7 @@ impl Store {
     /// (those are its own posts and links), so the two cannot deadlock. A crash between the two
     /// commits leaves one part stored: sent again, the batch stores the rest and counts each post
     /// and link once.
-    async fn write_part(&self, unique: &[&PostRecord], now: Millis) -> Result<Written> {
+    async fn write_part(&self, unique: &[&PostRecord], now: Millis, mut order: Order) -> Result<Written> {
         let terms_json: Vec<String> =
             unique.iter().map(|p| serde_json::to_string(&p.terms).unwrap_or_else(|_| "{}".into())).collect();
         let posts_chunk = match self.backend() {
@@ -616,6 +622,8 @@ impl Store {
         };
 
         let mut laps = Laps::new();
+        // In a sequence, the posts and links of the write before are written first.
+        order.wait_posts().await;
         with_pool!(self, |pool| {
             let mut tx = pool.begin_write(&self.write_gate).await?;
             laps.lap("begin");
@@ -817,6 +825,10 @@ impl Store {
                 }
             }
             laps.lap("deltas");
+            // The next write of a sequence may write its posts and links now; its shared rows wait
+            // for this write's commit.
+            order.posts_done();
+            order.wait_shared().await;
             // The rows every write shares, one part at a time (see above); SQLite writes one
             // transaction at a time anyway.
             let _shared = match self.backend() {
@@ -862,6 +874,7 @@ impl Store {
             crate::rollups::write(&mut tx, &deltas, now).await?;
             laps.lap("rollups");
             tx.commit().await?;
+            drop(order);
             laps.lap("commit");
             let (new_posts, new_link_count) = ((unique.len() - existing.len()) as u64, new_links.len() as u64);
             self.note_writes(new_posts + new_link_count);
@@ -892,6 +905,76 @@ impl Store {
         .bind(limit)
         .fetch_all(p)
         .await?))
+    }
+}
+
+/// Where a write stands among the writes of its sequence ([`IngestSequence`]); the default is a
+/// write of no sequence, which waits for nothing. Dropping it (the write done, failed or
+/// abandoned) lets the next write through both of its steps.
+#[derive(Default)]
+struct Order {
+    in_sequence: bool,
+    /// Resolve when the write before has written its posts and links / has ended.
+    after_posts: Option<tokio::sync::oneshot::Receiver<()>>,
+    after_shared: Option<tokio::sync::oneshot::Receiver<()>>,
+    /// Dropped to tell the next write the same.
+    posts_written: Option<tokio::sync::oneshot::Sender<()>>,
+    _ended: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Order {
+    async fn wait_posts(&mut self) {
+        if let Some(r) = self.after_posts.take() {
+            let _ = r.await;
+        }
+    }
+    fn posts_done(&mut self) {
+        self.posts_written.take();
+    }
+    async fn wait_shared(&mut self) {
+        if let Some(r) = self.after_shared.take() {
+            let _ = r.await;
+        }
+    }
+}
+
+/// Writes consecutive batches of one source (a file being imported, a log being replayed) so that
+/// each overlaps the one before: a write upserts its posts and links while the write before it
+/// writes the rows every write shares (profiles, rollups, the tracker rows) and commits. On
+/// PostgreSQL the two run on two connections, so both cores work; on SQLite the next write's
+/// preparation overlaps the database's work.
+///
+/// The order of the batches holds where it matters: a write begins its posts only after the
+/// write before has written its own (a post repeated in a later batch ends with the later
+/// counts, and waits for the earlier write's commit before it is counted as new or not), and
+/// writes its shared rows only after the write before has ended. A write waits only for the one
+/// before it, which never waits for it, so they cannot deadlock. If a write fails, the writes
+/// after it still run: each is whole or absent, and sending a batch again counts nothing twice.
+pub struct IngestSequence {
+    store: Store,
+    last: Option<(tokio::sync::oneshot::Receiver<()>, tokio::sync::oneshot::Receiver<()>)>,
+}
+
+impl IngestSequence {
+    /// Starts the write of `posts` after the writes started before; await it (or spawn it) to run
+    /// it. Writes of a sequence are never combined with other callers' or split.
+    pub fn write(&mut self, posts: Vec<PostRecord>, now: Millis) -> impl std::future::Future<Output = Result<IngestStats>> + Send + 'static {
+        let (posts_tx, posts_rx) = tokio::sync::oneshot::channel();
+        let (ended_tx, ended_rx) = tokio::sync::oneshot::channel();
+        let (after_posts, after_shared) = match self.last.replace((posts_rx, ended_rx)) {
+            Some((p, e)) => (Some(p), Some(e)),
+            None => (None, None),
+        };
+        let order = Order { in_sequence: true, after_posts, after_shared, posts_written: Some(posts_tx), _ended: Some(ended_tx) };
+        let store = self.store.clone();
+        async move { Ok(store.write_batch_in(&posts, now, order).await?.stats_for(&posts)) }
+    }
+}
+
+impl Store {
+    /// A sequence of writes that overlap one another in order ([`IngestSequence`]).
+    pub fn ingest_sequence(&self) -> IngestSequence {
+        IngestSequence { store: self.clone(), last: None }
     }
 }
 

@@ -72,7 +72,7 @@ pub use influencers::{
 };
 pub use integrations::IntegrationRow;
 pub use notifications::{DeliveryRow, EngineMemory, EngineStep, EventRow, InfluencerPost, InfluencerRule, NewDelivery, NewEvent, NotificationRow, WAITING_BATCH};
-pub use ingest::{IngestStats, PostRecord, PostTerms, TrackerLink};
+pub use ingest::{IngestSequence, IngestStats, PostRecord, PostTerms, TrackerLink};
 pub use posts::{
     wall_visibility, PostCountFilter, PostListTuning, PostQuery, PostRow, PostSort, PostTotal, SentimentEdit, WallQuery, WallRow,
 };

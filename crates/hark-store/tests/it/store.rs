@@ -301,6 +301,41 @@ async fn a_write_split_in_two_stores_and_counts_what_one_would() {
     .await;
 }
 
+/// The writes of a sequence (a file's batches) overlap, yet end as if written one after another:
+/// a post repeated later ends with its later counts and is counted once; a write that fails leaves
+/// nothing and the writes after it go on.
+#[tokio::test]
+async fn a_sequence_of_writes_overlaps_and_keeps_its_order() {
+    each_backend(|s| async move {
+        let u = s.create_user(&user("a@example.org"), 1).await.unwrap();
+        let a = s.create_tracker(&tracker(u.id, "a"), 10).await.unwrap();
+        let batch = |keys: std::ops::Range<usize>, engagement: i64| -> Vec<hark_store::PostRecord> {
+            keys.map(|i| record(&format!("p{i}"), 3_600_000 * (1 + i as i64 % 72), engagement, &[a.id])).collect()
+        };
+        let mut broken = batch(9_000..9_010, 1);
+        broken[5].links[0].tracker_id = 999_999;
+        let batches = [batch(0..3_000, 1), batch(1_500..4_500, 2), broken, batch(0..1_000, 3)];
+        let mut seq = s.ingest_sequence();
+        // All four started at once, each on its own task.
+        let running: Vec<_> = batches.iter().map(|b| tokio::spawn(seq.write(b.clone(), 100))).collect();
+        let mut results = Vec::new();
+        for r in running {
+            results.push(r.await.unwrap());
+        }
+        let figures = |i: usize| results[i].as_ref().map(|st| (st.new_posts, st.updated_posts, st.new_links)).unwrap();
+        assert_eq!(figures(0), (3_000, 0, 3_000));
+        assert_eq!(figures(1), (1_500, 1_500, 1_500));
+        assert!(results[2].is_err(), "{:?}", results[2]);
+        assert_eq!(figures(3), (0, 1_000, 0));
+        // p0..p999 last had 3, p1000..p1499 1, p1500..p4499 2; nothing of the failed write.
+        assert_eq!(s.rollup_totals(a.id).await.unwrap(), (4_500, 1_000 * 3 + 500 + 3_000 * 2));
+        let all = PostCountFilter { platforms: PlatformSet::all(), start: None, end: None };
+        assert_eq!(s.count_tracker_posts(a.id, &all).await.unwrap(), 4_500);
+        assert_eq!(s.tracker_by_id(a.id).await.unwrap().unwrap().total_posts, 4_500);
+    })
+    .await;
+}
+
 /// Small batches sent at once (imports from several clients) are written together, each caller
 /// still getting its own figures; a batch that cannot be written fails alone.
 #[tokio::test]

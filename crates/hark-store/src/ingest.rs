@@ -1,7 +1,7 @@
-//! Writing collected posts: one transaction per batch stores new posts once, updates the counts of
-//! repeats, links posts to the trackers they matched and adds their contribution to the rollups.
-//! Running the same batch twice changes nothing the second time, so a batch interrupted by a crash
-//! can simply be sent again.
+//! Writing collected posts: one transaction per batch (two for a large batch on PostgreSQL) stores
+//! new posts once, updates the counts of repeats, links posts to the trackers they matched and adds
+//! their contribution to the rollups. Running the same batch twice changes nothing the second time,
+//! so a batch interrupted by a crash can simply be sent again.
 
 use std::collections::HashMap;
 use std::sync::Arc;

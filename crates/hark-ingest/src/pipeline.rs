@@ -259,13 +259,8 @@ pub async fn ingest_searched(
         let mut records = handle.await.unwrap_or_default();
         ignored.apply(&mut records);
         next = chunks.next().map(|c| spawn(c, matcher.clone()));
-        match writes.start(records, now).await {
-            Some(Err(e)) => {
-                writes.finish().await;
-                return Err(e);
-            }
-            Some(Ok(s)) => add(&mut total, s),
-            None => {}
+        if let Some(s) = writes.start(records, now).await? {
+            add(&mut total, s);
         }
     }
     for s in writes.finish().await {
@@ -296,11 +291,17 @@ impl Writes {
     }
 
     /// Starts writing `records`; when the writes in flight were already as many as allowed,
-    /// first waits for the oldest and returns its figures.
-    pub async fn start(&mut self, records: Vec<PostRecord>, now: Millis) -> Option<Result<IngestStats, IngestError>> {
+    /// first waits for the oldest and returns its figures. If that write failed, nothing is
+    /// started: the writes still in flight are waited for (none is left running when the caller
+    /// answers) and the error is returned.
+    pub async fn start(&mut self, records: Vec<PostRecord>, now: Millis) -> Result<Option<IngestStats>, IngestError> {
         let done = if self.running.len() >= WRITES_IN_FLIGHT { self.next().await } else { None };
+        if let Some(Err(e)) = done {
+            while self.next().await.is_some() {}
+            return Err(e);
+        }
         self.running.push_back(tokio::spawn(self.sequence.write(records, now)));
-        done
+        done.transpose()
     }
 
     async fn next(&mut self) -> Option<Result<IngestStats, IngestError>> {
@@ -311,8 +312,7 @@ impl Writes {
         })
     }
 
-    /// Waits for every write still in flight, oldest first (after a failure, so that none is
-    /// left running when the caller answers).
+    /// Waits for every write still in flight, oldest first.
     pub async fn finish(mut self) -> Vec<Result<IngestStats, IngestError>> {
         let mut out = Vec::new();
         while let Some(r) = self.next().await {
@@ -368,13 +368,8 @@ pub async fn import_posts(
         ignored.apply(&mut records);
         summary.unmatched += (read - records.len()) as u64;
         summary.imported += records.len() as u64;
-        match writes.start(records, now).await {
-            Some(Err(e)) => {
-                writes.finish().await;
-                return Err(e);
-            }
-            Some(Ok(s)) => summary.new_posts += s.new_posts,
-            None => {}
+        if let Some(s) = writes.start(records, now).await? {
+            summary.new_posts += s.new_posts;
         }
     }
     for s in writes.finish().await {

@@ -118,7 +118,7 @@ async fn run(store: &Store, lines: &Arc<Vec<String>>, trackers: &[(i64, String)]
         }
         let w = Instant::now();
         if batch == BATCH {
-            writes.start(records, 1).await.expect("ingest");
+            writes.start(records, 1, from >= n).await.expect("ingest");
         } else {
             // An import through the API: each request's posts are a batch of their own.
             store.ingest_batch(&records, 1).await.expect("ingest");

@@ -80,6 +80,33 @@ async fn matched_posts_are_enriched_and_stored_once() {
     }
 }
 
+/// Import requests arriving at once (the load test's feeder, connectors' pages) are each a
+/// source's only batch: the store writes them together, not one transaction apiece.
+#[tokio::test]
+async fn small_imports_arriving_at_once_are_written_together() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let tracker = setup(&store, &["coffee"]).await;
+        let c = store.tracker_by_id(tracker).await.unwrap().unwrap().criteria;
+        let matcher = Arc::new(compile(&[(tracker, c)]).unwrap());
+        let requests: Vec<Vec<Post>> = (0..40)
+            .map(|i| (0..10).map(|j| post(&format!("{i}-{j}"), "fresh coffee #coffee", 1_700_000_000_000 + i * 1_000 + j)).collect())
+            .collect();
+        let before = store.ingest_writes();
+        let results =
+            futures_util::future::join_all(requests.into_iter().map(|posts| ingest_with(&store, matcher.clone(), posts, 5))).await;
+        let writes = store.ingest_writes() - before;
+        for r in &results {
+            let st = r.as_ref().unwrap();
+            assert_eq!((st.new_posts, st.new_links), (10, 10), "{b:?}: {st:?}");
+        }
+        assert!(writes <= 20, "{b:?}: 40 requests took {writes} transactions");
+        assert_eq!(store.count_tracker_posts(tracker, &all()).await.unwrap(), 400, "{b:?}");
+        assert_eq!(store.rollup_totals(tracker).await.unwrap().0, 400, "{b:?}");
+    }
+}
+
 #[tokio::test]
 async fn an_interrupted_run_resumes_without_loss_or_duplicates() {
     for b in backends() {

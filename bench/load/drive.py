@@ -161,7 +161,7 @@ def ingest(bases, cookie, h, rate, seconds):
                     stats["errors"] += 1
                     stats["why"][why] = stats["why"].get(why, 0) + 1
 
-    threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(int(os.environ.get("HARK_LOAD_SENDERS", "8")))]
     for t in threads:
         t.start()
     for t in threads:

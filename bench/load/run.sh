@@ -10,6 +10,7 @@
 #   HARK_LOAD_VIEWERS   concurrent dashboard viewers (200)
 #   HARK_LOAD_USERS     concurrent posts-page users (50)
 #   HARK_LOAD_SEED      posts in the tracker before the load (50000)
+#   HARK_LOAD_SENDERS   the feeder's concurrent import requests (8)
 #   HARK_LOAD_BACKENDS  sqlite,postgres
 #   HARK_BIN            server binary (target/release/hark, built when missing)
 #   HARK_LOAD_LOGS      a directory the servers' logs are copied to at the end

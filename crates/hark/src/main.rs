@@ -654,6 +654,12 @@ fn analyze() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The process's allocator. Under the load test's readers (250 connections on 2 cores) glibc's
+/// malloc and free were about a seventh of the server's samples; mimalloc keeps per-thread free
+/// lists.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()

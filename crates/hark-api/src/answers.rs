@@ -210,7 +210,7 @@ impl Answers {
         }
         let arrived = Instant::now();
         let ttl = if page.relative_range { RELATIVE_TTL } else { ABSOLUTE_TTL };
-        let key = name(page, request, true);
+        let (key, slot) = names(page, request);
         if let Some(answer) = self.cache.get(&key).await {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(respond(&answer, headers, true));
@@ -219,7 +219,7 @@ impl Answers {
         let (answer, fresh) = self
             .gates
             .pass(
-                name(page, request, false),
+                slot,
                 arrived,
                 cache.get(&key),
                 async move { render(make.await?, ttl) },
@@ -233,45 +233,115 @@ impl Answers {
     }
 }
 
-/// The tracker's row as text, but for what writes of its posts move (the version, the post
+/// Feeds a digest one length-prefixed part of a name.
+fn part(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
+}
+
+fn part_opt(h: &mut Sha256, v: Option<&[u8]>) {
+    match v {
+        Some(b) => {
+            h.update([1]);
+            part(h, b);
+        }
+        None => h.update([0]),
+    }
+}
+
+/// Feeds a digest the tracker's row but for what writes of its posts move (the version, the post
 /// count, the first and last post times): the same for every read between two settings changes.
+/// Every field is named, so a field added to the row is a compile error here until it is placed.
+fn settings(row: &hark_store::TrackerRow, h: &mut Sha256) {
+    let hark_store::TrackerRow {
+        id,
+        hash,
+        friendly,
+        title,
+        owner_id,
+        parent_id,
+        status,
+        created_at,
+        updated_at,
+        end_at,
+        last_cached: _,
+        last_paused,
+        first_data_point: _,
+        platforms,
+        criteria,
+        volume_limit,
+        unlock_date,
+        share_exports,
+        media_moderation,
+        custom_config,
+        hide_auth_metrics,
+        is_preview_mode,
+        is_demo,
+        total_posts: _,
+        link_sharing,
+        custom_url,
+        share_hash,
+        last_edit_mode,
+        media_wall,
+        moderation_key,
+        owner_name,
+        owner_trial_ends,
+        post_version: _,
+    } = row;
+    for n in [id, owner_id, created_at, updated_at, platforms] {
+        h.update(n.to_le_bytes());
+    }
+    for n in [parent_id, end_at, last_paused, volume_limit, owner_trial_ends] {
+        part_opt(h, n.map(i64::to_le_bytes).as_ref().map(|b| &b[..]));
+    }
+    h.update([*unlock_date as u8, *share_exports as u8, *media_moderation as u8, *hide_auth_metrics as u8, *is_preview_mode as u8, *is_demo as u8]);
+    for s in [hash, friendly, title, status, criteria, custom_config, link_sharing, media_wall, owner_name] {
+        part(h, s.as_bytes());
+    }
+    for s in [custom_url, share_hash, last_edit_mode, moderation_key] {
+        part_opt(h, s.as_deref().map(str::as_bytes));
+    }
+}
+
+/// A text naming the tracker's settings ([`settings`]), for slots built from parts ([`slot`]).
 pub fn unversioned(row: &hark_store::TrackerRow) -> String {
-    let mut row = row.clone();
-    row.post_version = 0;
-    row.total_posts = 0;
-    row.first_data_point = None;
-    row.last_cached = None;
-    format!("{row:?}")
+    let mut h = Sha256::new();
+    settings(row, &mut h);
+    hex::encode(h.finalize())
 }
 
 /// A slot's name for [`Answers::shared`]: a digest of its parts.
 pub fn slot(parts: &[&str]) -> [u8; 32] {
     let mut h = Sha256::new();
-    for part in parts {
-        h.update((part.len() as u64).to_le_bytes());
-        h.update(part.as_bytes());
+    for p in parts {
+        part(&mut h, p.as_bytes());
     }
     h.finalize().into()
 }
 
-/// The name of an answer: a digest of the request, the tracker as it stands and who asks. Without
-/// `versioned`, the name of its slot: the same but for what writes of posts move (the version,
-/// the post count, the first and last post times).
-fn name(page: &TrackerPage, request: &str, versioned: bool) -> [u8; 32] {
+/// The names of an answer: `key`, a digest of the request, the tracker as it stands and who asks;
+/// `slot`, the same but for what writes of posts move (the version, the post count, the first and
+/// last post times). Both come from one pass: the key is the slot's digest continued.
+fn names(page: &TrackerPage, request: &str) -> ([u8; 32], [u8; 32]) {
     let mut h = Sha256::new();
-    let row = if versioned { format!("{:?}", page.row) } else { unversioned(&page.row) };
-    for part in [
-        request,
-        &row,
-        &format!("{:?}", page.user),
-        &format!("{:?}", page.perm),
-        &format!("{:?}", page.shared),
-        &format!("{}|{:?}|{:?}", page.embedded, page.tz, page.moderation_key),
+    part(&mut h, request.as_bytes());
+    settings(&page.row, &mut h);
+    for who in [
+        format!("{:?}", page.user),
+        format!("{:?}", page.perm),
+        format!("{:?}", page.shared),
+        format!("{}|{:?}|{:?}", page.embedded, page.tz, page.moderation_key),
     ] {
-        h.update((part.len() as u64).to_le_bytes());
-        h.update(part.as_bytes());
+        part(&mut h, who.as_bytes());
     }
-    h.finalize().into()
+    let slot: [u8; 32] = h.clone().finalize().into();
+    let row = &page.row;
+    h.update(row.post_version.to_le_bytes());
+    h.update(row.total_posts.to_le_bytes());
+    for n in [row.first_data_point, row.last_cached] {
+        part_opt(&mut h, n.map(i64::to_le_bytes).as_ref().map(|b| &b[..]));
+    }
+    (h.finalize().into(), slot)
 }
 
 fn render<T: Serialize>(value: T, ttl: Duration) -> ApiResult<Answer> {

@@ -204,7 +204,7 @@ impl Store {
             backend.text_set("$4"),
             backend.skip_locked("j")
         );
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, CollectionJob>(&sql)
+        Ok(crate::with_write_pool!(self, |p| sqlx::query_as::<_, CollectionJob>(&sql)
             .bind(owner)
             .bind(now)
             .bind(lease_until)

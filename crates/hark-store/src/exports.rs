@@ -128,7 +128,7 @@ impl Store {
         let _turn = self.write_turn().await;
         let backend = self.backend();
         // Jobs whose worker stopped on their last attempt fail instead of running once more.
-        with_pool!(self, |p| sqlx::query(
+        crate::with_write_pool!(self, |p| sqlx::query(
             "UPDATE export_jobs SET state = 'failed', error = 'The export stopped before it finished.', \
              lease_owner = NULL, lease_until = NULL, updated_at = $1 \
              WHERE state = 'running' AND lease_until < $1 AND attempts >= $2"
@@ -256,7 +256,7 @@ impl Store {
     /// Removes the jobs (and files) that expired before `now`; how many.
     pub async fn remove_expired_exports(&self, now: Millis) -> Result<u64> {
         let _turn = self.write_turn().await;
-        Ok(with_pool!(self, |p| sqlx::query("DELETE FROM export_jobs WHERE expires_at <= $1")
+        Ok(crate::with_write_pool!(self, |p| sqlx::query("DELETE FROM export_jobs WHERE expires_at <= $1")
             .bind(now)
             .execute(p)
             .await?

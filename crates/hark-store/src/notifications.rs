@@ -437,7 +437,7 @@ impl Store {
              ORDER BY d.next_attempt_at, d.id LIMIT 1{}) RETURNING {DELIVERY_COLUMNS}",
             backend.skip_locked("d")
         );
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, DeliveryRow>(&sql)
+        Ok(crate::with_write_pool!(self, |p| sqlx::query_as::<_, DeliveryRow>(&sql)
             .bind(owner)
             .bind(now)
             .bind(lease_until)

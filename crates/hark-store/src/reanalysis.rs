@@ -82,7 +82,7 @@ impl Store {
              ORDER BY e.id LIMIT 1{}) RETURNING {COLUMNS}",
             self.backend().skip_locked("e")
         );
-        Ok(with_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(&sql)
+        Ok(crate::with_write_pool!(self, |p| sqlx::query_as::<_, Reanalysis>(&sql)
             .bind(owner)
             .bind(now)
             .bind(lease_until)

@@ -42,7 +42,7 @@ impl Store {
 
     pub async fn delete_expired_sessions(&self, now: Millis) -> Result<u64> {
         let _turn = self.write_turn().await;
-        Ok(with_pool!(self, |p| sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+        Ok(crate::with_write_pool!(self, |p| sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
             .bind(now)
             .execute(p)
             .await?

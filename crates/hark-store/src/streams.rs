@@ -28,7 +28,7 @@ impl Store {
     /// `None` while another worker holds it. The row is created on first use.
     pub async fn lease_stream(&self, connector: &str, owner: &str, now: Millis, lease_until: Millis) -> Result<Option<StreamRow>> {
         let _turn = self.write_turn().await;
-        with_pool!(self, |p| sqlx::query(
+        crate::with_write_pool!(self, |p| sqlx::query(
             "INSERT INTO connector_streams (connector, updated_at) VALUES ($1, $2) ON CONFLICT (connector) DO NOTHING"
         )
         .bind(connector)

@@ -76,4 +76,24 @@ impl Store {
     pub async fn read_topic_table(&self, tracker_id: i64) -> Result<bool> {
         Ok(self.topic_table(tracker_id).await?.is_some())
     }
+
+    /// Takes every connection of a SQLite file's readers' pool and keeps them until the guard is
+    /// dropped; None on PostgreSQL or a database in memory (which have no write connection).
+    pub async fn hold_reader_connections(&self) -> Option<Box<dyn std::any::Any + Send>> {
+        let crate::Db::Sqlite(pool) = &self.db else { return None };
+        self.write_gate.writer.as_ref()?;
+        let mut held = Vec::new();
+        for _ in 0..pool.options().get_max_connections() {
+            held.push(pool.acquire().await.ok()?);
+        }
+        Some(Box::new(held))
+    }
+
+    /// Whether the pages take the tracker's in-memory table as read (and wait for it rather than
+    /// answer from the rows) while its lock is held for writing, as an update holds it.
+    pub async fn topic_table_ready_while_updated(&self, tracker_id: i64) -> bool {
+        let entry = self.topic_tables.entry(tracker_id);
+        let _update = entry.write().await;
+        self.topic_tables.state(tracker_id) == (true, false)
+    }
 }

@@ -729,6 +729,13 @@ pub(crate) struct TopicTables {
     clock: AtomicU64,
     /// Trackers found too large to keep (their requests read the rows), until the process ends.
     oversized: Mutex<std::collections::HashSet<i64>>,
+    /// Trackers whose table has been read whole once and is still kept. Known apart from the
+    /// table's lock: while a table is brought up to date its lock is held for writing, and a
+    /// reader that took that for a first read answered from the rows instead of waiting the few
+    /// milliseconds the update takes. Under a load test's readers of a tracker being written that
+    /// turned every request during an update into a SQL plan, which slowed the next update,
+    /// until most requests were answered from the rows (the dashboard at a tenth of its rate).
+    read_once: Mutex<std::collections::HashSet<i64>>,
     /// Post rows read to bring tables up to date, since the start.
     pub(crate) rows_read: AtomicU64,
 }
@@ -740,6 +747,9 @@ impl TopicTables {
         if self.oversized.lock().unwrap_or_else(|e| e.into_inner()).contains(&tracker_id) {
             return (false, true);
         }
+        if self.read_once.lock().unwrap_or_else(|e| e.into_inner()).contains(&tracker_id) {
+            return (true, false);
+        }
         let m = self.trackers.lock().unwrap_or_else(|e| e.into_inner());
         match m.get(&tracker_id) {
             None => (false, false),
@@ -750,7 +760,7 @@ impl TopicTables {
         }
     }
 
-    fn entry(&self, tracker_id: i64) -> Arc<RwLock<TopicTable>> {
+    pub(crate) fn entry(&self, tracker_id: i64) -> Arc<RwLock<TopicTable>> {
         let mut m = self.trackers.lock().unwrap_or_else(|e| e.into_inner());
         m.entry(tracker_id).or_insert_with(|| Arc::new(RwLock::new(TopicTable { version: -1, ..Default::default() }))).clone()
     }
@@ -770,10 +780,12 @@ impl TopicTables {
                 break;
             }
             m.remove(&t);
+            self.read_once.lock().unwrap_or_else(|e| e.into_inner()).remove(&t);
             total -= posts;
         }
         if keep_posts > MAX_POSTS {
             m.remove(&keep);
+            self.read_once.lock().unwrap_or_else(|e| e.into_inner()).remove(&keep);
             self.oversized.lock().unwrap_or_else(|e| e.into_inner()).insert(keep);
         }
     }
@@ -915,6 +927,9 @@ impl Store {
                     }
                 }
                 g.replace_days(&whole, posts);
+            }
+            if g.version < 0 {
+                self.topic_tables.read_once.lock().unwrap_or_else(|e| e.into_inner()).insert(tracker_id);
             }
             g.version = current;
         }

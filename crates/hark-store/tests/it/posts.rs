@@ -334,8 +334,29 @@ async fn ignore_list_and_last_visit() {
         assert_eq!(s.swap_last_visit(t, owner, 100).await.unwrap(), None);
         assert_eq!(s.swap_last_visit(t, owner, 200).await.unwrap(), Some(100));
         assert_eq!(s.last_visit(t, owner).await.unwrap(), Some(200));
+        assert_eq!(s.swap_last_visit(t, owner, 300).await.unwrap(), Some(200));
+        assert_eq!(s.last_visit(t, owner).await.unwrap(), Some(300));
     })
     .await;
+}
+
+/// SQLite's writes run on a connection of their own: with every reader's connection taken (a
+/// server under many readers), a visit marker and an import still go through at once.
+#[tokio::test]
+async fn writes_do_not_wait_for_the_readers_connections() {
+    let db = TestDb::new(hark_store::Backend::Sqlite).await;
+    let s = db.store().await;
+    let t = setup(&s).await;
+    let owner = s.tracker_by_id(t).await.unwrap().unwrap().owner_id;
+    let held = s.hold_reader_connections().await.expect("a SQLite file has a write connection");
+    let wait = std::time::Duration::from_secs(10);
+    let visit = tokio::time::timeout(wait, s.swap_last_visit(t, owner, 100)).await;
+    assert!(matches!(visit, Ok(Ok(None))), "a visit marker waited for a reader's connection: {visit:?}");
+    let records = vec![record(&p("1", 1_000, "Morning coffee", 5, "positive"), t)];
+    let stored = tokio::time::timeout(wait, s.ingest_batch(&records, 10)).await;
+    assert!(matches!(stored, Ok(Ok(ref st)) if st.new_posts == 1), "an import waited for a reader's connection: {stored:?}");
+    drop(held);
+    assert_eq!(s.last_visit(t, owner).await.unwrap(), Some(100));
 }
 
 /// Bulk delete and undo while posts are being collected: on SQLite a write transaction that read

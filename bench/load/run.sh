@@ -10,7 +10,8 @@
 #   HARK_LOAD_VIEWERS   concurrent dashboard viewers (200)
 #   HARK_LOAD_USERS     concurrent posts-page users (50)
 #   HARK_LOAD_SEED      posts in the tracker before the load (50000)
-#   HARK_LOAD_SENDERS   the feeder's concurrent import requests (8)
+#   HARK_LOAD_SENDERS   the feeder's senders (32): enough that it keeps its schedule while answers
+#                       take their time, so the rate reached is the server's
 #   HARK_LOAD_BACKENDS  sqlite,postgres
 #   HARK_BIN            server binary (target/release/hark, built when missing)
 #   HARK_LOAD_LOGS      a directory the servers' logs are copied to at the end
@@ -106,7 +107,8 @@ for kind, pattern in (("dashboard", "dash*.out"), ("posts page", "posts*.out")):
     worst = lambda k: max(x[k] for x in r)
     print(f"   {label} {kind:10s} requests {req:8.0f} ({req / seconds:.0f}/s)  errors {err:.0f} (non-2xx {non2xx:.0f}, timeouts {timeouts:.0f})  p50 {worst('p50'):.1f}  p95 {worst('p95'):.1f}  p99 {worst('p99'):.1f}  max {worst('max'):.1f} ms")
 for x in rows("ingest.out"):
-    print(f"   {label} ingest     stored {x['stored']:.0f} in {x['seconds']:.0f} s = {x['rate']:.0f} posts/s (target {x['target']:.0f})  errors {x['errors']:.0f}  import latency p50 {x['p50']:.1f}  p95 {x['p95']:.1f}  max {x['max']:.1f} ms")
+    print(f"   {label} ingest     stored {x['stored']:.0f} in {x['seconds']:.1f} s = {x['rate']:.0f} posts/s, sustained {x['sustained']:.0f} posts/s (target {x['target']:.0f})  errors {x['errors']:.0f}")
+    print(f"   {label} ingest lag import latency p50 {x['p50']:.1f}  p95 {x['p95']:.1f}  max {x['max']:.1f} ms; p95 over the last third {x['last_p95']:.1f} ms; feeder's latest send {x['slip']:.0f} ms behind schedule")
 EOF
 }
 

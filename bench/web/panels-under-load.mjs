@@ -11,7 +11,8 @@
 //   node bench/web/panels-under-load.mjs
 // Variables: HARK_BIN (target/release/hark), HARK_E2E_WEB_DIR (web/dist), HARK_BENCH_CLIENTS (200),
 // HARK_BENCH_SECONDS (30), HARK_BENCH_RATE (posts/s fed, 5000), HARK_BENCH_BATCH (posts a request,
-// 1000), HARK_E2E_POSTGRES_URL (run on PostgreSQL instead of SQLite).
+// 1000), HARK_BENCH_SENDERS (the feeder's requests in flight at most, 16), HARK_E2E_POSTGRES_URL
+// (run on PostgreSQL instead of SQLite).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,7 @@ const CLIENTS = Number(process.env.HARK_BENCH_CLIENTS || 200);
 const SECONDS = Number(process.env.HARK_BENCH_SECONDS || 30);
 const RATE = Number(process.env.HARK_BENCH_RATE || 5000);
 const BATCH = Number(process.env.HARK_BENCH_BATCH || 1000);
+const SENDERS = Number(process.env.HARK_BENCH_SENDERS || 16);
 const PANELS = ['top-stats', 'timeline', 'locations', 'sentiments', 'devices', 'genders', 'post-types', 'viewer-sentiments', 'influencers', 'topics', 'top-pages', 'top-posts'];
 
 /** A signed-in HTTP client of the server (its cookies kept by hand). */
@@ -58,33 +60,45 @@ async function account(base) {
   return call;
 }
 
-/** Imports `RATE` posts a second into a tracker of its own until stopped; returns what it fed. */
+/** Imports `RATE` posts a second into a tracker of its own until stopped, sending each request on
+ *  schedule (open loop) with up to `SENDERS` in flight, so that a slow answer does not hold the next
+ *  request back and the rate reached is the server's; returns what it fed, the rate and how far
+ *  behind schedule its latest request left (all senders busy). */
 function feeder(call, hash) {
   let stop = false;
   let fed = 0;
   let n = 0;
+  let slip = 0;
+  let lastDone = 0;
+  const every = (1000 * BATCH) / RATE;
   const started = performance.now();
-  const loop = (async () => {
-    const every = (1000 * BATCH) / RATE;
-    let next = performance.now();
+  const sender = async () => {
     while (!stop) {
+      const k = Math.floor(n / BATCH);
+      const first = n;
+      n += BATCH;
+      const due = started + k * every;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+      if (stop) return;
+      slip = Math.max(slip, performance.now() - due);
       const now = Date.now();
       const lines = [];
-      for (let i = 0; i < BATCH; i++, n++) {
-        lines.push(JSON.stringify({ platform: 'twitter', id: `feed${n}`, text: `latte number ${n} with #oatmilk`, createdAt: now - (n % 3600) * 1000, author: { username: `feeder${n % 5000}`, followers: n % 9000 } }));
+      for (let i = first; i < first + BATCH; i++) {
+        lines.push(JSON.stringify({ platform: 'twitter', id: `feed${i}`, text: `latte number ${i} with #oatmilk`, createdAt: now - (i % 3600) * 1000, author: { username: `feeder${i % 5000}`, followers: i % 9000 } }));
       }
       const r = await call('POST', `/trackers/${hash}/import?format=ndjson`, lines.join('\n'), 'application/x-ndjson');
       if (r.status !== 200) throw new Error(`import: ${r.status} ${JSON.stringify(r.body)}`);
       fed += r.body.imported;
-      next += every;
-      const wait = next - performance.now();
-      if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+      lastDone = performance.now();
     }
-  })();
+  };
+  const loop = Promise.all(Array.from({ length: SENDERS }, sender));
   return async () => {
     stop = true;
     await loop;
-    return { fed, rate: fed / ((performance.now() - started) / 1000) };
+    // Up to the last answer: a sender waiting for a slot after the stop sends nothing.
+    return { fed, rate: fed / ((lastDone - started) / 1000), slip };
   };
 }
 
@@ -142,7 +156,7 @@ async function measure(label, { cacheMb, feed }) {
     const r = parseWrk(stdout);
     console.log(
       `${label.padEnd(34)} p50 ${r.p50.toFixed(1)} ms  p90 ${r.p90.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  ${r.rps.toFixed(0)} req/s  ${r.requests} requests  timeouts ${r.timeouts}  errors ${r.errors}  non-2xx ${r.non2xx}` +
-        (fed ? `  fed ${fed.fed} posts at ${fed.rate.toFixed(0)}/s` : ''),
+        (fed ? `  fed ${fed.fed} posts at ${fed.rate.toFixed(0)}/s (latest request ${fed.slip.toFixed(0)} ms behind schedule)` : ''),
     );
     // wrk sends no If-None-Match, so every answer should be a 200: anything else (a 429, a 401) is
     // not the dashboard being measured.

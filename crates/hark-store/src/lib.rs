@@ -39,6 +39,7 @@ mod maintenance;
 mod notifications;
 mod posts;
 mod lease;
+mod priority;
 mod reanalysis;
 mod sealing;
 pub use sealing::Resealed;
@@ -281,6 +282,8 @@ pub struct Store {
     pub(crate) write_gate: WriteGate,
     /// Small ingest batches written together ([`Store::ingest_batch`]).
     pub(crate) combiner: Arc<ingest::Combiner>,
+    /// SQLite: the posts page's visit markers, kept in memory and written in batches (visits.rs).
+    pub(crate) visits: visits::Visits,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -304,6 +307,7 @@ impl Store {
             _checkpointer: None,
             write_gate: WriteGate::default(),
             combiner: Arc::default(),
+            visits: Arc::default(),
         }
     }
 
@@ -355,26 +359,38 @@ impl Store {
             };
             let file = opts.get_filename().to_path_buf();
             let connections = std::env::var("HARK_SQLITE_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(8);
-            let pool_of = |n: u32| {
+            let own_writer = in_file && !std::env::var("HARK_SQLITE_SHARED_WRITER").is_ok_and(|v| v == "1");
+            // With a writer of its own, the readers' threads run at a lower priority (priority.rs).
+            let lowered = own_writer && priority::reader_nice() > 0;
+            let pool_of = |n: u32, readers: bool| {
                 SqlitePoolOptions::new()
                     .max_connections(n)
                     // A change of a row the API's lookups keep, by any connection, moves the counter.
-                    .after_connect(|conn, _| {
+                    .after_connect(move |conn, _| {
                         Box::pin(async move {
                             conn.lock_handle().await?.set_update_hook(|change| {
                                 if LOOKED_UP.contains(&change.table) {
                                     note_change();
                                 }
                             });
+                            if readers && lowered {
+                                priority::lower_readers(priority::reader_nice());
+                            }
                             Ok(())
                         })
                     })
             };
-            let pool = pool_of(connections).connect_with(opts.clone()).await?;
+            let reader_opts = if lowered {
+                opts.clone().thread_name(|id| format!("{}{id}", priority::READER_THREAD))
+            } else {
+                opts.clone()
+            };
+            let pool = pool_of(connections, true).connect_with(reader_opts).await?;
             let mut store = Self::new(Db::Sqlite(pool.clone()));
-            if in_file && !std::env::var("HARK_SQLITE_SHARED_WRITER").is_ok_and(|v| v == "1") {
+            if own_writer {
                 // Opened on first use: the readers' pool has made the file and its WAL by then.
-                store.write_gate.writer = Some(pool_of(1).connect_lazy_with(opts));
+                let opts = opts.thread_name(|id| format!("hark-write-{id}"));
+                store.write_gate.writer = Some(pool_of(1, false).connect_lazy_with(opts));
             }
             if in_file && file.is_file() {
                 store.sqlite_file = Some(Arc::new(file));
@@ -434,6 +450,9 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        if let Err(e) = self.flush_visits().await {
+            tracing::warn!("could not record the posts page's visits: {e}");
+        }
         with_pool!(self, |p| p.close().await);
         if let Some(w) = &self.write_gate.writer {
             w.close().await;

@@ -63,6 +63,67 @@ async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &
     Ok(())
 }
 
+/// The advisory lock of the statistics refresh: one server of a database refreshes at a time.
+const STATS_LOCK: i64 = 0x4841_524b_5354_4154;
+
+/// The refresh of [`Store::note_writes`] (PostgreSQL). Every server of a database counts its own
+/// writes, so three servers sharing the writes each asked for a refresh, and under the load test
+/// their ANALYZEs and VACUUMs were about 15 % of what PostgreSQL's backends were doing (sampled from
+/// `pg_stat_activity`), two of them waiting for the third's lock on the same tables. A server
+/// that asks now refreshes only when no other is refreshing (an advisory lock it does not wait
+/// for) and when the database itself says it is due: `posts` was never analyzed, or the rows
+/// changed since its last analysis (by any server) reach the rows it then had (and at least
+/// [`ANALYZE_AFTER`]). Returns whether it refreshed.
+fn refresh_statistics(
+    pool: sqlx::PgPool,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::result::Result<bool, sqlx::Error>> + Send>> {
+    // Boxed as a `Send` future here, where the connection's lifetimes are concrete, for the
+    // spawned task of `note_writes`.
+    Box::pin(async move {
+        let mut conn = pool.acquire().await?;
+        let locked: bool =
+            sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(STATS_LOCK).fetch_one(&mut *conn).await?;
+        if !locked {
+            return Ok(false);
+        }
+        let refreshed = refresh_if_due(&mut conn, &pool).await;
+        if sqlx::query("SELECT pg_advisory_unlock($1)").bind(STATS_LOCK).execute(&mut *conn).await.is_err() {
+            // The lock goes with the session: this connection is not given back.
+            conn.close_on_drop();
+        }
+        refreshed
+    })
+}
+
+/// The part of [`refresh_statistics`] run while holding its lock.
+async fn refresh_if_due(conn: &mut sqlx::PgConnection, pool: &sqlx::PgPool) -> std::result::Result<bool, sqlx::Error> {
+    let due: bool = sqlx::query_scalar(
+        "SELECT COALESCE(s.last_analyze, s.last_autoanalyze) IS NULL \
+                OR s.n_mod_since_analyze >= GREATEST($1::float8, c.reltuples::float8) \
+         FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid \
+         WHERE s.relname = 'posts' AND s.schemaname = current_schema()",
+    )
+    .bind(ANALYZE_AFTER as f64)
+    .fetch_optional(&mut *conn)
+    .await?
+    .unwrap_or(true);
+    if !due {
+        return Ok(false);
+    }
+    // The links and the hourly rollup are vacuumed too (VACUUM runs outside a transaction),
+    // so their visibility maps let the posts page's walks read the sort keys' indexes alone,
+    // and its total and a walk's platform check sum the rollup's counts from their index
+    // (migration 0018; a scan of the table otherwise, 8.6 ms against 2.9 over 30 days); the
+    // deleted links (migration 0020) lose the rows each delete and undo leave. Autovacuum
+    // does it as well when it is on.
+    // (On the pool: the lock is held by `conn`'s session meanwhile.)
+    sqlx::raw_sql(VACUUM_TABLES).execute(pool).await?;
+    sqlx::query("ANALYZE posts, rollup_terms, rollup_authors, rollup_author_totals, rollup_author_days, rollup_subtrackers")
+        .execute(pool)
+        .await?;
+    Ok(true)
+}
+
 impl Store {
     /// Counts rows written; on PostgreSQL, refreshes the planner statistics of the large tables in
     /// the background once enough have changed (see [`Staleness`]).
@@ -79,24 +140,12 @@ impl Store {
         let (pool, stats) = (pool.clone(), self.stats.clone());
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
-                // The links and the hourly rollup are vacuumed too (VACUUM runs outside a
-                // transaction), so their visibility maps let the posts page's walks read the sort
-                // keys' indexes alone, and its total and a walk's platform check sum the rollup's
-                // counts from their index (migration 0018; a scan of the table otherwise, 8.6 ms
-                // against 2.9 over 30 days); the deleted links (migration 0020) lose the rows each
-                // delete and undo leave. Autovacuum does it as well when it is on.
-                let r = match sqlx::raw_sql(VACUUM_TABLES).execute(&pool).await {
-                    Ok(_) => sqlx::query(
-                        "ANALYZE posts, rollup_terms, rollup_authors, rollup_author_totals, \
-                         rollup_author_days, rollup_subtrackers",
-                    )
-                    .execute(&pool)
-                    .await
-                    .map(|_| ()),
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = r {
-                    tracing::warn!(error = %e, "refreshing planner statistics failed");
+                match refresh_statistics(pool).await {
+                    Ok(true) => {}
+                    // Not due (another server refreshed) or another server refreshing: the next
+                    // check comes after the same count of writes again, not twice as many.
+                    Ok(false) => stats.at_last.store(at_last, Ordering::Relaxed),
+                    Err(e) => tracing::warn!(error = %e, "refreshing planner statistics failed"),
                 }
                 stats.running.store(false, Ordering::Release);
             });
@@ -263,6 +312,40 @@ mod tests {
         assert_eq!(built, 2, "the walk streams' statistics");
         // The next refresh waits for as many writes again.
         assert_eq!(store.stats.at_last.load(Ordering::Relaxed), ANALYZE_AFTER);
+
+        // A second server of the database that counts as many writes of its own does not refresh
+        // again: no rows changed since (the database's count, shared by every server).
+        let count = || async {
+            sqlx::query_scalar::<_, i64>("SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'posts'")
+                .fetch_one(pool)
+                .await
+                .expect("pg_stat_user_tables")
+        };
+        let before = count().await;
+        assert_eq!(before, 1);
+        let other = Store::connect(&format!("{base}/{name}")).await.expect("connect");
+        other.note_writes(ANALYZE_AFTER);
+        assert!(other.stats.running.load(Ordering::Acquire), "the second server checked");
+        for _ in 0..100 {
+            if !other.stats.running.load(Ordering::Acquire) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(!other.stats.running.load(Ordering::Acquire), "the check ended");
+        assert_eq!(count().await, before, "a second server refreshed statistics nobody needed");
+        // Its next check comes after as many writes again, not twice as many.
+        assert_eq!(other.stats.at_last.load(Ordering::Relaxed), 0);
+
+        // While one server refreshes (holds the lock), another does not wait for it or repeat it.
+        let mut held = pool.acquire().await.expect("connection");
+        let locked: bool =
+            sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(STATS_LOCK).fetch_one(&mut *held).await.expect("lock");
+        assert!(locked);
+        assert!(!refresh_statistics(pool.clone()).await.expect("refresh"), "refreshed while another server held the lock");
+        sqlx::query("SELECT pg_advisory_unlock($1)").bind(STATS_LOCK).execute(&mut *held).await.expect("unlock");
+        drop(held);
+        other.close().await;
         store.close().await;
         let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;
     }

@@ -340,6 +340,44 @@ async fn ignore_list_and_last_visit() {
     .await;
 }
 
+/// On SQLite the visit markers are kept in memory and written within a second, and when the
+/// store closes: another store on the same file reads them. A visit of a tracker deleted
+/// meanwhile is dropped without holding back the others.
+#[tokio::test]
+async fn visits_reach_the_table() {
+    let db = TestDb::new(hark_store::Backend::Sqlite).await;
+    let s = db.store().await;
+    let t = setup(&s).await;
+    let owner = s.tracker_by_id(t).await.unwrap().unwrap().owner_id;
+    let gone = s
+        .create_tracker(&hark_testkit::new_tracker("Tea", owner, PlatformSet::all().bits(), "{}"), 1)
+        .await
+        .unwrap()
+        .id;
+    assert_eq!(s.swap_last_visit(t, owner, 100).await.unwrap(), None);
+    assert_eq!(s.swap_last_visit(gone, owner, 100).await.unwrap(), None);
+    assert!(s.delete_tracker(gone, None).await.unwrap());
+    // Written within the second: a second store on the file (its own memory) reads the visit.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let fresh = db.store().await;
+        let seen = fresh.last_visit(t, owner).await.unwrap();
+        fresh.close().await;
+        if seen == Some(100) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the visit was not written");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // Written at close, with the previous visit.
+    assert_eq!(s.swap_last_visit(t, owner, 200).await.unwrap(), Some(100));
+    s.close().await;
+    let after = db.store().await;
+    assert_eq!(after.last_visit(t, owner).await.unwrap(), Some(200));
+    assert_eq!(after.swap_last_visit(t, owner, 300).await.unwrap(), Some(200));
+    assert_eq!(after.last_visit(gone, owner).await.unwrap(), None);
+}
+
 /// SQLite's writes run on a connection of their own: with every reader's connection taken (a
 /// server under many readers), a visit marker and an import still go through at once.
 #[tokio::test]

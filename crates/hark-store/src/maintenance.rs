@@ -9,11 +9,21 @@ use crate::{with_pool, Db, Result, Store};
 
 /// Hark refreshes PostgreSQL's planner statistics itself after large writes instead of relying
 /// on autovacuum (which may be off): stale statistics turn index probes into table scans.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Staleness {
     pub(crate) since: AtomicU64,
     pub(crate) at_last: AtomicU64,
     pub(crate) running: AtomicBool,
+    /// PostgreSQL: when the writes this server has not seen refreshed began (seconds since the
+    /// epoch): the store's start, then each check's time (see [`refresh_statistics`]).
+    pub(crate) window: std::sync::Mutex<f64>,
+}
+
+impl Default for Staleness {
+    fn default() -> Self {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
+        Self { since: AtomicU64::new(0), at_last: AtomicU64::new(0), running: AtomicBool::new(false), window: std::sync::Mutex::new(now) }
+    }
 }
 
 /// Posts indexed before SQLite's full-text index is first merged into one b-tree; after that, a
@@ -67,16 +77,19 @@ async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &
 const STATS_LOCK: i64 = 0x4841_524b_5354_4154;
 
 /// The refresh of [`Store::note_writes`] (PostgreSQL). Every server of a database counts its own
-/// writes, so three servers sharing the writes each asked for a refresh, and under the load test
-/// their ANALYZEs and VACUUMs were about 15 % of what PostgreSQL's backends were doing (sampled from
-/// `pg_stat_activity`), two of them waiting for the third's lock on the same tables. A server
-/// that asks now refreshes only when no other is refreshing (an advisory lock it does not wait
-/// for) and when the database itself says it is due: `posts` was never analyzed, or the rows
-/// changed since its last analysis (by any server) reach the rows it then had (and at least
-/// [`ANALYZE_AFTER`]). Returns whether it refreshed.
+/// writes, so three servers sharing the writes each asked for a refresh at about the same time,
+/// and under the load test their ANALYZEs and VACUUMs were about 15 % of what PostgreSQL's
+/// backends were doing (sampled from `pg_stat_activity`), some waiting for another's ANALYZE of
+/// the same tables. A server whose count says it is time now refreshes only when no other is
+/// refreshing (an advisory lock it does not wait for) and when `posts` has not been analyzed (by
+/// another server, or autovacuum) since `window`, the start of the writes it counted; `None`
+/// refreshes whenever the lock is free. A lone server refreshes as often as before. Returns
+/// whether it refreshed, and the database's time of the check (none when another server held the
+/// lock).
 fn refresh_statistics(
     pool: sqlx::PgPool,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::result::Result<bool, sqlx::Error>> + Send>> {
+    window: Option<f64>,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = std::result::Result<(bool, Option<f64>), sqlx::Error>> + Send>> {
     // Boxed as a `Send` future here, where the connection's lifetimes are concrete, for the
     // spawned task of `note_writes`.
     Box::pin(async move {
@@ -84,9 +97,9 @@ fn refresh_statistics(
         let locked: bool =
             sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(STATS_LOCK).fetch_one(&mut *conn).await?;
         if !locked {
-            return Ok(false);
+            return Ok((false, None));
         }
-        let refreshed = refresh_if_due(&mut conn, &pool).await;
+        let refreshed = refresh_if_due(&mut conn, &pool, window).await;
         if sqlx::query("SELECT pg_advisory_unlock($1)").bind(STATS_LOCK).execute(&mut *conn).await.is_err() {
             // The lock goes with the session: this connection is not given back.
             conn.close_on_drop();
@@ -96,32 +109,33 @@ fn refresh_statistics(
 }
 
 /// The part of [`refresh_statistics`] run while holding its lock.
-async fn refresh_if_due(conn: &mut sqlx::PgConnection, pool: &sqlx::PgPool) -> std::result::Result<bool, sqlx::Error> {
-    let due: bool = sqlx::query_scalar(
-        "SELECT COALESCE(s.last_analyze, s.last_autoanalyze) IS NULL \
-                OR s.n_mod_since_analyze >= GREATEST($1::float8, c.reltuples::float8) \
-         FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid \
-         WHERE s.relname = 'posts' AND s.schemaname = current_schema()",
+async fn refresh_if_due(
+    conn: &mut sqlx::PgConnection,
+    pool: &sqlx::PgPool,
+    window: Option<f64>,
+) -> std::result::Result<(bool, Option<f64>), sqlx::Error> {
+    let (last, now): (Option<f64>, f64) = sqlx::query_as(
+        "SELECT (SELECT EXTRACT(EPOCH FROM GREATEST(s.last_analyze, s.last_autoanalyze))::float8 \
+                 FROM pg_stat_user_tables s WHERE s.relname = 'posts' AND s.schemaname = current_schema()), \
+                EXTRACT(EPOCH FROM clock_timestamp())::float8",
     )
-    .bind(ANALYZE_AFTER as f64)
-    .fetch_optional(&mut *conn)
-    .await?
-    .unwrap_or(true);
-    if !due {
-        return Ok(false);
+    .fetch_one(&mut *conn)
+    .await?;
+    let covered = matches!((last, window), (Some(last), Some(window)) if last >= window);
+    if covered {
+        return Ok((false, Some(now)));
     }
     // The links and the hourly rollup are vacuumed too (VACUUM runs outside a transaction),
     // so their visibility maps let the posts page's walks read the sort keys' indexes alone,
     // and its total and a walk's platform check sum the rollup's counts from their index
     // (migration 0018; a scan of the table otherwise, 8.6 ms against 2.9 over 30 days); the
     // deleted links (migration 0020) lose the rows each delete and undo leave. Autovacuum
-    // does it as well when it is on.
-    // (On the pool: the lock is held by `conn`'s session meanwhile.)
+    // does it as well when it is on. (On the pool: `conn`'s session holds the lock meanwhile.)
     sqlx::raw_sql(VACUUM_TABLES).execute(pool).await?;
     sqlx::query("ANALYZE posts, rollup_terms, rollup_authors, rollup_author_totals, rollup_author_days, rollup_subtrackers")
         .execute(pool)
         .await?;
-    Ok(true)
+    Ok((true, Some(now)))
 }
 
 impl Store {
@@ -140,11 +154,18 @@ impl Store {
         let (pool, stats) = (pool.clone(), self.stats.clone());
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
-                match refresh_statistics(pool).await {
-                    Ok(true) => {}
-                    // Not due (another server refreshed) or another server refreshing: the next
-                    // check comes after the same count of writes again, not twice as many.
-                    Ok(false) => stats.at_last.store(at_last, Ordering::Relaxed),
+                let window = *stats.window.lock().unwrap_or_else(|e| e.into_inner());
+                match refresh_statistics(pool, Some(window)).await {
+                    Ok((refreshed, checked)) => {
+                        if let Some(at) = checked {
+                            *stats.window.lock().unwrap_or_else(|e| e.into_inner()) = at;
+                        }
+                        if !refreshed {
+                            // Another server refreshed, or is refreshing: the next check comes
+                            // after the same count of writes again, not twice as many.
+                            stats.at_last.store(at_last, Ordering::Relaxed);
+                        }
+                    }
                     Err(e) => tracing::warn!(error = %e, "refreshing planner statistics failed"),
                 }
                 stats.running.store(false, Ordering::Release);
@@ -268,6 +289,8 @@ mod tests {
         let base = admin.rsplit_once('/').map_or(admin.clone(), |(b, _)| b.to_string());
         let store = Store::connect(&format!("{base}/{name}")).await.expect("connect");
         store.migrate().await.expect("migrate");
+        // A second server of the database, started with the first.
+        let other = Store::connect(&format!("{base}/{name}")).await.expect("connect");
         let Db::Postgres(pool) = &store.db else { unreachable!() };
         let analyzed = || async {
             sqlx::query_scalar::<_, bool>(
@@ -313,8 +336,8 @@ mod tests {
         // The next refresh waits for as many writes again.
         assert_eq!(store.stats.at_last.load(Ordering::Relaxed), ANALYZE_AFTER);
 
-        // A second server of the database that counts as many writes of its own does not refresh
-        // again: no rows changed since (the database's count, shared by every server).
+        // The second server, whose count says it is time too, does not refresh again: the
+        // first refreshed after its writes began.
         let count = || async {
             sqlx::query_scalar::<_, i64>("SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'posts'")
                 .fetch_one(pool)
@@ -323,7 +346,6 @@ mod tests {
         };
         let before = count().await;
         assert_eq!(before, 1);
-        let other = Store::connect(&format!("{base}/{name}")).await.expect("connect");
         other.note_writes(ANALYZE_AFTER);
         assert!(other.stats.running.load(Ordering::Acquire), "the second server checked");
         for _ in 0..100 {
@@ -333,18 +355,27 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         assert!(!other.stats.running.load(Ordering::Acquire), "the check ended");
-        assert_eq!(count().await, before, "a second server refreshed statistics nobody needed");
+        assert_eq!(count().await, before, "a second server refreshed what the first just had");
         // Its next check comes after as many writes again, not twice as many.
         assert_eq!(other.stats.at_last.load(Ordering::Relaxed), 0);
 
-        // While one server refreshes (holds the lock), another does not wait for it or repeat it.
+        // While one server refreshes (holds the lock), another does not wait for it or repeat it;
+        // once the lock is given back, a refresh goes through.
         let mut held = pool.acquire().await.expect("connection");
         let locked: bool =
             sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(STATS_LOCK).fetch_one(&mut *held).await.expect("lock");
         assert!(locked);
-        assert!(!refresh_statistics(pool.clone()).await.expect("refresh"), "refreshed while another server held the lock");
+        let busy = refresh_statistics(pool.clone(), None).await.expect("refresh");
+        assert_eq!(busy, (false, None), "refreshed while another server held the lock");
+        assert_eq!(count().await, before);
         sqlx::query("SELECT pg_advisory_unlock($1)").bind(STATS_LOCK).execute(&mut *held).await.expect("unlock");
         drop(held);
+        let (refreshed, checked) = refresh_statistics(pool.clone(), None).await.expect("refresh");
+        assert!(refreshed && checked.is_some(), "a refresh once the lock was free");
+        assert_eq!(count().await, before + 1);
+        // And the lock was given back after it.
+        let free: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(STATS_LOCK).fetch_one(pool).await.expect("lock");
+        assert!(free, "the refresh kept its lock");
         other.close().await;
         store.close().await;
         let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut c).await;

@@ -14,7 +14,9 @@
 //! to 1.1-1.4 s, while the dashboards served about half as many requests (p95 390-440 ms against
 //! 200-230). On a server where collection must never fall behind, turn it on; where people
 //! reading the pages come first, leave it off. (It also competes with every other process of the
-//! same session, such as a test suite's browser, at that lower priority.)
+//! same session, such as a test suite's browser, at that lower priority.) The WAL's background
+//! checkpoints run on a reader's connection and are lowered with it: under such a crowd the log
+//! may grow further between them (docs/operations.md, "Disk").
 
 /// The readers' nice value unless configured: 0, normal.
 pub(crate) const READER_NICE: i32 = 0;
@@ -102,5 +104,42 @@ mod tests {
         assert!(lower_readers(target) >= 1);
         assert_eq!(reader.join().unwrap(), target);
         assert_eq!(other.join().unwrap(), base);
+    }
+
+    /// `connect` names a SQLite file's readers' threads and lowers them to the nice value asked
+    /// for; the writer's thread keeps the process's priority.
+    #[tokio::test]
+    async fn a_file_store_lowers_its_readers_when_asked() {
+        let base = own_nice();
+        if base > 16 {
+            return;
+        }
+        let target = base + 3;
+        // Read once per process (each test runs in a process of its own).
+        std::env::set_var("HARK_SQLITE_READER_NICE", target.to_string());
+        let dir = tempfile::tempdir().expect("dir");
+        let store = crate::Store::connect(&format!("sqlite://{}", dir.path().join("t.db").display())).await.expect("connect");
+        store.migrate().await.expect("migrate");
+        store.ping().await.expect("ping");
+        let _turn = store.write_turn().await;
+        crate::with_write_pool!(store, |p| { sqlx::query("SELECT 1").execute(p).await.expect("write connection"); });
+        let (mut readers, mut writers) = (0, 0);
+        for task in std::fs::read_dir("/proc/self/task").expect("tasks").flatten() {
+            let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            let tid: libc::id_t = task.file_name().to_str().and_then(|s| s.parse().ok()).expect("tid");
+            // SAFETY: as above.
+            let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, tid) };
+            if name.starts_with(READER_THREAD) {
+                assert_eq!(nice, target, "reader thread {name}");
+                readers += 1;
+            } else if name.starts_with("hark-write-") {
+                assert_eq!(nice, base, "writer thread {name}");
+                writers += 1;
+            }
+        }
+        assert!(readers >= 1, "no readers' thread found");
+        assert_eq!(writers, 1, "the write connection's thread");
+        drop(_turn);
+        store.close().await;
     }
 }

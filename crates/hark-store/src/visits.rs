@@ -34,9 +34,13 @@ struct Book {
     /// (tracker, user) -> (visited_at, previous_at).
     visits: HashMap<Key, (Millis, Option<Millis>)>,
     dirty: HashSet<Key>,
-    /// Whether a task is on its way to write the dirty visits.
-    flushing: bool,
+    /// When a task was sent to write the dirty visits (none on its way: none).
+    flushing: Option<std::time::Instant>,
 }
+
+/// A flush sent this long ago that has not reported is taken for lost (its runtime ended) and
+/// another is sent.
+const FLUSH_LOST_AFTER: Duration = Duration::from_secs(30);
 
 impl Store {
     /// The owner's previous visit to a tracker's posts, and records this one at `now`.
@@ -58,17 +62,25 @@ impl Store {
         let previous = book.visits.get(&(tracker_id, user_id)).map(|v| v.0);
         book.visits.insert((tracker_id, user_id), (now, previous));
         book.dirty.insert((tracker_id, user_id));
-        if !book.flushing {
-            book.flushing = true;
-            let store = self.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep(FLUSH_AFTER).await;
-                if let Err(e) = store.flush_visits().await {
-                    tracing::warn!("could not record the posts page's visits: {e}");
-                }
-            });
-        }
+        self.schedule_flush(book);
         Ok(previous)
+    }
+
+    /// Sends a task to write the book's dirty visits after [`FLUSH_AFTER`], unless one is on its
+    /// way.
+    fn schedule_flush(&self, book: &mut Book) {
+        if book.flushing.is_some_and(|at| at.elapsed() < FLUSH_LOST_AFTER) {
+            return;
+        }
+        let Ok(rt) = tokio::runtime::Handle::try_current() else { return };
+        book.flushing = Some(std::time::Instant::now());
+        let store = self.clone();
+        rt.spawn(async move {
+            tokio::time::sleep(FLUSH_AFTER).await;
+            if let Err(e) = store.flush_visits().await {
+                tracing::warn!("could not record the posts page's visits: {e}");
+            }
+        });
     }
 
     /// The owner's last recorded visit, without recording one.
@@ -86,33 +98,43 @@ impl Store {
         .await?))
     }
 
-    /// The SQLite visit book, read from the table at first use.
+    /// The SQLite visit book, read from the table at first use. The book's lock is never held
+    /// while waiting for the write turn ([`Store::flush_visits`] takes them the other way round).
     async fn visit_book(&self) -> Result<tokio::sync::MutexGuard<'_, Option<Book>>> {
-        let mut state = self.visits.state.lock().await;
-        if state.is_none() {
+        {
+            let state = self.visits.state.lock().await;
+            if state.is_some() {
+                return Ok(state);
+            }
+        }
+        let rows: Vec<(i64, i64, i64, Option<i64>)> = {
             let _turn = self.write_turn().await;
-            let rows: Vec<(i64, i64, i64, Option<i64>)> = crate::with_write_pool!(self, |p| sqlx::query_as(
+            crate::with_write_pool!(self, |p| sqlx::query_as(
                 "SELECT tracker_id, user_id, visited_at, previous_at FROM tracker_visits"
             )
             .fetch_all(p)
-            .await?);
+            .await?)
+        };
+        let mut state = self.visits.state.lock().await;
+        if state.is_none() {
             let visits = rows.into_iter().map(|(t, u, at, prev)| ((t, u), (at, prev))).collect();
             *state = Some(Book { visits, ..Book::default() });
         }
         Ok(state)
     }
 
-    /// Writes the visits recorded in memory and not yet in the table (SQLite), in one statement.
-    /// Visits of a tracker or user deleted meanwhile are dropped; on a failure the visits stay to
-    /// be written by the next attempt.
+    /// Writes the visits recorded in memory and not yet in the table (SQLite), in one statement,
+    /// holding the write turn from before it takes them: a flush that [`Store::close`] runs waits
+    /// for one on its way and then writes what is left. Visits of a tracker or user deleted
+    /// meanwhile are dropped; after a failure the visits are tried again a second later (unless
+    /// the store is closing).
     pub(crate) async fn flush_visits(&self) -> Result<()> {
-        if !matches!(self.db, crate::Db::Sqlite(_)) {
-            return Ok(());
-        }
+        let crate::Db::Sqlite(readers) = &self.db else { return Ok(()) };
+        let _turn = self.write_turn().await;
         let rows: Vec<(i64, i64, Millis, Option<Millis>)> = {
             let mut state = self.visits.state.lock().await;
             let Some(book) = state.as_mut() else { return Ok(()) };
-            book.flushing = false;
+            book.flushing = None;
             let dirty = std::mem::take(&mut book.dirty);
             dirty.into_iter().filter_map(|k| book.visits.get(&k).map(|v| (k.0, k.1, v.0, v.1))).collect()
         };
@@ -120,26 +142,26 @@ impl Store {
             return Ok(());
         }
         let json = serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into());
-        let written = {
-            let _turn = self.write_turn().await;
-            crate::with_write_pool!(self, |p| sqlx::query(
-                "INSERT INTO tracker_visits (tracker_id, user_id, visited_at, previous_at) \
-                 SELECT json_extract(v.value, '$[0]'), json_extract(v.value, '$[1]'), json_extract(v.value, '$[2]'), \
-                        json_extract(v.value, '$[3]') \
-                 FROM json_each($1) v \
-                 WHERE EXISTS (SELECT 1 FROM trackers t WHERE t.id = json_extract(v.value, '$[0]')) \
-                   AND EXISTS (SELECT 1 FROM users u WHERE u.id = json_extract(v.value, '$[1]')) \
-                 ON CONFLICT (tracker_id, user_id) DO UPDATE SET visited_at = excluded.visited_at, previous_at = excluded.previous_at"
-            )
-            .bind(json)
-            .execute(p)
-            .await
-            .map(|_| ()))
-        };
+        let written = crate::with_write_pool!(self, |p| sqlx::query(
+            "INSERT INTO tracker_visits (tracker_id, user_id, visited_at, previous_at) \
+             SELECT json_extract(v.value, '$[0]'), json_extract(v.value, '$[1]'), json_extract(v.value, '$[2]'), \
+                    json_extract(v.value, '$[3]') \
+             FROM json_each($1) v \
+             WHERE EXISTS (SELECT 1 FROM trackers t WHERE t.id = json_extract(v.value, '$[0]')) \
+               AND EXISTS (SELECT 1 FROM users u WHERE u.id = json_extract(v.value, '$[1]')) \
+             ON CONFLICT (tracker_id, user_id) DO UPDATE SET visited_at = excluded.visited_at, previous_at = excluded.previous_at"
+        )
+        .bind(json)
+        .execute(p)
+        .await
+        .map(|_| ()));
         if let Err(e) = written {
             let mut state = self.visits.state.lock().await;
             if let Some(book) = state.as_mut() {
                 book.dirty.extend(rows.iter().map(|r| (r.0, r.1)));
+                if !readers.is_closed() {
+                    self.schedule_flush(book);
+                }
             }
             return Err(e.into());
         }

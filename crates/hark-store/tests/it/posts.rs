@@ -357,20 +357,29 @@ async fn visits_reach_the_table() {
     assert_eq!(s.swap_last_visit(t, owner, 100).await.unwrap(), None);
     assert_eq!(s.swap_last_visit(gone, owner, 100).await.unwrap(), None);
     assert!(s.delete_tracker(gone, None).await.unwrap());
-    // Written within the second: a second store on the file (its own memory) reads the visit.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        let fresh = db.store().await;
-        let seen = fresh.last_visit(t, owner).await.unwrap();
-        fresh.close().await;
-        if seen == Some(100) {
-            break;
+    // Written within the second, and again for a later visit: a second store on the file (its
+    // own memory, read once) reads each.
+    let written = |at: i64| {
+        let db = &db;
+        async move {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            loop {
+                let fresh = db.store().await;
+                let seen = fresh.last_visit(t, owner).await.unwrap();
+                fresh.close().await;
+                if seen == Some(at) {
+                    return;
+                }
+                assert!(std::time::Instant::now() < deadline, "the visit at {at} was not written (saw {seen:?})");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
         }
-        assert!(std::time::Instant::now() < deadline, "the visit was not written");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    };
+    written(100).await;
+    assert_eq!(s.swap_last_visit(t, owner, 150).await.unwrap(), Some(100));
+    written(150).await;
     // Written at close, with the previous visit.
-    assert_eq!(s.swap_last_visit(t, owner, 200).await.unwrap(), Some(100));
+    assert_eq!(s.swap_last_visit(t, owner, 200).await.unwrap(), Some(150));
     s.close().await;
     let after = db.store().await;
     assert_eq!(after.last_visit(t, owner).await.unwrap(), Some(200));

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::dialect::Backend;
 use crate::sentiment::{bucket_index, SENTIMENT_COLUMNS};
 use crate::time::{DAY_MS, HOUR_MS};
+use crate::ingest_rows::IngestRows;
 use crate::{with_pool, BeginWrite, Result, Store};
 
 
@@ -133,9 +134,6 @@ impl Default for PostRecord {
         }
     }
 }
-
-/// Profiles in one upsert statement (11 values a row, under SQLite's 32,766 parameters).
-const PROFILE_CHUNK: usize = 2_900;
 
 impl PostRecord {
     pub(crate) fn author_key(&self) -> &str {
@@ -460,11 +458,10 @@ impl<'a> Deltas<'a> {
     }
 }
 
-const POST_COLUMNS: &str = "post_key, platform, external_id, created_at, collected_at, updated_at, author_id, \
+pub(crate) const POST_COLUMNS: &str = "post_key, platform, external_id, created_at, collected_at, updated_at, author_id, \
      author_username, author_name, author_avatar, author_followers, author_verified, author_location, text, title, url, \
      lang, post_type, is_story, likes, shares, comments, views, dislikes, impressions, reach, engagement, \
      engagement_rate, sentiment, sentiment_bucket, country, gender, source, device, media, data, terms, region";
-const POST_PARAMS: usize = 38;
 
 impl Store {
     /// Stores a batch of posts and their rollups. Posts are keyed by `platform;id`: a post seen
@@ -616,10 +613,6 @@ impl Store {
     async fn write_part(&self, unique: &[&PostRecord], now: Millis, mut order: Order) -> Result<Written> {
         let terms_json: Vec<String> =
             unique.iter().map(|p| serde_json::to_string(&p.terms).unwrap_or_else(|_| "{}".into())).collect();
-        let posts_chunk = match self.backend() {
-            Backend::Sqlite => 32_000 / POST_PARAMS,
-            Backend::Postgres => 60_000 / POST_PARAMS,
-        };
 
         let mut laps = Laps::new();
         // In a sequence, the posts and links of the write before are written first.
@@ -632,65 +625,11 @@ impl Store {
             let mut ids: HashMap<String, i64> = HashMap::with_capacity(unique.len());
             // Stored before: id -> (engagement, likes, dislikes) then.
             let mut existing: HashMap<i64, (i64, i64, i64)> = HashMap::new();
-            for (chunk_no, chunk) in unique.chunks(posts_chunk).enumerate() {
-                let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
-                q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
-                    b.push_bind(p.post_key.as_str())
-                        .push_bind(p.platform.name())
-                        .push_bind(p.external_id.as_str())
-                        .push_bind(p.created_at)
-                        .push_bind(now)
-                        .push_bind(now)
-                        .push_bind(p.author_id.as_str())
-                        .push_bind(p.author_username.as_str())
-                        .push_bind(p.author_name.as_str())
-                        .push_bind(p.author_avatar.as_deref())
-                        .push_bind(p.author_followers)
-                        .push_bind(p.author_verified)
-                        .push_bind(p.author_location.as_deref())
-                        .push_bind(p.text.as_str())
-                        .push_bind(p.title.as_deref())
-                        .push_bind(p.url.as_deref())
-                        .push_bind(p.lang.as_deref())
-                        .push_bind(p.post_type.as_str())
-                        .push_bind(p.is_story)
-                        .push_bind(p.likes)
-                        .push_bind(p.shares)
-                        .push_bind(p.comments)
-                        .push_bind(p.views)
-                        .push_bind(p.dislikes)
-                        .push_bind(p.impressions)
-                        .push_bind(p.reach)
-                        .push_bind(p.engagement)
-                        .push_bind(p.engagement_rate)
-                        .push_bind(p.sentiment)
-                        .push_bind(p.sentiment_bucket.as_str())
-                        .push_bind(p.country.as_deref())
-                        .push_bind(p.gender.and_then(Gender::stored))
-                        .push_bind(p.source.as_deref())
-                        .push_bind(p.device.as_deref())
-                        .push_bind(p.media.as_deref())
-                        .push_bind(p.data.as_str())
-                        .push_bind(terms_json[chunk_no * posts_chunk + i].as_str())
-                        .push_bind(p.region.as_deref());
-                });
-                q.push(
-                    " ON CONFLICT (post_key) DO UPDATE SET likes = excluded.likes, shares = excluded.shares, \
-                     comments = excluded.comments, views = excluded.views, dislikes = excluded.dislikes, \
-                     impressions = excluded.impressions, reach = excluded.reach, engagement = excluded.engagement, \
-                     engagement_rate = excluded.engagement_rate, author_followers = excluded.author_followers, \
-                     updated_at = excluded.updated_at, data = excluded.data, prev_engagement = posts.engagement, \
-                     prev_likes = posts.likes, prev_dislikes = posts.dislikes \
-                     RETURNING post_key, id, prev_engagement, prev_likes, prev_dislikes",
-                );
-                let rows: Vec<(String, i64, Option<i64>, Option<i64>, Option<i64>)> =
-                    q.build_query_as().fetch_all(&mut *tx).await?;
-                for (key, id, prev, likes, dislikes) in rows {
-                    if let Some(prev) = prev {
-                        existing.insert(id, (prev, likes.unwrap_or(0), dislikes.unwrap_or(0)));
-                    }
-                    ids.insert(key, id);
+            for (key, id, prev, likes, dislikes) in tx.upsert_posts(unique, &terms_json, now).await? {
+                if let Some(prev) = prev {
+                    existing.insert(id, (prev, likes.unwrap_or(0), dislikes.unwrap_or(0)));
                 }
+                ids.insert(key, id);
             }
             laps.lap("posts");
             // SQLite's full-text index is external content: index the posts stored for the first
@@ -735,46 +674,11 @@ impl Store {
             } else {
                 Default::default()
             };
-            // 19 parameters a link, under SQLite's 32,766. A link's `indirect` flag is written with
-            // it, so only a new link takes it (the conflict leaves an existing one alone); written
-            // after the insert, it cost a second version of every indirect link's row (most of an
-            // import of another tool's search results).
-            for chunk in links.chunks(1700) {
-                let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
-                     engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort, has_media, visibility, \
-                     indirect) ",
-                );
-                q.push_values(chunk, |mut b, (t, id, p, l)| {
-                    b.push_bind(*t)
-                        .push_bind(*id)
-                        .push_bind(p.created_at)
-                        .push_bind(now)
-                        .push_bind(p.platform.name())
-                        .push_bind(l.subtrackers)
-                        .push_bind(l.sentiment)
-                        .push_bind(p.engagement)
-                        .push_bind(p.author_followers)
-                        // NaN is stored as NULL (the key columns are NOT NULL): 0, as unknown.
-                        .push_bind(p.engagement_rate.filter(|r| !r.is_nan()).unwrap_or(0.0))
-                        .push_bind(p.impressions)
-                        .push_bind(if p.sentiment.is_nan() { 0.0 } else { p.sentiment })
-                        .push("LOWER(")
-                        .push_bind_unseparated(p.author_name.as_str())
-                        .push_unseparated(")")
-                        .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket.as_str()))
-                        .push_bind(p.kind() as i16)
-                        .push("LOWER(SUBSTR(")
-                        .push_bind_unseparated(p.text.as_str())
-                        .push_unseparated(", 1, 16))")
-                        .push_bind(p.media.is_some() as i16)
-                        .push_bind(if p.media.is_some() && moderated.contains(t) { 2i64 } else { 1i64 })
-                        .push_bind(l.indirect);
-                });
-                q.push(" ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id");
-                let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *tx).await?;
-                new_links.extend(rows);
-            }
+            // A link's `indirect` flag is written with it, so only a new link takes it (the
+            // conflict leaves an existing one alone); written after the insert, it cost a second
+            // version of every indirect link's row (most of an import of another tool's search
+            // results).
+            new_links.extend(tx.insert_links(&links, &|t| moderated.contains(&t), now).await?);
             laps.lap("links");
             let mut deltas = Deltas::default();
             // Every link the batch writes or moves is touched: the days' floors are exact.
@@ -844,32 +748,7 @@ impl Store {
             }
             let mut profiles: Vec<_> = newest.into_iter().collect();
             profiles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            for chunk in profiles.chunks(PROFILE_CHUNK) {
-                let mut q = sqlx::QueryBuilder::new(
-                    "INSERT INTO author_profiles (platform, author, author_id, username, name, avatar, bio, location, \
-                     verified, followers, seen_at) ",
-                );
-                q.push_values(chunk.iter(), |mut b, ((platform, author), p)| {
-                    b.push_bind(*platform)
-                        .push_bind(*author)
-                        .push_bind(p.author_id.as_str())
-                        .push_bind(p.author_username.as_str())
-                        .push_bind(p.author_name.as_str())
-                        .push_bind(p.author_avatar.as_deref())
-                        .push_bind(p.author_bio.as_deref())
-                        .push_bind(p.author_location.as_deref())
-                        .push_bind(p.author_verified)
-                        .push_bind(p.author_followers)
-                        .push_bind(p.created_at);
-                });
-                q.push(
-                    " ON CONFLICT (platform, author) DO UPDATE SET author_id = excluded.author_id, username = excluded.username, \
-                     name = excluded.name, avatar = excluded.avatar, bio = excluded.bio, location = excluded.location, \
-                     verified = excluded.verified, followers = excluded.followers, seen_at = excluded.seen_at \
-                     WHERE excluded.seen_at >= author_profiles.seen_at",
-                );
-                q.build().execute(&mut *tx).await?;
-            }
+            tx.upsert_profiles(&profiles).await?;
             laps.lap("profiles");
             crate::rollups::write(&mut tx, &deltas, now).await?;
             laps.lap("rollups");

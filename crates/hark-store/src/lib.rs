@@ -34,6 +34,7 @@ mod filter;
 mod health;
 mod influencers;
 mod ingest;
+mod ingest_rows;
 mod integrations;
 mod maintenance;
 mod notifications;

@@ -97,3 +97,31 @@ impl Store {
         self.topic_tables.state(tracker_id) == (true, false)
     }
 }
+
+/// A user and a running tracker of theirs in `store`, for the crate's own tests; the tracker's id.
+#[cfg(test)]
+pub(crate) async fn user_and_tracker(store: &Store, slug: &str) -> i64 {
+    let user = crate::NewUser {
+        email: format!("{slug}@example.org"),
+        password_hash: "x".into(),
+        name: "N".into(),
+        is_admin: false,
+        trial: false,
+        trial_expires: None,
+        plan: 100,
+        max_searches: 5,
+        max_ignored: 5,
+    };
+    let u = store.create_user(&user, 1).await.expect("user");
+    let tracker = crate::NewTracker {
+        friendly: hark_core::Friendly::from_text(slug),
+        title: slug.into(),
+        owner_id: u.id,
+        platforms: 1,
+        criteria: "{}".into(),
+        volume_limit: None,
+        is_demo: false,
+        is_preview_mode: false,
+    };
+    store.create_tracker(&tracker, 10).await.expect("tracker").id
+}

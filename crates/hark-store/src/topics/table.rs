@@ -843,14 +843,27 @@ impl Store {
         {
             let g = entry.read().await;
             g.last_used.store(stamp, Ordering::Relaxed);
-            if g.version == current {
+            // Versions only grow: a table at `current` or later holds every write committed
+            // when this read began.
+            if g.version >= current {
                 let posts = g.posts;
                 drop(g);
                 return Ok((posts <= MAX_POSTS).then_some(entry));
             }
         }
+        // Readers that find the table behind queue here. The first brings it up to the version
+        // of the moment it holds the lock, so those queued behind it, which read their versions
+        // before that, find it current and read it as it is. (Each bringing the table up to the
+        // version it had read kept the lock through one read of the database after another
+        // while writes moved the version every few milliseconds: under the load test, every
+        // panel of a server waited in that chain for seconds.)
         let mut g = entry.write().await;
-        if g.version != current {
+        if g.version < current {
+            let latest: Option<i64> = with_pool!(self, |p| sqlx::query_scalar("SELECT post_version FROM trackers WHERE id = $1")
+                .bind(tracker_id)
+                .fetch_optional(p)
+                .await?);
+            let current = latest.map_or(current, |v| v.max(current));
             // Each changed day with the floor from which its posts are read again (0: all of them).
             // While the day log still holds this table's version (one statement, so one snapshot),
             // a day's floor is the lowest its writes since then logged; otherwise the days marked
@@ -1090,5 +1103,69 @@ mod tests {
         let mut n = 0;
         t.each(&Scope::new(0, 3 * DAY_MS, PlatformSet::from_bits(0), None), |_, _| n += 1);
         assert_eq!(n, 0);
+    }
+
+    /// Readers that queue while a table is brought up to date: the first brings it up to the
+    /// version of the moment it holds the lock, and the others, which read older versions, do not
+    /// read the database again nor set the table back.
+    #[tokio::test]
+    async fn readers_queued_behind_a_catch_up_share_it() {
+        use crate::ingest::{PostRecord, TrackerLink};
+        let dir = std::env::temp_dir().join(format!("hark_table_queue_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let store = Store::connect(&format!("sqlite://{}", dir.join("t.db").display())).await.expect("connect");
+        store.migrate().await.expect("migrate");
+        let t = crate::testing::user_and_tracker(&store, "queue").await;
+        let batch = |from: i64, n: i64| -> Vec<PostRecord> {
+            (from..from + n)
+                .map(|i| PostRecord {
+                    post_key: format!("twitter;{i}"),
+                    external_id: i.to_string(),
+                    created_at: 1_700_000_000_000 + i,
+                    author_username: format!("u{i}"),
+                    text: format!("post {i} #coffee"),
+                    data: "{}".into(),
+                    links: vec![TrackerLink { tracker_id: t, subtrackers: 0, sentiment: None, indirect: false }],
+                    ..Default::default()
+                })
+                .collect()
+        };
+        store.ingest_batch(&batch(1, 10), 20).await.expect("first");
+        assert!(store.topic_table(t).await.expect("table").is_some());
+        let read_before = store.topic_tables.rows_read.load(Ordering::Relaxed);
+        // Hold the table while two writes land: one reader reads its version after the first,
+        // another after the second.
+        let entry = store.topic_tables.entry(t);
+        let held = entry.write().await;
+        store.ingest_batch(&batch(11, 3), 30).await.expect("second");
+        let a = tokio::spawn({
+            let s = store.clone();
+            async move { s.topic_table(t).await.map(|e| e.is_some()) }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        store.ingest_batch(&batch(14, 4), 40).await.expect("third");
+        let b = tokio::spawn({
+            let s = store.clone();
+            async move { s.topic_table(t).await.map(|e| e.is_some()) }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        drop(held);
+        assert!(a.await.expect("a").expect("a's table"));
+        assert!(b.await.expect("b").expect("b's table"));
+        // The 7 new posts were read once, and the table holds the tracker's latest version.
+        assert_eq!(store.topic_tables.rows_read.load(Ordering::Relaxed) - read_before, 7);
+        let latest: i64 = sqlx::query_scalar("SELECT post_version FROM trackers WHERE id = $1")
+            .bind(t)
+            .fetch_one(match &store.db {
+                crate::Db::Sqlite(p) => p,
+                crate::Db::Postgres(_) => unreachable!(),
+            })
+            .await
+            .expect("version");
+        assert_eq!(entry.read().await.version, latest);
+        assert_eq!(entry.read().await.posts, 17);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

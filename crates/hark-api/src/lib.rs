@@ -126,7 +126,7 @@ impl AppState {
         let public_limiters = Arc::new(limits::PublicLimiters::new(config.rate_limits.unwrap_or_default()));
         // The store seals what it keeps of connectors' and webhooks' secrets with the same key.
         let store = store.with_secret_key(secret_key.clone());
-        let lookups = Arc::new(lookups::Lookups::new(store.backend()));
+        let lookups = Arc::new(lookups::Lookups::new(store.backend(), store.hear_changes()));
         Self {
             store,
             secret_key,

@@ -12,10 +12,17 @@
 //! committing while a lookup is read, is seen within [`LOOKUP_TTL`]: no lookup is kept longer.
 //! Only what exists is kept: an unknown session or tracker is asked of the database each time.
 //!
-//! On PostgreSQL nothing is kept: several nodes write one database, and a node cannot see the
-//! others' changes as SQLite's update hook shows it its own.
+//! On PostgreSQL several servers write one database, and sessions and roles are kept: each
+//! statement changing such a row sends a notice when it commits, and a server listening for them
+//! moves its counter at each ([`hark_store::Store::hear_changes`]), so another server's change is
+//! seen about as soon as it commits, and within [`LOOKUP_TTL`] whatever happens to the notices.
+//! While the server is not listening (its listening connection lost), nothing is kept. Tracker
+//! rows are read every time there: every write moves their version, and a write of this server's
+//! own background work would be seen only when its notice came back.
 
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use hark_store::{TrackerRow, UserRow};
@@ -42,14 +49,39 @@ pub struct Lookups {
     sessions: Cache<String, Kept<UserRow>>,
     trackers: Cache<String, Kept<TrackerRow>>,
     roles: Cache<(i64, i64, bool), Kept<Permission>>,
-    /// Whether anything is kept (SQLite).
-    on: bool,
+    /// When anything is kept.
+    keep: Keep,
+}
+
+/// When lookups are kept.
+enum Keep {
+    /// Always (SQLite: the update hook sees every change of the process's connections).
+    Always,
+    /// While the flag says the server hears the database's change notices (PostgreSQL).
+    WhileHeard(Arc<AtomicBool>),
+    /// Never (PostgreSQL without a listener).
+    Never,
 }
 
 impl Lookups {
-    /// The lookups of a server on `backend`: kept on SQLite, always asked of PostgreSQL.
-    pub fn new(backend: hark_store::Backend) -> Self {
-        Self { sessions: cache(), trackers: cache(), roles: cache(), on: backend == hark_store::Backend::Sqlite }
+    /// The lookups of a server on `backend`: kept on SQLite; on PostgreSQL while `heard` (from
+    /// [`hark_store::Store::hear_changes`]) is true, and never without it.
+    pub fn new(backend: hark_store::Backend, heard: Option<Arc<AtomicBool>>) -> Self {
+        let keep = match (backend, heard) {
+            (hark_store::Backend::Sqlite, _) => Keep::Always,
+            (hark_store::Backend::Postgres, Some(h)) => Keep::WhileHeard(h),
+            (hark_store::Backend::Postgres, None) => Keep::Never,
+        };
+        Self { sessions: cache(), trackers: cache(), roles: cache(), keep }
+    }
+
+    /// Whether a lookup may be kept now.
+    fn on(&self) -> bool {
+        match &self.keep {
+            Keep::Always => true,
+            Keep::WhileHeard(h) => h.load(Ordering::Acquire),
+            Keep::Never => false,
+        }
     }
 }
 
@@ -86,7 +118,7 @@ impl Lookups {
         V: Clone + Send + Sync + 'static,
         F: std::future::Future<Output = ApiResult<Option<V>>>,
     {
-        if !self.on {
+        if !self.on() {
             return load.await;
         }
         kept(cache, key, hark_store::changes(), load).await
@@ -105,6 +137,12 @@ impl Lookups {
     where
         F: std::future::Future<Output = ApiResult<Option<TrackerRow>>>,
     {
+        // On PostgreSQL the tracker row is always read: it carries the version every write moves
+        // (the kept answers' name), and this server's own background writes (collection, the
+        // demo feeder) would be seen only once their notice came back.
+        if matches!(self.keep, Keep::WhileHeard(_)) {
+            return load.await;
+        }
         self.look(&self.trackers, hash.to_string(), load).await
     }
 
@@ -134,7 +172,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_lookup_is_reused_until_a_change_or_its_time_is_up() {
-        assert!(Lookups::new(hark_store::Backend::Sqlite).on && !Lookups::new(hark_store::Backend::Postgres).on);
+        let heard = Arc::new(AtomicBool::new(false));
+        let pg = Lookups::new(hark_store::Backend::Postgres, Some(heard.clone()));
+        assert!(Lookups::new(hark_store::Backend::Sqlite, None).on() && !Lookups::new(hark_store::Backend::Postgres, None).on());
+        assert!(!pg.on(), "not kept before the server listens");
+        heard.store(true, Ordering::SeqCst);
+        assert!(pg.on(), "kept while it listens");
         let c: Cache<String, Kept<i64>> = cache();
         let loads = AtomicUsize::new(0);
         assert_eq!(read(&c, 1, &loads, Some(1)).await, Some(1));

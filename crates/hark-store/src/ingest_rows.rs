@@ -358,28 +358,8 @@ mod tests {
     use hark_core::{Bucket, Gender, Platform, PostType};
 
     use crate::ingest::{PostRecord, TrackerLink};
-    use crate::{with_pool, Store};
-
-    /// A SQLite store in a fresh file and, when `HARK_TEST_POSTGRES_URL` is set, a PostgreSQL
-    /// store on a fresh database.
-    async fn stores(name: &str) -> Vec<Store> {
-        let dir = std::env::temp_dir().join(format!("hark_{name}_{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
-        let mut out = vec![Store::connect(&format!("sqlite://{}", dir.join("t.db").display())).await.expect("sqlite")];
-        if let Some(admin) = std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) {
-            let db = format!("hark_test_{name}_{}", std::process::id());
-            let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("admin");
-            sqlx::query(&format!("DROP DATABASE IF EXISTS {db}")).execute(&mut c).await.expect("drop");
-            sqlx::query(&format!("CREATE DATABASE {db}")).execute(&mut c).await.expect("create");
-            let base = admin.rsplit_once('/').map_or(admin.clone(), |(b, _)| b.to_string());
-            out.push(Store::connect(&format!("{base}/{db}")).await.expect("postgres"));
-        }
-        for s in &out {
-            s.migrate().await.expect("migrate");
-        }
-        out
-    }
+    use crate::testing::{drop_postgres, stores};
+    use crate::with_pool;
 
     fn post(key: &str, tracker: i64) -> PostRecord {
         PostRecord {
@@ -585,5 +565,6 @@ mod tests {
             assert_eq!((likes, name.as_str()), (9, "Anna SMITH"));
             s.close().await;
         }
+        drop_postgres("ingest_rows").await;
     }
 }

@@ -24,6 +24,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 
 mod audit;
 pub mod backup;
+mod change_notices;
 mod checkpoint;
 mod collect;
 mod dashboard;
@@ -131,9 +132,11 @@ pub(crate) trait BeginWrite {
 /// Moves whenever this process changes a row the API's per-request lookups read (a session, a
 /// user, a tracker, a tracker's member): on SQLite at every such row change of any of the
 /// process's connections (SQLite's update hook, before the change commits), and when the API has
-/// answered a request other than a GET ([`note_change`]). What a reader keeps of those rows it
-/// may reuse while this has not moved; the changes of other processes (another node, the
-/// `sqlite3` shell or a `hark` command beside a server) it can only bound by time.
+/// answered a request other than a GET ([`note_change`]). On PostgreSQL, a server listening for
+/// the database's change notices ([`Store::hear_changes`]) also moves it at every such change any
+/// server commits. What a reader keeps of those rows it may reuse while this has not moved; the
+/// changes it cannot see (another process on a SQLite file: the `sqlite3` shell or a `hark`
+/// command beside a server) it can only bound by time.
 static CHANGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The tables of the rows the API's lookups keep (all rowid tables: SQLite's update hook does not

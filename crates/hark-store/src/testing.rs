@@ -125,3 +125,41 @@ pub(crate) async fn user_and_tracker(store: &Store, slug: &str) -> i64 {
     };
     store.create_tracker(&tracker, 10).await.expect("tracker").id
 }
+
+/// A SQLite store in a fresh file and, when `HARK_TEST_POSTGRES_URL` is set, a PostgreSQL store on
+/// a fresh database, both migrated; [`drop_postgres`] drops the database once its store is closed.
+#[cfg(test)]
+pub(crate) async fn stores(name: &str) -> Vec<Store> {
+    let dir = std::env::temp_dir().join(format!("hark_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut out = vec![Store::connect(&format!("sqlite://{}", dir.join("t.db").display())).await.expect("sqlite")];
+    if let Some(admin) = test_postgres() {
+        let db = format!("hark_test_{name}_{}", std::process::id());
+        let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("admin");
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {db}")).execute(&mut c).await.expect("drop");
+        sqlx::query(&format!("CREATE DATABASE {db}")).execute(&mut c).await.expect("create");
+        let base = admin.rsplit_once('/').map_or(admin.clone(), |(b, _)| b.to_string());
+        out.push(Store::connect(&format!("{base}/{db}")).await.expect("postgres"));
+    }
+    for s in &out {
+        s.migrate().await.expect("migrate");
+    }
+    out
+}
+
+/// The PostgreSQL server tests may use (`HARK_TEST_POSTGRES_URL`), if any.
+#[cfg(test)]
+pub(crate) fn test_postgres() -> Option<String> {
+    std::env::var("HARK_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty())
+}
+
+/// Drops the PostgreSQL database [`stores`] made for `name`, if any.
+#[cfg(test)]
+pub(crate) async fn drop_postgres(name: &str) {
+    if let Some(admin) = test_postgres() {
+        let db = format!("hark_test_{name}_{}", std::process::id());
+        let mut c = <sqlx::PgConnection as sqlx::Connection>::connect(&admin).await.expect("admin");
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).execute(&mut c).await.expect("drop");
+    }
+}

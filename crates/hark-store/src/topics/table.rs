@@ -830,14 +830,18 @@ impl Store {
         }
     }
 
+    /// The tracker's `post_version` as committed now; None when the tracker is gone.
+    async fn post_version(&self, tracker_id: i64) -> Result<Option<i64>> {
+        Ok(with_pool!(self, |p| sqlx::query_scalar("SELECT post_version FROM trackers WHERE id = $1")
+            .bind(tracker_id)
+            .fetch_optional(p)
+            .await?))
+    }
+
     /// The tracker's topic table brought up to date, or None when the tracker is gone or too
     /// large to keep in memory.
     pub(crate) async fn topic_table(&self, tracker_id: i64) -> Result<Option<Arc<RwLock<TopicTable>>>> {
-        let current: Option<i64> = with_pool!(self, |p| sqlx::query_scalar("SELECT post_version FROM trackers WHERE id = $1")
-            .bind(tracker_id)
-            .fetch_optional(p)
-            .await?);
-        let Some(current) = current else { return Ok(None) };
+        let Some(current) = self.post_version(tracker_id).await? else { return Ok(None) };
         let entry = self.topic_tables.entry(tracker_id);
         let stamp = self.topic_tables.clock.fetch_add(1, Ordering::Relaxed);
         {
@@ -859,11 +863,7 @@ impl Store {
         // panel of a server waited in that chain for seconds.)
         let mut g = entry.write().await;
         if g.version < current {
-            let latest: Option<i64> = with_pool!(self, |p| sqlx::query_scalar("SELECT post_version FROM trackers WHERE id = $1")
-                .bind(tracker_id)
-                .fetch_optional(p)
-                .await?);
-            let current = latest.map_or(current, |v| v.max(current));
+            let current = self.post_version(tracker_id).await?.map_or(current, |v| v.max(current));
             // Each changed day with the floor from which its posts are read again (0: all of them).
             // While the day log still holds this table's version (one statement, so one snapshot),
             // a day's floor is the lowest its writes since then logged; otherwise the days marked

@@ -185,6 +185,14 @@ pub(crate) trait WriteTx: Send {
     async fn rows<R>(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<Vec<R>, sqlx::Error>
     where
         R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin;
+
+    /// Runs an `INSERT` of the rows of `v` with `tail` after them (its conflict clause): on
+    /// PostgreSQL as one statement, on SQLite as one prepared statement of one row run for each
+    /// row (`sqlite_rows`: no list of thousands of parameters to build and bind).
+    async fn insert_values(&mut self, v: Values<'_>, tail: &str) -> Result<(), sqlx::Error>;
+
+    /// The transaction's connection when it is SQLite's.
+    fn sqlite_connection(&mut self) -> Option<&mut sqlx::SqliteConnection>;
 }
 
 macro_rules! bind_args {
@@ -206,6 +214,10 @@ macro_rules! bind_args {
 impl WriteTx for crate::Write<sqlx::Sqlite> {
     const BACKEND: Backend = Backend::Sqlite;
 
+    fn sqlite_connection(&mut self) -> Option<&mut sqlx::SqliteConnection> {
+        Some(self)
+    }
+
     async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error> {
         bind_args!(sqlx::query(sql), args).execute(&mut **self).await.map(|_| ())
     }
@@ -215,12 +227,35 @@ impl WriteTx for crate::Write<sqlx::Sqlite> {
         R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
     {
         bind_args!(sqlx::query_as::<_, R>(sql), args).fetch_all(&mut **self).await
+    }
+
+    async fn insert_values(&mut self, v: Values<'_>, tail: &str) -> Result<(), sqlx::Error> {
+        if v.rows == 0 {
+            return Ok(());
+        }
+        let width = v.args.len() / v.rows;
+        let sql = crate::sqlite_rows::one_row(&v.sql[..v.head], width, tail);
+        crate::sqlite_rows::with_raw(self, |raw| {
+            let mut st = raw.prepare(&sql)?;
+            let mut row: Vec<crate::sqlite_rows::Val> = Vec::with_capacity(width);
+            for values in v.args.chunks(width) {
+                row.clear();
+                row.extend(values.iter().map(crate::sqlite_rows::Val::from));
+                st.run(&row, |_| {})?;
+            }
+            Ok(())
+        })
+        .await
     }
 }
 
 impl WriteTx for crate::Write<sqlx::Postgres> {
     const BACKEND: Backend = Backend::Postgres;
 
+    fn sqlite_connection(&mut self) -> Option<&mut sqlx::SqliteConnection> {
+        None
+    }
+
     async fn run(&mut self, sql: &str, args: Vec<Arg<'_>>) -> Result<(), sqlx::Error> {
         bind_args!(sqlx::query(sql), args).execute(&mut **self).await.map(|_| ())
     }
@@ -230,6 +265,14 @@ impl WriteTx for crate::Write<sqlx::Postgres> {
         R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow> + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow> + Send + Unpin,
     {
         bind_args!(sqlx::query_as::<_, R>(sql), args).fetch_all(&mut **self).await
+    }
+
+    async fn insert_values(&mut self, v: Values<'_>, tail: &str) -> Result<(), sqlx::Error> {
+        if v.rows == 0 {
+            return Ok(());
+        }
+        let (sql, args) = v.finish(tail);
+        self.run(&sql, args).await
     }
 }
 
@@ -237,6 +280,8 @@ impl WriteTx for crate::Write<sqlx::Postgres> {
 /// PostgreSQL, and the values in order.
 pub(crate) struct Values<'a> {
     backend: Backend,
+    /// The length of the statement's head (before its list).
+    head: usize,
     sql: String,
     args: Vec<Arg<'a>>,
     rows: usize,
@@ -246,7 +291,7 @@ impl<'a> Values<'a> {
     /// Starts with the statement's text up to its `VALUES` list (the list's `VALUES` keyword
     /// included by [`Values::row`]).
     pub(crate) fn new(backend: Backend, head: &str) -> Self {
-        Self { backend, sql: head.to_string(), args: Vec::new(), rows: 0 }
+        Self { backend, head: head.len(), sql: head.to_string(), args: Vec::new(), rows: 0 }
     }
 
     /// One row of the list.

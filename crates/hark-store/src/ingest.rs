@@ -9,7 +9,7 @@ use std::sync::Arc;
 use hark_core::{Bucket, Gender, Millis, Platform, PostType};
 use serde::{Deserialize, Serialize};
 
-use crate::dialect::Backend;
+use crate::dialect::{Backend, WriteTx};
 use crate::sentiment::{bucket_index, SENTIMENT_COLUMNS};
 use crate::time::{DAY_MS, HOUR_MS};
 use crate::ingest_rows::IngestRows;
@@ -633,18 +633,34 @@ impl Store {
             }
             laps.lap("posts");
             // SQLite's full-text index is external content: index the posts stored for the first
-            // time, in one statement (PostgreSQL maintains its expression index itself).
-            if matches!(self.backend(), Backend::Sqlite) {
-                let fresh: Vec<i64> =
-                    unique.iter().filter_map(|p| ids.get(&p.post_key).copied()).filter(|id| !existing.contains_key(id)).collect();
+            // time, from the values just stored (PostgreSQL maintains its expression index itself).
+            if let Some(conn) = tx.sqlite_connection() {
+                let fresh: Vec<(i64, &PostRecord)> = unique
+                    .iter()
+                    .filter_map(|p| ids.get(&p.post_key).map(|id| (*id, *p)))
+                    .filter(|(id, _)| !existing.contains_key(id))
+                    .collect();
                 if !fresh.is_empty() {
-                    sqlx::query(
-                        "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
-                         SELECT id, text, title, author_name, author_username, author_location FROM posts \
-                         WHERE id IN (SELECT value FROM json_each($1))",
-                    )
-                    .bind(crate::dialect::json_ids(&fresh))
-                    .execute(&mut *tx)
+                    crate::sqlite_rows::with_raw(conn, |raw| {
+                        let mut st = raw.prepare(
+                            "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
+                             VALUES (?, ?, ?, ?, ?, ?)",
+                        )?;
+                        for (id, p) in &fresh {
+                            st.run(
+                                &[
+                                    (*id).into(),
+                                    p.text.as_str().into(),
+                                    p.title.as_deref().into(),
+                                    p.author_name.as_str().into(),
+                                    p.author_username.as_str().into(),
+                                    p.author_location.as_deref().into(),
+                                ],
+                                |_| {},
+                            )?;
+                        }
+                        Ok(())
+                    })
                     .await?;
                 }
                 laps.lap("fts");

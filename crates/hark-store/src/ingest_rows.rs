@@ -1,8 +1,8 @@
 //! The ingest's three row-heavy statements (posts, their links, the accounts' profiles), written
 //! the way each database takes rows best.
 //!
-//! SQLite: a `VALUES` list in chunks under its parameter limit (a statement is prepared in
-//! microseconds there). PostgreSQL: one statement of fixed text with a typed array per column,
+//! SQLite: one statement of one row, prepared once per write and run for each row with its values
+//! bound in place (`sqlite_rows`). PostgreSQL: one statement of fixed text with a typed array per column,
 //! read back by `UNNEST`. A `VALUES` list of 700 posts is 26,600 parameters whose text PostgreSQL
 //! parses, analyses and plans again for every write, and whose varying length made every batch
 //! size a statement of its own: under the load test, planning these inserts took a quarter of the
@@ -12,6 +12,7 @@
 use hark_core::{Gender, Millis};
 
 use crate::ingest::{PostRecord, TrackerLink, POST_COLUMNS};
+use crate::sqlite_rows::{one_row, with_raw, Val};
 use crate::Write;
 
 /// A post's upsert answer: its key, its id and, for a post stored before, its engagement, likes
@@ -44,14 +45,8 @@ const PROFILES_CONFLICT: &str = " ON CONFLICT (platform, author) DO UPDATE SET a
      verified = excluded.verified, followers = excluded.followers, seen_at = excluded.seen_at \
      WHERE excluded.seen_at >= author_profiles.seen_at";
 
-/// Parameters a post takes in a `VALUES` list.
+/// Parameters a post's row takes.
 const POST_PARAMS: usize = 38;
-/// Posts a SQLite `VALUES` statement holds (under its 32,766 parameters).
-const SQLITE_POSTS_CHUNK: usize = 32_000 / POST_PARAMS;
-/// Links a SQLite `VALUES` statement holds: 19 parameters a link.
-const SQLITE_LINKS_CHUNK: usize = 1_700;
-/// Profiles a SQLite `VALUES` statement holds: 11 parameters a profile.
-const SQLITE_PROFILES_CHUNK: usize = 2_900;
 
 /// The link's values that are not plain columns of the post (see the link statements).
 fn link_rate(p: &PostRecord) -> f64 {
@@ -104,53 +99,56 @@ pub(crate) trait IngestRows {
 
 impl IngestRows for Write<sqlx::Sqlite> {
     async fn upsert_posts(&mut self, posts: &[&PostRecord], terms: &[String], now: Millis) -> sqlx::Result<Vec<UpsertedPost>> {
-        let mut out = Vec::with_capacity(posts.len());
-        for (chunk_no, chunk) in posts.chunks(SQLITE_POSTS_CHUNK).enumerate() {
-            let mut q = sqlx::QueryBuilder::new(format!("INSERT INTO posts ({POST_COLUMNS}) "));
-            q.push_values(chunk.iter().enumerate(), |mut b, (i, p)| {
-                b.push_bind(p.post_key.as_str())
-                    .push_bind(p.platform.name())
-                    .push_bind(p.external_id.as_str())
-                    .push_bind(p.created_at)
-                    .push_bind(now)
-                    .push_bind(now)
-                    .push_bind(p.author_id.as_str())
-                    .push_bind(p.author_username.as_str())
-                    .push_bind(p.author_name.as_str())
-                    .push_bind(p.author_avatar.as_deref())
-                    .push_bind(p.author_followers)
-                    .push_bind(p.author_verified)
-                    .push_bind(p.author_location.as_deref())
-                    .push_bind(p.text.as_str())
-                    .push_bind(p.title.as_deref())
-                    .push_bind(p.url.as_deref())
-                    .push_bind(p.lang.as_deref())
-                    .push_bind(p.post_type.as_str())
-                    .push_bind(p.is_story)
-                    .push_bind(p.likes)
-                    .push_bind(p.shares)
-                    .push_bind(p.comments)
-                    .push_bind(p.views)
-                    .push_bind(p.dislikes)
-                    .push_bind(p.impressions)
-                    .push_bind(p.reach)
-                    .push_bind(p.engagement)
-                    .push_bind(p.engagement_rate)
-                    .push_bind(p.sentiment)
-                    .push_bind(p.sentiment_bucket.as_str())
-                    .push_bind(p.country.as_deref())
-                    .push_bind(p.gender.and_then(Gender::stored))
-                    .push_bind(p.source.as_deref())
-                    .push_bind(p.device.as_deref())
-                    .push_bind(p.media.as_deref())
-                    .push_bind(p.data.as_str())
-                    .push_bind(terms[chunk_no * SQLITE_POSTS_CHUNK + i].as_str())
-                    .push_bind(p.region.as_deref());
-            });
-            q.push(POSTS_CONFLICT);
-            out.extend(q.build_query_as::<UpsertedPost>().fetch_all(&mut **self).await?);
-        }
-        Ok(out)
+        let sql = one_row(&format!("INSERT INTO posts ({POST_COLUMNS}) "), POST_PARAMS, POSTS_CONFLICT);
+        with_raw(self, |raw| {
+            let mut st = raw.prepare(&sql)?;
+            let mut out = Vec::with_capacity(posts.len());
+            for (p, terms) in posts.iter().zip(terms) {
+                let row: [Val; POST_PARAMS] = [
+                    p.post_key.as_str().into(),
+                    p.platform.name().into(),
+                    p.external_id.as_str().into(),
+                    p.created_at.into(),
+                    now.into(),
+                    now.into(),
+                    p.author_id.as_str().into(),
+                    p.author_username.as_str().into(),
+                    p.author_name.as_str().into(),
+                    p.author_avatar.as_deref().into(),
+                    p.author_followers.into(),
+                    p.author_verified.into(),
+                    p.author_location.as_deref().into(),
+                    p.text.as_str().into(),
+                    p.title.as_deref().into(),
+                    p.url.as_deref().into(),
+                    p.lang.as_deref().into(),
+                    p.post_type.as_str().into(),
+                    p.is_story.into(),
+                    p.likes.into(),
+                    p.shares.into(),
+                    p.comments.into(),
+                    p.views.into(),
+                    p.dislikes.into(),
+                    p.impressions.into(),
+                    p.reach.into(),
+                    p.engagement.into(),
+                    p.engagement_rate.into(),
+                    p.sentiment.into(),
+                    p.sentiment_bucket.as_str().into(),
+                    p.country.as_deref().into(),
+                    p.gender.and_then(Gender::stored).into(),
+                    p.source.as_deref().into(),
+                    p.device.as_deref().into(),
+                    p.media.as_deref().into(),
+                    p.data.as_str().into(),
+                    terms.as_str().into(),
+                    p.region.as_deref().into(),
+                ];
+                st.run(&row, |r| out.push((r.text(0), r.int(1), r.opt_int(2), r.opt_int(3), r.opt_int(4))))?;
+            }
+            Ok(out)
+        })
+        .await
     }
 
     async fn insert_links(
@@ -159,60 +157,66 @@ impl IngestRows for Write<sqlx::Sqlite> {
         moderated: &(dyn Fn(i64) -> bool + Sync),
         now: Millis,
     ) -> sqlx::Result<Vec<(i64, i64)>> {
-        let mut out = Vec::new();
-        for chunk in links.chunks(SQLITE_LINKS_CHUNK) {
-            let mut q = sqlx::QueryBuilder::new(LINK_COLUMNS);
-            q.push_values(chunk, |mut b, (t, id, p, l)| {
-                b.push_bind(*t)
-                    .push_bind(*id)
-                    .push_bind(p.created_at)
-                    .push_bind(now)
-                    .push_bind(p.platform.name())
-                    .push_bind(l.subtrackers)
-                    .push_bind(l.sentiment)
-                    .push_bind(p.engagement)
-                    .push_bind(p.author_followers)
-                    .push_bind(link_rate(p))
-                    .push_bind(p.impressions)
-                    .push_bind(link_sentiment(p))
-                    .push("LOWER(")
-                    .push_bind_unseparated(p.author_name.as_str())
-                    .push_unseparated(")")
-                    .push_bind(l.sentiment.unwrap_or(p.sentiment_bucket.as_str()))
-                    .push_bind(p.kind() as i16)
-                    .push("LOWER(SUBSTR(")
-                    .push_bind_unseparated(text_head(&p.text))
-                    .push_unseparated(", 1, 16))")
-                    .push_bind(p.media.is_some() as i16)
-                    .push_bind(link_visibility(p, moderated(*t)))
-                    .push_bind(l.indirect);
-            });
-            q.push(LINKS_CONFLICT);
-            out.extend(q.build_query_as::<(i64, i64)>().fetch_all(&mut **self).await?);
-        }
-        Ok(out)
+        // The author's name and the text's head are lowered by the statement (SQLite's LOWER,
+        // as the readers' sort keys were always made).
+        let sql = format!(
+            "{LINK_COLUMNS}VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, LOWER(?), ?, ?, LOWER(SUBSTR(?, 1, 16)), ?, ?, ?){LINKS_CONFLICT}"
+        );
+        with_raw(self, |raw| {
+            let mut st = raw.prepare(&sql)?;
+            let mut out = Vec::new();
+            for (t, id, p, l) in links {
+                let row: [Val; 19] = [
+                    (*t).into(),
+                    (*id).into(),
+                    p.created_at.into(),
+                    now.into(),
+                    p.platform.name().into(),
+                    l.subtrackers.into(),
+                    l.sentiment.into(),
+                    p.engagement.into(),
+                    p.author_followers.into(),
+                    link_rate(p).into(),
+                    p.impressions.into(),
+                    link_sentiment(p).into(),
+                    p.author_name.as_str().into(),
+                    l.sentiment.unwrap_or(p.sentiment_bucket.as_str()).into(),
+                    (p.kind() as i16).into(),
+                    text_head(&p.text).into(),
+                    (p.media.is_some() as i16).into(),
+                    link_visibility(p, moderated(*t)).into(),
+                    l.indirect.into(),
+                ];
+                st.run(&row, |r| out.push((r.int(0), r.int(1))))?;
+            }
+            Ok(out)
+        })
+        .await
     }
 
     async fn upsert_profiles(&mut self, profiles: &[ProfileRow<'_>]) -> sqlx::Result<()> {
-        for chunk in profiles.chunks(SQLITE_PROFILES_CHUNK) {
-            let mut q = sqlx::QueryBuilder::new(PROFILE_COLUMNS);
-            q.push_values(chunk.iter(), |mut b, ((platform, author), p)| {
-                b.push_bind(*platform)
-                    .push_bind(*author)
-                    .push_bind(p.author_id.as_str())
-                    .push_bind(p.author_username.as_str())
-                    .push_bind(p.author_name.as_str())
-                    .push_bind(p.author_avatar.as_deref())
-                    .push_bind(p.author_bio.as_deref())
-                    .push_bind(p.author_location.as_deref())
-                    .push_bind(p.author_verified)
-                    .push_bind(p.author_followers)
-                    .push_bind(p.created_at);
-            });
-            q.push(PROFILES_CONFLICT);
-            q.build().execute(&mut **self).await?;
-        }
-        Ok(())
+        let sql = one_row(PROFILE_COLUMNS, 11, PROFILES_CONFLICT);
+        with_raw(self, |raw| {
+            let mut st = raw.prepare(&sql)?;
+            for ((platform, author), p) in profiles {
+                let row: [Val; 11] = [
+                    (*platform).into(),
+                    (*author).into(),
+                    p.author_id.as_str().into(),
+                    p.author_username.as_str().into(),
+                    p.author_name.as_str().into(),
+                    p.author_avatar.as_deref().into(),
+                    p.author_bio.as_deref().into(),
+                    p.author_location.as_deref().into(),
+                    p.author_verified.into(),
+                    p.author_followers.into(),
+                    p.created_at.into(),
+                ];
+                st.run(&row, |_| {})?;
+            }
+            Ok(())
+        })
+        .await
     }
 }
 

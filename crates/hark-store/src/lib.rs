@@ -51,6 +51,7 @@ mod sentiment;
 mod sentiment_model;
 mod sessions;
 mod sharing;
+mod sqlite_rows;
 mod stored;
 mod streams;
 mod tags;

@@ -69,8 +69,7 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
             }
             v.row_of(row);
         }
-        let (sql, args) = v.finish(&hour_tail);
-        tx.run(&sql, args).await?;
+        tx.insert_values(v, &hour_tail).await?;
     }
     laps.lap("r.hourly");
 
@@ -89,8 +88,7 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
             for ((t, k, d, p, term), n) in part {
                 v.row([(*t).into(), (*k).into(), (*d).into(), (*p).into(), (*term).into(), (**n).into()]);
             }
-            let (sql, args) = v.finish(terms_conflict);
-            tx.run(&sql, args).await?;
+            tx.insert_values(v, terms_conflict).await?;
         }
     }
     laps.lap("r.terms");
@@ -117,8 +115,7 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
             for ((t, k, p, term), n) in part {
                 v.row([(*t).into(), (*k).into(), (*p).into(), (*term).into(), (*n).into()]);
             }
-            let (sql, args) = v.finish(totals_conflict);
-            tx.run(&sql, args).await?;
+            tx.insert_values(v, totals_conflict).await?;
         }
     }
     laps.lap("r.term_totals");
@@ -172,8 +169,7 @@ pub(crate) async fn write<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, now: Millis) -
                     versions[t].into(),
                 ]);
             }
-            let (sql, args) = v.finish(&authors_conflict);
-            tx.run(&sql, args).await?;
+            tx.insert_values(v, &authors_conflict).await?;
         }
     }
     laps.lap("r.authors");
@@ -283,14 +279,12 @@ pub(crate) async fn mark_trackers_days<T: WriteTx>(tx: &mut T, mut trackers: Vec
         for (t, version, day, _) in part {
             v.row([(*t).into(), (*day).into(), (*version).into()]);
         }
-        let (sql, args) = v.finish(" ON CONFLICT (tracker_id, day) DO UPDATE SET version = excluded.version");
-        tx.run(&sql, args).await?;
+        tx.insert_values(v, " ON CONFLICT (tracker_id, day) DO UPDATE SET version = excluded.version").await?;
         let mut v = Values::new(T::BACKEND, "INSERT INTO post_day_log (tracker_id, version, day, floor) ");
         for (t, version, day, floor) in part {
             v.row([(*t).into(), (*version).into(), (*day).into(), (*floor).into()]);
         }
-        let (sql, args) = v.finish("");
-        tx.run(&sql, args).await?;
+        tx.insert_values(v, "").await?;
     }
     for (t, upto) in pruned {
         tx.run("DELETE FROM post_day_log WHERE tracker_id = $1 AND version <= $2", vec![t.into(), upto.into()]).await?;
@@ -307,9 +301,7 @@ async fn write_subtrackers<T: WriteTx>(tx: &mut T, d: &Deltas<'_>) -> Result<()>
         for ((t, h, p, sub), n) in part {
             v.row([(*t).into(), (*h).into(), (*p).into(), (*sub).into(), (**n).into()]);
         }
-        let (sql, args) =
-            v.finish(" ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts");
-        tx.run(&sql, args).await?;
+        tx.insert_values(v, " ON CONFLICT (tracker_id, hour, platform, sub) DO UPDATE SET posts = rollup_subtrackers.posts + excluded.posts").await?;
     }
     Ok(())
 }
@@ -366,23 +358,32 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
             );
             tx.rows(&sql, vec![json(&values)]).await?
         } else {
-            let mut v = Values::new(backend, totals_head);
-            for ((t, p, a), x) in part {
-                v.row([
-                    (*t).into(),
-                    (*p).into(),
-                    (*a).into(),
-                    x.posts.into(),
-                    x.engagement.into(),
-                    x.followers.into(),
-                    bound_above(x.engagement).into(),
-                    bound_above(x.posts).into(),
-                    x.reach.into(),
-                    x.impressions.into(),
-                ]);
-            }
-            let (sql, args) = v.finish(&totals_conflict);
-            tx.rows(&sql, args).await?
+            // SQLite: one row at a time through one prepared statement (sqlite_rows).
+            let sql = crate::sqlite_rows::one_row(totals_head, 10, &totals_conflict);
+            let conn = tx.sqlite_connection().ok_or_else(|| sqlx::Error::Protocol("not a SQLite transaction".into()))?;
+            crate::sqlite_rows::with_raw(conn, |raw| {
+                let mut st = raw.prepare(&sql)?;
+                let mut out = Vec::with_capacity(part.len());
+                for ((t, p, a), x) in part {
+                    st.run(
+                        &[
+                            (*t).into(),
+                            (*p).into(),
+                            (*a).into(),
+                            x.posts.into(),
+                            x.engagement.into(),
+                            x.followers.into(),
+                            bound_above(x.engagement).into(),
+                            bound_above(x.posts).into(),
+                            x.reach.into(),
+                            x.impressions.into(),
+                        ],
+                        |r| out.push((r.int(0), r.text(1), r.text(2), r.int(3), r.int(4), r.int(5), r.int(6))),
+                    )?;
+                }
+                Ok(out)
+            })
+            .await?
         };
         for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
             if eng > eng_bound || posts > posts_bound {
@@ -417,8 +418,7 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
             for ((t, block, p, a), bits) in part {
                 v.row([(*t).into(), (*block).into(), (*p).into(), (*a).into(), (*bits).into()]);
             }
-            let (sql, args) = v.finish(days_conflict);
-            tx.run(&sql, args).await?;
+            tx.insert_values(v, days_conflict).await?;
         }
     }
     laps.lap("r.author_days");

@@ -99,9 +99,15 @@ pub(crate) trait IngestRows {
 
 impl IngestRows for Write<sqlx::Sqlite> {
     async fn upsert_posts(&mut self, posts: &[&PostRecord], terms: &[String], now: Millis) -> sqlx::Result<Vec<UpsertedPost>> {
-        let sql = one_row(&format!("INSERT INTO posts ({POST_COLUMNS}) "), POST_PARAMS, POSTS_CONFLICT);
+        // Without `RETURNING` (SQLite keeps returned rows in a table of their own first): a post
+        // stored for the first time takes a new rowid (AUTOINCREMENT never gives one twice), so the
+        // connection's last insert rowid moves; a post stored before is updated in place, leaving
+        // it, and its id and the counts it replaced are read back by its key.
+        let conflict = POSTS_CONFLICT.split(" RETURNING ").next().unwrap_or(POSTS_CONFLICT);
+        let sql = one_row(&format!("INSERT INTO posts ({POST_COLUMNS}) "), POST_PARAMS, conflict);
         with_raw(self, |raw| {
             let mut st = raw.prepare(&sql)?;
+            let mut stored = raw.prepare("SELECT id, prev_engagement, prev_likes, prev_dislikes FROM posts WHERE post_key = ?")?;
             let mut out = Vec::with_capacity(posts.len());
             for (p, terms) in posts.iter().zip(terms) {
                 let row: [Val; POST_PARAMS] = [
@@ -144,7 +150,21 @@ impl IngestRows for Write<sqlx::Sqlite> {
                     terms.as_str().into(),
                     p.region.as_deref().into(),
                 ];
-                st.run(&row, |r| out.push((r.text(0), r.int(1), r.opt_int(2), r.opt_int(3), r.opt_int(4))))?;
+                let before = st.last_insert_rowid();
+                st.run(&row, |_| {})?;
+                let after = st.last_insert_rowid();
+                if after != before {
+                    out.push((p.post_key.clone(), after, None, None, None));
+                } else {
+                    let mut found = false;
+                    stored.run(&[p.post_key.as_str().into()], |r| {
+                        found = true;
+                        out.push((p.post_key.clone(), r.int(0), r.opt_int(1), r.opt_int(2), r.opt_int(3)));
+                    })?;
+                    if !found {
+                        return Err(sqlx::Error::Protocol(format!("post {} neither inserted nor found", p.post_key)));
+                    }
+                }
             }
             Ok(out)
         })
@@ -160,7 +180,7 @@ impl IngestRows for Write<sqlx::Sqlite> {
         // The author's name and the text's head are lowered by the statement (SQLite's LOWER,
         // as the readers' sort keys were always made).
         let sql = format!(
-            "{LINK_COLUMNS}VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, LOWER(?), ?, ?, LOWER(SUBSTR(?, 1, 16)), ?, ?, ?){LINKS_CONFLICT}"
+            "{LINK_COLUMNS}VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, LOWER(?), ?, ?, LOWER(SUBSTR(?, 1, 16)), ?, ?, ?) ON CONFLICT (tracker_id, post_id) DO NOTHING"
         );
         with_raw(self, |raw| {
             let mut st = raw.prepare(&sql)?;
@@ -187,7 +207,12 @@ impl IngestRows for Write<sqlx::Sqlite> {
                     link_visibility(p, moderated(*t)).into(),
                     l.indirect.into(),
                 ];
-                st.run(&row, |r| out.push((r.int(0), r.int(1))))?;
+                // A link inserted changes one row; one that existed, none (no `RETURNING`: SQLite
+                // keeps a statement's returned rows in a table of their own first).
+                st.run(&row, |_| {})?;
+                if st.changes() > 0 {
+                    out.push((*t, *id));
+                }
             }
             Ok(out)
         })

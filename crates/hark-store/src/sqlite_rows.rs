@@ -227,6 +227,20 @@ impl Prepared<'_> {
     }
 }
 
+impl Prepared<'_> {
+    /// Rows the latest run inserted, updated or deleted (a conflict that did nothing: 0).
+    pub(crate) fn changes(&self) -> i64 {
+        // SAFETY: the connection is used by this thread alone (see `with_raw`).
+        unsafe { ffi::sqlite3_changes64(self.db) }
+    }
+
+    /// The rowid of the connection's latest successful insert (an upsert that updated leaves it).
+    pub(crate) fn last_insert_rowid(&self) -> i64 {
+        // SAFETY: as above.
+        unsafe { ffi::sqlite3_last_insert_rowid(self.db) }
+    }
+}
+
 /// A row a statement returned, valid while `each` runs.
 pub(crate) struct Row<'s> {
     stmt: *mut ffi::sqlite3_stmt,

@@ -233,8 +233,8 @@ impl WriteTx for crate::Write<sqlx::Sqlite> {
         if v.rows == 0 {
             return Ok(());
         }
-        let width = v.args.len() / v.rows;
-        let sql = crate::sqlite_rows::one_row(&v.sql[..v.head], width, tail);
+        let width = v.width();
+        let sql = crate::sqlite_rows::one_row(v.head(), width, tail);
         crate::sqlite_rows::with_raw(self, |raw| {
             let mut st = raw.prepare(&sql)?;
             let mut row: Vec<crate::sqlite_rows::Val> = Vec::with_capacity(width);
@@ -280,18 +280,17 @@ impl WriteTx for crate::Write<sqlx::Postgres> {
 /// PostgreSQL, and the values in order.
 pub(crate) struct Values<'a> {
     backend: Backend,
-    /// The length of the statement's head (before its list).
-    head: usize,
-    sql: String,
+    /// The statement's text up to its list.
+    head: String,
     args: Vec<Arg<'a>>,
     rows: usize,
 }
 
 impl<'a> Values<'a> {
     /// Starts with the statement's text up to its `VALUES` list (the list's `VALUES` keyword
-    /// included by [`Values::row`]).
+    /// added by [`Values::finish`]).
     pub(crate) fn new(backend: Backend, head: &str) -> Self {
-        Self { backend, head: head.len(), sql: head.to_string(), args: Vec::new(), rows: 0 }
+        Self { backend, head: head.to_string(), args: Vec::new(), rows: 0 }
     }
 
     /// One row of the list.
@@ -301,28 +300,44 @@ impl<'a> Values<'a> {
 
     /// One row of the list, of any length (every row of a list has the same).
     pub(crate) fn row_of(&mut self, values: impl IntoIterator<Item = Arg<'a>>) {
-        self.sql.push_str(if self.rows == 0 { "VALUES (" } else { ", (" });
-        for (i, v) in values.into_iter().enumerate() {
-            if i > 0 {
-                self.sql.push_str(", ");
-            }
-            self.args.push(v);
-            match self.backend {
-                Backend::Sqlite => self.sql.push('?'),
-                Backend::Postgres => {
-                    self.sql.push('$');
-                    self.sql.push_str(&self.args.len().to_string());
-                }
-            }
-        }
-        self.sql.push(')');
+        self.args.extend(values);
         self.rows += 1;
     }
 
-    /// The statement with `tail` after the list, and its values.
-    pub(crate) fn finish(mut self, tail: &str) -> (String, Vec<Arg<'a>>) {
-        self.sql.push_str(tail);
-        (self.sql, self.args)
+    /// The statement's text up to its list.
+    pub(crate) fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// The values of one row (0 before the first row).
+    pub(crate) fn width(&self) -> usize {
+        if self.rows == 0 { 0 } else { self.args.len() / self.rows }
+    }
+
+    /// The statement with its list and `tail` after it, and its values. The list's text is built
+    /// here only: SQLite's row-at-a-time inserts ([`WriteTx::insert_values`]) never need it.
+    pub(crate) fn finish(self, tail: &str) -> (String, Vec<Arg<'a>>) {
+        let width = self.width();
+        let mut sql = String::with_capacity(self.head.len() + tail.len() + self.args.len() * 6 + 8);
+        sql.push_str(&self.head);
+        for r in 0..self.rows {
+            sql.push_str(if r == 0 { "VALUES (" } else { ", (" });
+            for i in 0..width {
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                match self.backend {
+                    Backend::Sqlite => sql.push('?'),
+                    Backend::Postgres => {
+                        use std::fmt::Write as _;
+                        let _ = write!(sql, "${}", r * width + i + 1);
+                    }
+                }
+            }
+            sql.push(')');
+        }
+        sql.push_str(tail);
+        (sql, self.args)
     }
 }
 

@@ -260,6 +260,7 @@ impl Row<'_> {
         (!null).then(|| self.int(i))
     }
 
+    #[cfg(test)]
     pub(crate) fn text(&self, i: usize) -> String {
         // SAFETY: as above; the text pointer and its length are read before anything else is
         // asked of the statement, and copied at once.

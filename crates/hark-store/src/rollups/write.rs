@@ -340,12 +340,12 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
          engagement = rollup_author_totals.engagement + excluded.engagement, \
          reach = rollup_author_totals.reach + excluded.reach, \
          impressions = rollup_author_totals.impressions + excluded.impressions, \
-         followers = {}(rollup_author_totals.followers, excluded.followers) \
-         RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound",
+         followers = {}(rollup_author_totals.followers, excluded.followers)",
         backend.greatest()
     );
+    let returning = " RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound";
     for part in totals.chunks(chunk(backend, 3_200, 20_000)) {
-        let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = if pg {
+        if pg {
             let values: Vec<_> = part
                 .iter()
                 .map(|((t, p, a), v)| {
@@ -353,17 +353,26 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
                 })
                 .collect();
             let sql = format!(
-                "{totals_head}{}{totals_conflict}",
+                "{totals_head}{}{totals_conflict}{returning}",
                 pg_json_rows(&["bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"])
             );
-            tx.rows(&sql, vec![json(&values)]).await?
+            let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = tx.rows(&sql, vec![json(&values)]).await?;
+            for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
+                if eng > eng_bound || posts > posts_bound {
+                    raise.push((t, p, a, eng_bound.max(bound_above(eng)), posts_bound.max(bound_above(posts))));
+                }
+            }
         } else {
-            // SQLite: one row at a time through one prepared statement (sqlite_rows).
+            // SQLite: one row at a time through one prepared statement (sqlite_rows), each row
+            // read back by its key after its upsert (SQLite would first keep `RETURNING`'s rows
+            // in a table of their own); the row's page is the one just written.
             let sql = crate::sqlite_rows::one_row(totals_head, 10, &totals_conflict);
+            let read = "SELECT posts, engagement, engagement_bound, posts_bound FROM rollup_author_totals \
+                        WHERE tracker_id = ? AND platform = ? AND author = ?";
             let conn = tx.sqlite_connection().ok_or_else(|| sqlx::Error::Protocol("not a SQLite transaction".into()))?;
             crate::sqlite_rows::with_raw(conn, |raw| {
                 let mut st = raw.prepare(&sql)?;
-                let mut out = Vec::with_capacity(part.len());
+                let mut rd = raw.prepare(read)?;
                 for ((t, p, a), x) in part {
                     st.run(
                         &[
@@ -378,17 +387,24 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
                             x.reach.into(),
                             x.impressions.into(),
                         ],
-                        |r| out.push((r.int(0), r.text(1), r.text(2), r.int(3), r.int(4), r.int(5), r.int(6))),
+                        |_| {},
                     )?;
+                    rd.run(&[(*t).into(), (*p).into(), (*a).into()], |r| {
+                        let (posts, eng, eng_bound, posts_bound) = (r.int(0), r.int(1), r.int(2), r.int(3));
+                        if eng > eng_bound || posts > posts_bound {
+                            raise.push((
+                                *t,
+                                p.to_string(),
+                                a.to_string(),
+                                eng_bound.max(bound_above(eng)),
+                                posts_bound.max(bound_above(posts)),
+                            ));
+                        }
+                    })?;
                 }
-                Ok(out)
+                Ok(())
             })
-            .await?
-        };
-        for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
-            if eng > eng_bound || posts > posts_bound {
-                raise.push((t, p, a, eng_bound.max(bound_above(eng)), posts_bound.max(bound_above(posts))));
-            }
+            .await?;
         }
     }
     for part in raise.chunks(4000) {

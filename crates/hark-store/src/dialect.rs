@@ -366,5 +366,15 @@ mod tests {
         v.row([Arg::Int(1)]);
         v.row([Arg::OptInt(None)]);
         assert_eq!(v.finish("").0, "INSERT INTO t (a) VALUES (?), (?)");
+        // Three columns: the numbers run on across rows; SQLite's one-row statement keeps the head.
+        let mut v = Values::new(Backend::Postgres, "INSERT INTO t (a, b, c) ");
+        assert_eq!(v.width(), 0);
+        v.row([1i64.into(), "x".into(), 2i64.into()]);
+        v.row([3i64.into(), "y".into(), 4i64.into()]);
+        assert_eq!((v.width(), v.head()), (3, "INSERT INTO t (a, b, c) "));
+        assert_eq!(v.finish("").0, "INSERT INTO t (a, b, c) VALUES ($1, $2, $3), ($4, $5, $6)");
+        // No rows: the head and the tail alone.
+        let (sql, args) = Values::new(Backend::Sqlite, "SELECT 1 FROM (").finish(")");
+        assert_eq!((sql.as_str(), args.len()), ("SELECT 1 FROM ()", 0));
     }
 }

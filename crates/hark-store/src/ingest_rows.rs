@@ -30,13 +30,15 @@ const POSTS_CONFLICT: &str = " ON CONFLICT (post_key) DO UPDATE SET likes = excl
      impressions = excluded.impressions, reach = excluded.reach, engagement = excluded.engagement, \
      engagement_rate = excluded.engagement_rate, author_followers = excluded.author_followers, \
      updated_at = excluded.updated_at, data = excluded.data, prev_engagement = posts.engagement, \
-     prev_likes = posts.likes, prev_dislikes = posts.dislikes \
-     RETURNING post_key, id, prev_engagement, prev_likes, prev_dislikes";
+     prev_likes = posts.likes, prev_dislikes = posts.dislikes";
+/// PostgreSQL's posts upsert returns what SQLite's tells apart without `RETURNING`.
+const POSTS_RETURNING: &str = " RETURNING post_key, id, prev_engagement, prev_likes, prev_dislikes";
 
 const LINK_COLUMNS: &str = "INSERT INTO tracker_posts (tracker_id, post_id, created_at, matched_at, platform, subtrackers, sentiment_rule, \
      engagement, followers, rate, impressions, sentiment, author_sort, bucket, post_kind, text_sort, has_media, visibility, \
      indirect) ";
-const LINKS_CONFLICT: &str = " ON CONFLICT (tracker_id, post_id) DO NOTHING RETURNING tracker_id, post_id";
+const LINKS_CONFLICT: &str = " ON CONFLICT (tracker_id, post_id) DO NOTHING";
+const LINKS_RETURNING: &str = " RETURNING tracker_id, post_id";
 
 const PROFILE_COLUMNS: &str = "INSERT INTO author_profiles (platform, author, author_id, username, name, avatar, bio, location, \
      verified, followers, seen_at) ";
@@ -103,8 +105,7 @@ impl IngestRows for Write<sqlx::Sqlite> {
         // stored for the first time takes a new rowid (AUTOINCREMENT never gives one twice), so the
         // connection's last insert rowid moves; a post stored before is updated in place, leaving
         // it, and its id and the counts it replaced are read back by its key.
-        let conflict = POSTS_CONFLICT.split(" RETURNING ").next().unwrap_or(POSTS_CONFLICT);
-        let sql = one_row(&format!("INSERT INTO posts ({POST_COLUMNS}) "), POST_PARAMS, conflict);
+        let sql = one_row(&format!("INSERT INTO posts ({POST_COLUMNS}) "), POST_PARAMS, POSTS_CONFLICT);
         with_raw(self, |raw| {
             let mut st = raw.prepare(&sql)?;
             let mut stored = raw.prepare("SELECT id, prev_engagement, prev_likes, prev_dislikes FROM posts WHERE post_key = ?")?;
@@ -180,7 +181,7 @@ impl IngestRows for Write<sqlx::Sqlite> {
         // The author's name and the text's head are lowered by the statement (SQLite's LOWER,
         // as the readers' sort keys were always made).
         let sql = format!(
-            "{LINK_COLUMNS}VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, LOWER(?), ?, ?, LOWER(SUBSTR(?, 1, 16)), ?, ?, ?) ON CONFLICT (tracker_id, post_id) DO NOTHING"
+            "{LINK_COLUMNS}VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, LOWER(?), ?, ?, LOWER(SUBSTR(?, 1, 16)), ?, ?, ?){LINKS_CONFLICT}"
         );
         with_raw(self, |raw| {
             let mut st = raw.prepare(&sql)?;
@@ -268,7 +269,7 @@ impl IngestRows for Write<sqlx::Postgres> {
              author_followers, author_verified, author_location, text, title, url, lang, post_type, is_story, likes, \
              shares, comments, views, dislikes, impressions, reach, engagement, engagement_rate, sentiment, \
              sentiment_bucket, country, gender, source, device, media, data, terms, region) \
-             {POSTS_CONFLICT}"
+             {POSTS_CONFLICT}{POSTS_RETURNING}"
         );
         sqlx::query_as::<_, UpsertedPost>(&sql)
             .bind(column(posts, |p| p.post_key.as_str()))
@@ -330,7 +331,7 @@ impl IngestRows for Write<sqlx::Postgres> {
              $15::text[], $16::smallint[], $17::bigint[], $18::boolean[]) \
              AS u(tracker_id, post_id, created_at, platform, subtrackers, sentiment_rule, engagement, followers, rate, \
              impressions, sentiment, author_name, bucket, post_kind, text_head, has_media, visibility, indirect)\
-             {LINKS_CONFLICT}"
+             {LINKS_CONFLICT}{LINKS_RETURNING}"
         );
         sqlx::query_as::<_, (i64, i64)>(&sql)
             .bind(column(links, |l| l.0))

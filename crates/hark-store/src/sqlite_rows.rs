@@ -225,9 +225,7 @@ impl Prepared<'_> {
             result
         }
     }
-}
 
-impl Prepared<'_> {
     /// Rows the latest run inserted, updated or deleted (a conflict that did nothing: 0).
     pub(crate) fn changes(&self) -> i64 {
         // SAFETY: the connection is used by this thread alone (see `with_raw`).
@@ -352,6 +350,33 @@ mod tests {
         tx.rollback().await.expect("rollback");
         let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(&mut conn).await.expect("count");
         assert_eq!(n, 0, "the rows were part of the rolled-back transaction");
+    }
+
+    /// How the ingest tells new rows without `RETURNING`: an insert moves the last insert rowid
+    /// and changes one row; a conflict that does nothing changes none; an upsert that updates
+    /// changes one row and leaves the rowid where it was.
+    #[tokio::test]
+    async fn inserts_are_told_from_conflicts_by_changes_and_rowid() {
+        let mut conn = table().await;
+        let seen = with_raw(&mut conn, |raw| {
+            let mut ignore = raw.prepare(&one_row("INSERT INTO t (name, n) ", 2, " ON CONFLICT (name) DO NOTHING"))?;
+            let mut upsert = raw.prepare(&one_row("INSERT INTO t (name, n) ", 2, " ON CONFLICT (name) DO UPDATE SET n = excluded.n"))?;
+            let mut seen = Vec::new();
+            ignore.run(&["a".into(), 1i64.into()], |_| {})?;
+            seen.push((ignore.changes(), ignore.last_insert_rowid()));
+            ignore.run(&["a".into(), 2i64.into()], |_| {})?;
+            seen.push((ignore.changes(), ignore.last_insert_rowid()));
+            upsert.run(&["b".into(), 3i64.into()], |_| {})?;
+            seen.push((upsert.changes(), upsert.last_insert_rowid()));
+            upsert.run(&["a".into(), 4i64.into()], |_| {})?;
+            seen.push((upsert.changes(), upsert.last_insert_rowid()));
+            Ok(seen)
+        })
+        .await
+        .expect("rows");
+        assert_eq!(seen, vec![(1, 1), (0, 1), (1, 2), (1, 2)]);
+        let n: i64 = sqlx::query_scalar("SELECT n FROM t WHERE name = 'a'").fetch_one(&mut conn).await.expect("read");
+        assert_eq!(n, 4, "the upsert updated the stored row");
     }
 
     #[tokio::test]

@@ -30,6 +30,13 @@ pub(crate) fn bound_above(v: i64) -> i64 {
     (v as u64).saturating_add(1).checked_next_power_of_two().map_or(i64::MAX, |b| i64::try_from(b).unwrap_or(i64::MAX))
 }
 
+/// The (engagement, posts) bounds an author's lifetime totals need after a write: `None` while
+/// both figures stay within their bounds, else both bounds raised to lie above their figures.
+pub(crate) fn raised_bounds(engagement: i64, posts: i64, engagement_bound: i64, posts_bound: i64) -> Option<(i64, i64)> {
+    (engagement > engagement_bound || posts > posts_bound)
+        .then(|| (engagement_bound.max(bound_above(engagement)), posts_bound.max(bound_above(posts))))
+}
+
 /// (block, bit) of the day starting at `day` (ms).
 pub(crate) fn day_bit(day: i64) -> (i64, i64) {
     let n = day.div_euclid(86_400_000);
@@ -38,7 +45,7 @@ pub(crate) fn day_bit(day: i64) -> (i64, i64) {
 
 #[cfg(test)]
 mod tests {
-    use super::bound_above;
+    use super::{bound_above, raised_bounds};
 
     #[test]
     fn bounds_lie_above_and_move_rarely() {
@@ -51,5 +58,16 @@ mod tests {
         for v in [0i64, 1, 7, 1000, 123_456_789] {
             assert!(bound_above(v) > v);
         }
+    }
+
+    #[test]
+    fn bounds_are_raised_only_when_a_figure_passes_one() {
+        assert_eq!(raised_bounds(10, 3, 16, 4), None);
+        assert_eq!(raised_bounds(16, 4, 16, 4), None, "a figure equal to its bound stays");
+        // One figure past its bound raises both; neither bound ever falls.
+        assert_eq!(raised_bounds(17, 3, 16, 4), Some((32, 4)));
+        assert_eq!(raised_bounds(3, 5, 16, 4), Some((16, 8)));
+        assert_eq!(raised_bounds(100, 9, 16, 4), Some((128, 16)));
+        assert_eq!(raised_bounds(5, 9, 1_000, 4), Some((1_000, 16)));
     }
 }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::{bound_above, day_bit};
+use super::{bound_above, day_bit, raised_bounds};
 use crate::dialect::{pg_json_rows, Arg, Backend, Values, WriteTx};
 use crate::ingest::{hourly_upsert, AuthorAgg, Deltas, Laps, TOTAL_KINDS};
 use crate::Result;
@@ -358,8 +358,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
             );
             let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = tx.rows(&sql, vec![json(&values)]).await?;
             for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
-                if eng > eng_bound || posts > posts_bound {
-                    raise.push((t, p, a, eng_bound.max(bound_above(eng)), posts_bound.max(bound_above(posts))));
+                if let Some((e, n)) = raised_bounds(eng, posts, eng_bound, posts_bound) {
+                    raise.push((t, p, a, e, n));
                 }
             }
         } else {
@@ -390,15 +390,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
                         |_| {},
                     )?;
                     rd.run(&[(*t).into(), (*p).into(), (*a).into()], |r| {
-                        let (posts, eng, eng_bound, posts_bound) = (r.int(0), r.int(1), r.int(2), r.int(3));
-                        if eng > eng_bound || posts > posts_bound {
-                            raise.push((
-                                *t,
-                                p.to_string(),
-                                a.to_string(),
-                                eng_bound.max(bound_above(eng)),
-                                posts_bound.max(bound_above(posts)),
-                            ));
+                        if let Some((e, n)) = raised_bounds(r.int(1), r.int(0), r.int(2), r.int(3)) {
+                            raise.push((*t, p.to_string(), a.to_string(), e, n));
                         }
                     })?;
                 }

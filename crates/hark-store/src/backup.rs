@@ -176,6 +176,14 @@ pub fn restore_sqlite(from: &Path, db: &Path, stamp: &str) -> Result<Restored> {
         None
     };
     std::fs::rename(&incoming, db).map_err(|e| io_error("cannot write", db, e))?;
+    // The full-text index beside the database replaced is its own, not the backup's: it goes, and
+    // the next start builds the restored database's from its posts (search_file.rs).
+    for f in crate::search_file::files_for(db) {
+        match std::fs::remove_file(&f) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_error("cannot remove", &f, e)),
+            _ => {}
+        }
+    }
     Ok(Restored { summary, previous })
 }
 
@@ -244,7 +252,13 @@ mod tests {
 
         // The live database moves on, then the backup is restored over it.
         Connection::open(&db).unwrap().execute("DELETE FROM posts", []).unwrap();
+        // Its full-text index is its own: the restore removes it (the next start builds one).
+        let index = crate::search_file::files_for(&db);
+        for f in &index[1..] {
+            std::fs::write(f, b"index").unwrap();
+        }
         let r = restore_sqlite(&dest, &db, "t1").unwrap();
+        assert!(index.iter().all(|f| !f.exists()), "the replaced database's search index is removed");
         assert_eq!(r.summary.posts, 50);
         let count = |p: &Path| Connection::open(p).unwrap().query_row("SELECT COUNT(*) FROM posts", [], |r| r.get::<_, i64>(0)).unwrap();
         assert_eq!(count(&db), 50);

@@ -632,15 +632,31 @@ impl Store {
                 ids.insert(key, id);
             }
             laps.lap("posts");
-            // SQLite's full-text index is external content: index the posts stored for the first
-            // time, from the values just stored (PostgreSQL maintains its expression index itself).
+            // SQLite's full-text index: the posts stored for the first time are indexed from the
+            // values just stored (PostgreSQL maintains its expression index itself). In a file's
+            // own index they are indexed on its thread while this write goes on, and searchable
+            // once both have committed (search_file.rs); in memory, inside this transaction.
+            let mut indexing: Option<crate::search_file::Pending> = None;
             if let Some(conn) = tx.sqlite_connection() {
                 let fresh: Vec<(i64, &PostRecord)> = unique
                     .iter()
                     .filter_map(|p| ids.get(&p.post_key).map(|id| (*id, *p)))
                     .filter(|(id, _)| !existing.contains_key(id))
                     .collect();
-                if !fresh.is_empty() {
+                if let (false, Some(search)) = (fresh.is_empty(), &self.search_writer) {
+                    let rows = fresh
+                        .iter()
+                        .map(|(id, p)| crate::search_file::Row {
+                            id: *id,
+                            text: p.text.clone(),
+                            title: p.title.clone(),
+                            author_name: p.author_name.clone(),
+                            author_username: p.author_username.clone(),
+                            author_location: p.author_location.clone(),
+                        })
+                        .collect();
+                    indexing = Some(search.index(rows));
+                } else if !fresh.is_empty() {
                     crate::sqlite_rows::with_raw(conn, |raw| {
                         let mut st = raw.prepare(
                             "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
@@ -771,6 +787,10 @@ impl Store {
             tx.commit().await?;
             drop(order);
             laps.lap("commit");
+            if let Some(pending) = indexing {
+                pending.committed().await;
+                laps.lap("search");
+            }
             let (new_posts, new_link_count) = ((unique.len() - existing.len()) as u64, new_links.len() as u64);
             self.note_writes(new_posts + new_link_count);
             self.note_indexed(new_posts);

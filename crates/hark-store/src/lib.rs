@@ -44,6 +44,7 @@ mod lease;
 mod priority;
 mod reanalysis;
 mod sealing;
+mod search_file;
 pub use sealing::Resealed;
 pub mod secrets;
 mod rollups;
@@ -289,6 +290,9 @@ pub struct Store {
     pub(crate) combiner: Arc<ingest::Combiner>,
     /// SQLite: the posts page's visit markers, kept in memory and written in batches (visits.rs).
     pub(crate) visits: visits::Visits,
+    /// A SQLite file's full-text index, in a file of its own written on a thread of its own
+    /// (search_file.rs); none for PostgreSQL or a database in memory.
+    pub(crate) search_writer: Option<Arc<search_file::SearchWriter>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -313,6 +317,7 @@ impl Store {
             write_gate: WriteGate::default(),
             combiner: Arc::default(),
             visits: Arc::default(),
+            search_writer: None,
         }
     }
 
@@ -363,21 +368,37 @@ impl Store {
                 opts
             };
             let file = opts.get_filename().to_path_buf();
+            // The full-text index's file, made before any connection attaches it.
+            let search = if in_file { Some(Arc::new(search_file::SearchWriter::start(&file)?)) } else { None };
+            let search_path: Option<Arc<str>> = search.as_ref().map(|s| s.file().to_string_lossy().into());
             let connections = std::env::var("HARK_SQLITE_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(8);
             let own_writer = in_file && !std::env::var("HARK_SQLITE_SHARED_WRITER").is_ok_and(|v| v == "1");
             // With a writer of its own, the readers' threads run at a lower priority (priority.rs).
             let lowered = own_writer && priority::reader_nice() > 0;
             let pool_of = |n: u32, readers: bool| {
+                let search_path = search_path.clone();
                 SqlitePoolOptions::new()
                     .max_connections(n)
                     // A change of a row the API's lookups keep, by any connection, moves the counter.
                     .after_connect(move |conn, _| {
+                        let search_path = search_path.clone();
                         Box::pin(async move {
                             conn.lock_handle().await?.set_update_hook(|change| {
                                 if LOOKED_UP.contains(&change.table) {
                                     note_change();
                                 }
                             });
+                            // The readers find the full-text index in its own file. The writer
+                            // does not attach it: its `BEGIN IMMEDIATE` would take that file's
+                            // write lock too, and the index's thread could not write beside it
+                            // (with `HARK_SQLITE_SHARED_WRITER=1` it does, and the index's writes
+                            // wait for each of the writer's commits).
+                            if let Some(path) = search_path.filter(|_| readers) {
+                                sqlx::query(&format!("ATTACH DATABASE $1 AS {}", search_file::SCHEMA))
+                                    .bind(&*path)
+                                    .execute(&mut *conn)
+                                    .await?;
+                            }
                             if readers && lowered {
                                 priority::lower_readers(priority::reader_nice());
                             }
@@ -392,6 +413,7 @@ impl Store {
             };
             let pool = pool_of(connections, true).connect_with(reader_opts).await?;
             let mut store = Self::new(Db::Sqlite(pool.clone()));
+            store.search_writer = search;
             if own_writer {
                 // Opened on first use: the readers' pool has made the file and its WAL by then.
                 let opts = opts.thread_name(|id| format!("hark-write-{id}"));
@@ -443,6 +465,15 @@ impl Store {
         match &self.db {
             Db::Sqlite(p) => SQLITE_MIGRATIONS.run(p).await?,
             Db::Postgres(p) => POSTGRES_MIGRATIONS.run(p).await?,
+        }
+        if let (Db::Sqlite(readers), Some(search)) = (&self.db, &self.search_writer) {
+            // The index is in its own file: the main schema's (migration 0002, or a database
+            // from before the file) goes, and the file's index takes in every post it lacks.
+            {
+                let _turn = self.write_gate.lock().await;
+                sqlx::query("DROP TABLE IF EXISTS main.posts_fts").execute(self.write_gate.pool(readers)).await?;
+            }
+            search.catch_up().await?;
         }
         Ok(())
     }

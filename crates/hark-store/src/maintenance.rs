@@ -45,7 +45,11 @@ const ANALYZE_AFTER: u64 = 20_000;
 /// quarter of all posts (and at least [`SEARCH_MERGE_AFTER`]), FTS5's incremental optimize
 /// (`'merge'` with a negative page count: every b-tree of every level) is run step by step, each
 /// step its own short write, until one b-tree is left.
-async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &Staleness) -> std::result::Result<(), sqlx::Error> {
+///
+/// The index in a file of its own (search_file.rs) is merged through a reader's connection, which
+/// attaches that file: the steps then wait only for the index's own writes, never for the
+/// database's writer.
+async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &Staleness, own_file: bool) -> std::result::Result<(), sqlx::Error> {
     let since = state.since.load(Ordering::Relaxed);
     let posts: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM posts").fetch_one(pool).await?;
     if since < (posts.max(0) as u64) / 4 {
@@ -59,7 +63,9 @@ async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &
     // keep a merge going forever.
     let steps = 8 * (50 + posts.max(0) / 10_000);
     for _ in 0..steps {
-        {
+        if own_file {
+            sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(pool).await?;
+        } else {
             // Each step queues with the store's other writers (see `BeginWrite`).
             let _turn = gate.lock().await;
             sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(gate.pool(pool)).await?;
@@ -189,12 +195,13 @@ impl Store {
             return;
         }
         let (pool, gate, state) = (pool.clone(), self.write_gate.clone(), self.search_index.clone());
+        let own_file = self.search_writer.is_some();
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             s.running.store(false, Ordering::Release);
             return;
         };
         rt.spawn(async move {
-            if let Err(e) = merge_search_index(&pool, &gate, &state).await {
+            if let Err(e) = merge_search_index(&pool, &gate, &state, own_file).await {
                 tracing::warn!(error = %e, "merging the full-text index failed");
             }
             state.running.store(false, Ordering::Release);

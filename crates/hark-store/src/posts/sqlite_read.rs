@@ -26,6 +26,7 @@ pub(super) fn read(path: &Path, sql: &str, binds: &Binds, batch: usize, tx: &tok
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = rusqlite::Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(Duration::from_secs(10))?;
+    crate::search_file::attach(&conn, path)?;
     // The pool's page cache size: the time index and the posts' pages stay in memory.
     conn.pragma_update(None, "cache_size", -65536)?;
     let mut stmt = conn.prepare(sql)?;

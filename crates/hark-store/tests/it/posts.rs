@@ -163,6 +163,53 @@ async fn full_text_search_covers_text_authors_and_locations() {
     .await;
 }
 
+/// SQLite keeps the full-text index in a file of its own beside the database. Removed (as a
+/// restore does), it is built again from the posts at the next start; a database from before the
+/// file, its index in the main schema, loses that one and is found through the file's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_search_index_is_built_again_from_the_posts() {
+    let db = TestDb::new(hark_store::Backend::Sqlite).await;
+    let path = std::path::PathBuf::from(db.url.trim_start_matches("sqlite://"));
+    let index = path.with_file_name("hark-search.db");
+    let s = db.store().await;
+    let t = setup(&s).await;
+    seed(&s, t).await;
+    let found = |s: &Store, words: &'static str| {
+        let s = s.clone();
+        async move {
+            let mut x = q();
+            x.search = words.into();
+            ids(&s.query_posts(t, &x).await.unwrap().0).iter().map(|x| x.to_string()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found(&s, "coffee").await, ["4", "2", "1"]);
+    assert!(index.is_file(), "the index is in {}", index.display());
+    s.close().await;
+    drop(s);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", index.display()));
+    }
+    // The index of a database from before the file, in its main schema.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE VIRTUAL TABLE posts_fts USING fts5(text, title, author_name, author_username, author_location, \
+         content='posts', content_rowid='id', detail='none', tokenize='unicode61 remove_diacritics 2'); \
+         INSERT INTO posts_fts(posts_fts) VALUES ('rebuild');",
+    )
+    .unwrap();
+    drop(conn);
+    let s = db.store().await;
+    assert_eq!(found(&s, "coffee").await, ["4", "2", "1"]);
+    assert_eq!(found(&s, "lisbon").await, ["3"]);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let in_main: i64 = conn.query_row("SELECT COUNT(*) FROM sqlite_schema WHERE name = 'posts_fts'", [], |r| r.get(0)).unwrap();
+    assert_eq!(in_main, 0, "the main schema's index is gone");
+    // Posts stored after the start are found too.
+    s.ingest_batch(&[record(&p("6", 6_000, "Cold brew coffee", 0, "neutral"), t)], 20).await.unwrap();
+    assert_eq!(found(&s, "brew").await, ["6"]);
+    s.close().await;
+}
+
 #[tokio::test]
 async fn tags_filter_any_and_all() {
     each_backend(|s| async move {

@@ -658,10 +658,11 @@ impl Store {
                     indexing = Some(search.index(rows));
                 } else if !fresh.is_empty() {
                     crate::sqlite_rows::with_raw(conn, |raw| {
-                        let mut st = raw.prepare(
-                            "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
-                             VALUES (?, ?, ?, ?, ?, ?)",
-                        )?;
+                        let mut st = raw.prepare(&format!(
+                            "{}{}",
+                            crate::search_file::INSERT_INTO,
+                            crate::search_file::INSERT_ROW
+                        ))?;
                         for (id, p) in &fresh {
                             st.run(
                                 &[

@@ -43,7 +43,15 @@ const CREATE: &str = "CREATE VIRTUAL TABLE IF NOT EXISTS posts_fts USING fts5(\
     text, title, author_name, author_username, author_location, \
     content='', detail='none', tokenize='unicode61 remove_diacritics 2')";
 
-const INSERT: &str = "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+/// The statement every write to the index starts with: its columns, those of `posts` after the
+/// rowid (the post's id). Followed by `VALUES` or by a `SELECT` of [`POST_COLUMNS`].
+pub(crate) const INSERT_INTO: &str = "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) ";
+
+/// The columns of `posts` the index takes, in [`INSERT_INTO`]'s order.
+const POST_COLUMNS: &str = "id, text, title, author_name, author_username, author_location";
+
+/// One post's row, its six values bound in [`INSERT_INTO`]'s order.
+pub(crate) const INSERT_ROW: &str = "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 /// Whether a post is in the index (FTS5 keeps one row a document in `_docsize`).
 const INDEXED: &str = "SELECT 1 FROM posts_fts_docsize WHERE id = ?1";
@@ -214,7 +222,7 @@ fn write(conn: &mut Connection, rows: &[Row], commit: oneshot::Receiver<bool>) -
     let tx = conn.transaction()?;
     {
         let mut indexed = tx.prepare_cached(INDEXED)?;
-        let mut insert = tx.prepare_cached(INSERT)?;
+        let mut insert = tx.prepare_cached(&format!("{INSERT_INTO}{INSERT_ROW}"))?;
         for r in rows {
             if indexed.exists([r.id])? {
                 continue;
@@ -243,25 +251,22 @@ fn catch_up(conn: &mut Connection, main: &Path) -> rusqlite::Result<u64> {
     let (posts, last_post) = conn.query_row("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM data.posts", [], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
     let (indexed, last_indexed) =
         conn.query_row("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM posts_fts_docsize", [], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+    // Posts after the last one indexed (the usual case) are indexed in chunks of ids.
+    let mut from = last_indexed;
     if indexed > posts || last_indexed > last_post {
         tracing::warn!(indexed, posts, "the search index is not this database's: building it again");
         conn.execute("INSERT INTO posts_fts (posts_fts) VALUES ('delete-all')", [])?;
+        from = 0;
     }
     let started = Instant::now();
     let mut done = 0u64;
-    // Posts after the last one indexed (the usual case), in chunks of ids.
-    let mut from = count(conn, "SELECT COALESCE(MAX(id), 0) FROM posts_fts_docsize")?;
     if last_post > from {
         tracing::info!(posts = last_post - from, "indexing posts for search");
     }
     while from < last_post {
         let to = (from + CHUNK).min(last_post);
         let tx = conn.transaction()?;
-        done += tx.execute(
-            "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
-             SELECT id, text, title, author_name, author_username, author_location FROM data.posts WHERE id > ?1 AND id <= ?2",
-            [from, to],
-        )? as u64;
+        done += tx.execute(&format!("{INSERT_INTO}SELECT {POST_COLUMNS} FROM data.posts WHERE id > ?1 AND id <= ?2"), [from, to])? as u64;
         tx.commit()?;
         from = to;
     }
@@ -272,9 +277,7 @@ fn catch_up(conn: &mut Connection, main: &Path) -> rusqlite::Result<u64> {
     if indexed < posts {
         let tx = conn.transaction()?;
         done += tx.execute(
-            "INSERT INTO posts_fts (rowid, text, title, author_name, author_username, author_location) \
-             SELECT id, text, title, author_name, author_username, author_location FROM data.posts \
-             WHERE id NOT IN (SELECT id FROM posts_fts_docsize)",
+            &format!("{INSERT_INTO}SELECT {POST_COLUMNS} FROM data.posts WHERE id NOT IN (SELECT id FROM posts_fts_docsize)"),
             [],
         )? as u64;
         tx.commit()?;

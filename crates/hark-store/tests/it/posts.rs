@@ -211,6 +211,41 @@ async fn sqlite_search_index_is_built_again_from_the_posts() {
 }
 
 #[tokio::test]
+async fn sqlite_files_are_made_with_large_pages_and_older_files_keep_theirs() {
+    let page_size = |path: &std::path::Path| -> i64 {
+        rusqlite::Connection::open(path).unwrap().query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap()
+    };
+    // A new database.
+    let db = TestDb::new(hark_store::Backend::Sqlite).await;
+    let path = std::path::PathBuf::from(db.url.trim_start_matches("sqlite://"));
+    let s = db.store().await;
+    let t = setup(&s).await;
+    seed(&s, t).await;
+    s.close().await;
+    drop(s);
+    assert_eq!(page_size(&path), i64::from(hark_store::SQLITE_PAGE_SIZE));
+    // A database made with SQLite's default pages (every file before this size was chosen).
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("hark.db");
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute_batch("PRAGMA page_size = 4096; PRAGMA journal_mode = wal; CREATE TABLE kept (x); INSERT INTO kept VALUES (7);")
+        .unwrap();
+    let s = Store::connect(&format!("sqlite://{}", old.display())).await.unwrap();
+    s.migrate().await.unwrap();
+    let t = setup(&s).await;
+    seed(&s, t).await;
+    let mut x = q();
+    x.search = "coffee".into();
+    assert_eq!(ids(&s.query_posts(t, &x).await.unwrap().0), ["4", "2", "1"]);
+    s.close().await;
+    drop(s);
+    assert_eq!(page_size(&old), 4096, "a file keeps the page size it was made with");
+    let kept: i64 = rusqlite::Connection::open(&old).unwrap().query_row("SELECT x FROM kept", [], |r| r.get(0)).unwrap();
+    assert_eq!(kept, 7);
+}
+
+#[tokio::test]
 async fn tags_filter_any_and_all() {
     each_backend(|s| async move {
         let t = setup(&s).await;

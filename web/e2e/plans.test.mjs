@@ -310,7 +310,8 @@ describe('a trial account meeting each upgrade prompt', () => {
     assert.equal(await share.getByTestId('export-lock').textContent(), 'Upgrade to export reports');
     await sw(share, 'Edit date range').click();
     await waitUntil(async () => (await saved(trial.ctx, hash)).linkSharing.editDateRange, { what: 'Edit date range saved' });
-    assert.equal(await sw(share, 'Edit date range').getAttribute('aria-checked'), 'true');
+    // The server may have stored the change before the page has its answer: the switch is waited for.
+    await waitUntil(async () => (await sw(share, 'Edit date range').getAttribute('aria-checked')) === 'true', { what: 'Edit date range shown on' });
     await share.getByRole('group', { name: 'Link sharing' }).scrollIntoViewIfNeeded();
     await shot(page, 'plans-04-share-export-reports-locked', { fullPage: false });
     const refused = await api(trial.ctx, 'PUT', `/trackers/${hash}/share`, { linkSharing: { editDateRange: true, exportReports: true, viewPredictions: false } });
@@ -341,7 +342,7 @@ describe('a trial account meeting each upgrade prompt', () => {
     await waitUntil(async () => (await saved(selfHosted.ctx, selfHosted.tracker.hash)).linkSharing.exportReports, { what: 'Export reports saved' });
     await sw(own, 'View predictions').click();
     await waitUntil(async () => (await saved(selfHosted.ctx, selfHosted.tracker.hash)).linkSharing.viewPredictions, { what: 'View predictions saved' });
-    assert.equal(await sw(own, 'Export reports').getAttribute('aria-checked'), 'true');
+    await waitUntil(async () => (await sw(own, 'Export reports').getAttribute('aria-checked')) === 'true', { what: 'Export reports shown on' });
     assert.deepEqual(spSeen.errors, []);
     assert.deepEqual(spSeen.failed, []);
     await sp.close();

@@ -63,12 +63,13 @@ async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &
     // keep a merge going forever.
     let steps = 8 * (50 + posts.max(0) / 10_000);
     for _ in 0..steps {
+        let merge = sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)");
         if own_file {
-            sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(pool).await?;
+            merge.execute(pool).await?;
         } else {
             // Each step queues with the store's other writers (see `BeginWrite`).
             let _turn = gate.lock().await;
-            sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(gate.pool(pool)).await?;
+            merge.execute(gate.pool(pool)).await?;
         }
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         let segments: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?;

@@ -3,8 +3,9 @@
 //! A SQLite file has one writer. Indexing a post's words (FTS5's tokenising and its b-tree
 //! entries) took 2.0-2.8 s of the writer's 11-14 s for 200,000 real tweet texts, on the one core
 //! the writer has. Beside a database file `hark.db` the index lives in `hark-search.db`, which every
-//! connection of the store attaches as the schema `search` (the readers find `posts_fts` there
-//! by its unqualified name: there is no table of that name in the main schema). The index's own
+//! reader's connection attaches as the schema `search` (the readers find `posts_fts` there by its
+//! unqualified name: there is no table of that name in the main schema; the writer's connection
+//! does not attach it, see `Store::connect`). The index's own
 //! thread writes it while the store's writer goes on with the rest of the same write: the links,
 //! rollups and commit of a batch overlap its indexing, on the other core.
 //!
@@ -33,8 +34,8 @@ use tokio::sync::oneshot;
 
 use crate::{Result, StoreError};
 
-/// The schema name the index's file is attached as on every connection of the store.
-pub(crate) const SCHEMA: &str = "search";
+/// Attaches the index's file (bound as `?1`) to a reader's connection as the schema `search`.
+pub(crate) const ATTACH: &str = "ATTACH DATABASE ?1 AS search";
 
 /// The index's definition: contentless (the texts live in `posts`, and searches read only the
 /// matching rowids); detail=none keeps it smallest (queries are token conjunctions, never
@@ -81,7 +82,7 @@ pub(crate) fn files_for(db: &Path) -> Vec<PathBuf> {
 pub(crate) fn attach(conn: &Connection, db: &Path) -> rusqlite::Result<()> {
     let file = path_for(db);
     if file.is_file() {
-        conn.execute("ATTACH DATABASE ?1 AS search", [file.to_string_lossy()])?;
+        conn.execute(ATTACH, [file.to_string_lossy()])?;
     }
     Ok(())
 }

@@ -110,8 +110,11 @@ describe('sharing a tracker', () => {
       const s = (await api(owner, 'GET', `/trackers/${hash}/share`)).body;
       return s.linkSharing.exportReports && !s.linkSharing.viewPredictions && s.customUrl === 'morningcoffee';
     }, { what: 'saved switches' });
-    assert.equal(await sw('Export reports').getAttribute('aria-checked'), 'true');
-    assert.equal(await sw('View predictions').getAttribute('aria-checked'), 'false');
+    // The server may have stored the last change before the page has its answer: the switches are waited for.
+    await waitUntil(
+      async () => (await sw('Export reports').getAttribute('aria-checked')) === 'true' && (await sw('View predictions').getAttribute('aria-checked')) === 'false',
+      { what: 'switches shown as saved' },
+    );
     await shot(page, 'share-01-modal', { fullPage: false });
 
     // Copy puts the link on the clipboard-ready button state.

@@ -254,21 +254,21 @@ fn column<'r, R, T>(rows: &'r [R], f: impl Fn(&'r R) -> T) -> Vec<T> {
 impl IngestRows for Write<sqlx::Postgres> {
     async fn upsert_posts(&mut self, posts: &[&PostRecord], terms: &[String], now: Millis) -> sqlx::Result<Vec<UpsertedPost>> {
         let sql = format!(
-            "INSERT INTO posts ({POST_COLUMNS}) \
+            "INSERT INTO posts ({POST_COLUMNS}, fts) \
              SELECT u.post_key, u.platform, u.external_id, u.created_at, $37, $37, u.author_id, u.author_username, \
              u.author_name, u.author_avatar, u.author_followers, u.author_verified, u.author_location, u.text, u.title, \
              u.url, u.lang, u.post_type, u.is_story, u.likes, u.shares, u.comments, u.views, u.dislikes, u.impressions, \
              u.reach, u.engagement, u.engagement_rate, u.sentiment, u.sentiment_bucket, u.country, u.gender, u.source, \
-             u.device, u.media, u.data, u.terms, u.region \
+             u.device, u.media, u.data, u.terms, u.region, u.fts::tsvector \
              FROM UNNEST($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], \
              $8::text[], $9::bigint[], $10::boolean[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], \
              $16::text[], $17::boolean[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], \
              $23::bigint[], $24::bigint[], $25::bigint[], $26::float8[], $27::float8[], $28::text[], $29::text[], \
-             $30::text[], $31::text[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[]) \
+             $30::text[], $31::text[], $32::text[], $33::text[], $34::text[], $35::text[], $36::text[], $38::text[]) \
              AS u(post_key, platform, external_id, created_at, author_id, author_username, author_name, author_avatar, \
              author_followers, author_verified, author_location, text, title, url, lang, post_type, is_story, likes, \
              shares, comments, views, dislikes, impressions, reach, engagement, engagement_rate, sentiment, \
-             sentiment_bucket, country, gender, source, device, media, data, terms, region) \
+             sentiment_bucket, country, gender, source, device, media, data, terms, region, fts) \
              {POSTS_CONFLICT}{POSTS_RETURNING}"
         );
         sqlx::query_as::<_, UpsertedPost>(&sql)
@@ -309,6 +309,15 @@ impl IngestRows for Write<sqlx::Postgres> {
             .bind(column(terms, |t| t.as_str()))
             .bind(column(posts, |p| p.region.as_deref()))
             .bind(now)
+            .bind(column(posts, |p| {
+                crate::posts::pg_document(&[
+                    &p.text,
+                    p.title.as_deref().unwrap_or(""),
+                    &p.author_name,
+                    &p.author_username,
+                    p.author_location.as_deref().unwrap_or(""),
+                ])
+            }))
             .fetch_all(&mut **self)
             .await
     }

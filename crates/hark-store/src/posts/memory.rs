@@ -241,7 +241,7 @@ impl Store {
     async fn pg_span_matches(&self, m: &str, (lo, hi): (i64, i64)) -> Result<Option<Vec<i64>>> {
         let max = self.tuning.search_set_max;
         let list: Option<String> = with_pool!(self, |p| sqlx::query_scalar(
-            "SELECT string_agg(id::text, ',') FROM (SELECT id FROM posts WHERE fts @@ to_tsquery('simple', $1) \
+            "SELECT string_agg(id::text, ',') FROM (SELECT id FROM posts WHERE fts @@ $1::tsquery \
              AND id >= $2 AND id <= $3 LIMIT $4) x"
         )
         .bind(m)

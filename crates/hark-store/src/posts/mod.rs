@@ -51,6 +51,7 @@ mod wall;
 pub use actions::SentimentEdit;
 pub use list::PostRow;
 pub use lookup::PostCountFilter;
+pub(crate) use query::pg_document;
 pub use query::{PostQuery, PostSort};
 pub use total::PostTotal;
 pub use tuning::PostListTuning;

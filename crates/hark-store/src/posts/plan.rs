@@ -134,7 +134,7 @@ impl Store {
                 let sql = format!(
                     "SELECT COUNT(*) FROM (SELECT tp.post_id FROM tracker_posts tp WHERE tp.tracker_id = $2 \
                      AND {} AND tp.created_at >= $3 AND tp.created_at <= $4 ORDER BY tp.created_at DESC LIMIT 2000) tp \
-                     JOIN posts p ON p.id = tp.post_id WHERE p.fts @@ to_tsquery('simple', $1)",
+                     JOIN posts p ON p.id = tp.post_id WHERE p.fts @@ $1::tsquery",
                     Backend::Postgres.live_in_range("$2", ("$3", "$4"))
                 );
                 let n: i64 = with_pool!(self, |p| sqlx::query_scalar::<_, i64>(&sql)

@@ -70,13 +70,13 @@ impl WallQuery {
         let mut needs_posts = false;
         let mut binds = Vec::new();
         if !search_words(&self.search).is_empty() {
-            binds.push(self.match_expr(backend));
+            binds.push(super::query::match_expr(backend, &self.search));
             let n = binds.len() + 2;
             match backend {
                 Backend::Sqlite => w.push_str(&format!(" AND tp.post_id IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${n})")),
                 Backend::Postgres => {
                     needs_posts = true;
-                    w.push_str(&format!(" AND p.fts @@ to_tsquery('simple', ${n})"));
+                    w.push_str(&format!(" AND p.fts @@ ${n}::tsquery"));
                 }
             }
         }
@@ -95,13 +95,6 @@ impl WallQuery {
         Some((w, needs_posts, binds))
     }
 
-    fn match_expr(&self, backend: Backend) -> String {
-        let words = search_words(&self.search);
-        match backend {
-            Backend::Sqlite => words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" "),
-            Backend::Postgres => words.join(" & "),
-        }
-    }
 }
 
 impl Store {

@@ -157,8 +157,15 @@ async fn full_text_search_covers_text_authors_and_locations() {
         let (_, total) = s.query_posts(t, &search("coffee")).await.unwrap();
         assert_eq!(total, 3);
         // Posts stored later are found too (the index is filled per batch).
-        s.ingest_batch(&[record(&p("6", 6_000, "Cold brew coffee", 0, "neutral"), t)], 20).await.unwrap();
+        s.ingest_batch(&[record(&p("6", 6_000, "Cold brew coffee: https://t.co/XyZ9 it's ÉTÉ", 0, "neutral"), t)], 20).await.unwrap();
         assert_eq!(found("brew").await, ["6"]);
+        // Both databases split words where anything but a letter or digit stands, and fold case
+        // beyond ASCII.
+        assert_eq!(found("co").await, ["6"]);
+        assert_eq!(found("t.co xyz9").await, ["6"]);
+        assert_eq!(found("it s").await, ["6"]);
+        assert_eq!(found("été").await, ["6"]);
+        assert_eq!(found("CAFÉ").await, ["1"]);
     })
     .await;
 }

@@ -3,7 +3,7 @@
 //! their contribution to the rollups. Running the same batch twice changes nothing the second time,
 //! so a batch interrupted by a crash can simply be sent again.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::Arc;
 
 use hark_core::{Bucket, Gender, Millis, Platform, PostType};
@@ -216,14 +216,14 @@ fn gone() -> crate::StoreError {
 #[derive(Debug, Default)]
 struct Written {
     ids: HashMap<String, i64>,
-    existing: std::collections::HashSet<i64>,
-    new_links: std::collections::HashSet<(i64, i64)>,
+    existing: HashSet<i64>,
+    new_links: HashSet<(i64, i64)>,
 }
 
 impl Written {
     /// The figures of one caller's batch within the write (a post it repeats counted once).
     fn stats_for(&self, posts: &[PostRecord]) -> IngestStats {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         let mut s = IngestStats::default();
         for p in posts {
             let Some(id) = self.ids.get(&p.post_key) else { continue };
@@ -688,13 +688,13 @@ impl Store {
                 .filter_map(|p| ids.get(&p.post_key).map(|id| (*id, *p)))
                 .flat_map(|(id, p)| p.links.iter().map(move |l| (l.tracker_id, id, p, l)))
                 .collect();
-            let mut new_links: std::collections::HashSet<(i64, i64)> = std::collections::HashSet::new();
+            let mut new_links: HashSet<(i64, i64)> = HashSet::new();
             // A post with media that reaches a tracker moderating its media wall waits in the
             // wall's queue (visibility 2) until approved.
             let mut linked: Vec<i64> = links.iter().map(|l| l.0).collect();
             linked.sort_unstable();
             linked.dedup();
-            let moderated: std::collections::HashSet<i64> = if links.iter().any(|l| l.2.media.is_some()) {
+            let moderated: HashSet<i64> = if links.iter().any(|l| l.2.media.is_some()) {
                 sqlx::query_scalar::<_, i64>(&format!(
                     "SELECT id FROM trackers WHERE media_moderation = TRUE AND id IN ({})",
                     self.backend().id_set("$1")

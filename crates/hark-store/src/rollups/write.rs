@@ -4,7 +4,7 @@
 //! under SQLite's 32,766 parameters); on PostgreSQL the large upserts send their rows as one JSON
 //! array ([`pg_json_rows`]) and the small ones a `VALUES` list.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use super::{bound_above, day_bit, raised_bounds};
 use crate::dialect::{pg_json_rows, Arg, Backend, Values, WriteTx};

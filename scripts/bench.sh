@@ -43,6 +43,9 @@ if [ -x /usr/bin/chromium ] && [ -f web/dist/index.html ]; then
 else
   echo "skipped: needs /usr/bin/chromium and a built web app (make web)"
 fi
+echo "== hark import of a file of 1,000,000 real-text posts, timed end to end with its peak memory, SQLite and PostgreSQL"
+cargo build -q --release -p hark
+PG_URL="$PG_URL" HARK_BIN=target/release/hark HARK_IMPORT_POSTS=1000000 bash bench/import/run.sh
 echo "== Load test: 200 dashboard viewers and 50 posts-page users (wrk) while importing 5,000 posts/s, SQLite (one server) and PostgreSQL (three servers)"
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } || true
 cargo build -q --release -p hark

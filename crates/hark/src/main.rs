@@ -552,6 +552,18 @@ fn import_format(args: &ImportArgs) -> &'static str {
     }
 }
 
+/// A batch of an import file, read and prepared ([`import`]).
+struct ReadBatch {
+    errors: Vec<hark_ingest::import::LineError>,
+    /// Valid posts read.
+    read: usize,
+    /// Those that match the tracker, enriched.
+    records: Vec<hark_store::PostRecord>,
+    /// Bytes and lines of the file read up to its end.
+    bytes: u64,
+    lines: usize,
+}
+
 /// The posts of an import file, in either format.
 enum PostReader<R: std::io::BufRead> {
     Csv(hark_ingest::import::CsvReader<R>),
@@ -580,7 +592,7 @@ impl<R: std::io::BufRead> Iterator for PostReader<R> {
 
 async fn import(args: ImportArgs) -> anyhow::Result<()> {
     use hark_ingest::import::{take_batch, CsvMapping, CsvReader, NdjsonReader};
-    use hark_ingest::pipeline::{compile, import_posts, ImportSummary, BATCH};
+    use hark_ingest::pipeline::{compile, prepare, IgnoredAuthors, ImportSummary, BATCH};
     let format = import_format(&args);
     let mapping = match (&args.map, &args.platform) {
         (Some(m), _) => CsvMapping::parse_overrides(m).map_err(|e| anyhow::anyhow!("--map: {e}"))?,
@@ -598,7 +610,8 @@ async fn import(args: ImportArgs) -> anyhow::Result<()> {
         .tracker_by_hash(&args.tracker)
         .await?
         .with_context(|| format!("no tracker has the hash '{}'", args.tracker))?;
-    let matcher = std::sync::Arc::new(compile(&[(tracker.id, tracker.criteria.clone())])?);
+    let matcher = compile(&[(tracker.id, tracker.criteria.clone())])?;
+    let ignored = IgnoredAuthors::load(&store).await?;
     let mut summary = ImportSummary::default();
     let now = hark_core::now_millis();
     let (file, read) = progress::Counting::new(file);
@@ -610,24 +623,58 @@ async fn import(args: ImportArgs) -> anyhow::Result<()> {
     } else {
         PostReader::Ndjson(NdjsonReader::new(std::io::BufReader::new(file)))
     };
+    // The next batch is read, parsed, enriched and matched on a thread of its own while this one
+    // is written. The channel holds nothing (a rendezvous): the reader hands over a batch only
+    // when the writer takes it, so two batches at most are in memory.
+    let (hand, take) = std::sync::mpsc::sync_channel::<ReadBatch>(0);
+    let reader = std::thread::Builder::new()
+        .name("hark-import-read".into())
+        .spawn(move || {
+            loop {
+                let batch = take_batch(&mut posts, BATCH);
+                if batch.posts.is_empty() && batch.errors.is_empty() {
+                    break;
+                }
+                let mut records = prepare(&matcher, &batch.posts);
+                ignored.apply(&mut records);
+                let next = ReadBatch {
+                    errors: batch.errors,
+                    read: batch.posts.len(),
+                    records,
+                    bytes: read.load(std::sync::atomic::Ordering::Relaxed),
+                    lines: posts.lines(),
+                };
+                drop(batch.posts);
+                // The writer stopped (an error): nothing more to read.
+                if hand.send(next).is_err() {
+                    break;
+                }
+            }
+            posts.lines()
+        })
+        .context("cannot start the import's reader")?;
+    let take = std::sync::Arc::new(std::sync::Mutex::new(take));
     loop {
-        let batch = take_batch(&mut posts, BATCH);
-        if batch.posts.is_empty() && batch.errors.is_empty() {
-            break;
-        }
+        let take = take.clone();
+        let next = tokio::task::spawn_blocking(move || take.lock().ok()?.recv().ok()).await.ok().flatten();
+        let Some(batch) = next else { break };
         for e in &batch.errors {
             bar.println(&e.to_string());
         }
         summary.add_errors(batch.errors);
-        import_posts(&store, &matcher, batch.posts, &mut summary, now).await?;
+        summary.unmatched += (batch.read - batch.records.len()) as u64;
+        summary.imported += batch.records.len() as u64;
+        if !batch.records.is_empty() {
+            summary.new_posts += store.ingest_batch(&batch.records, now).await?.new_posts;
+        }
         bar.update(progress::Status {
-            bytes: read.load(std::sync::atomic::Ordering::Relaxed),
-            lines: posts.lines() as u64,
+            bytes: batch.bytes,
+            lines: batch.lines as u64,
             imported: summary.imported,
             invalid: summary.invalid,
         });
     }
-    summary.lines = posts.lines();
+    summary.lines = reader.join().map_err(|_| anyhow::anyhow!("the import's reader stopped"))?;
     bar.finish();
     println!(
         "{} lines read: {} posts imported into '{}' ({} new), {} did not match its search, {} invalid",

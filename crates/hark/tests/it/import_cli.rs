@@ -71,3 +71,48 @@ async fn import_reports_bad_lines_and_plain_progress() {
         assert!(stderr.contains("cannot open"), "{stderr}");
     }
 }
+
+/// A file of more than one batch (25,000 posts): the next batch is read while one is written, and
+/// every batch is written once, in order, with a progress line each.
+#[tokio::test]
+async fn import_of_several_batches_writes_each_once() {
+    for b in backends() {
+        let db = TestDb::new(b).await;
+        let store = db.store().await;
+        let user = store.create_user(&hark_testkit::new_user("o@example.org"), 1).await.unwrap();
+        let c = hark_testkit::criteria(&["coffee"]);
+        let tracker = store
+            .create_tracker(&hark_testkit::new_tracker("Coffee", user.id, c.platforms.bits(), serde_json::to_string(&c).unwrap()), 1)
+            .await
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let ndjson = dir.path().join("posts.ndjson");
+        let mut lines = String::new();
+        let n = 25_010;
+        for i in 0..n {
+            // Every tenth post does not match; line 25,005 is not JSON.
+            let text = if i % 10 == 9 { "tea" } else { "coffee" };
+            if i == 25_004 {
+                lines.push_str("{not json\n");
+                continue;
+            }
+            lines.push_str(&format!(
+                "{{\"platform\":\"twitter\",\"id\":\"m{i}\",\"text\":\"{text} {i}\",\"createdAt\":{},\"author\":{{\"username\":\"u{}\"}}}}\n",
+                1_717_236_000_000i64 + i * 1_000,
+                i % 50
+            ));
+        }
+        std::fs::write(&ndjson, &lines).unwrap();
+        let (ok, stdout, stderr) = import(&db, &tracker.hash, &ndjson);
+        assert!(ok, "{stderr}");
+        // 25,009 valid posts, of which 2,501 say "tea".
+        assert!(stdout.contains("25010 lines read: 22508 posts imported into 'Coffee' (22508 new), 2501 did not match its search, 1 invalid"), "{stdout}");
+        assert!(stderr.contains("line 25005: "), "{stderr}");
+        let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with("import: ")).collect();
+        assert_eq!(progress.len(), 2, "a line a batch: {stderr}");
+        assert!(progress[0].contains("25,000 lines, 22,500 posts imported, "), "{stderr}");
+        assert!(progress[1].contains("100% of ") && progress[1].contains("25,010 lines, 22,508 posts imported, 1 invalid, "), "{stderr}");
+        let t = store.tracker_by_hash(&tracker.hash).await.unwrap().unwrap();
+        assert_eq!(t.total_posts, 22_508);
+    }
+}

@@ -28,6 +28,11 @@
 //! `HARK_BENCH_PG_KEEP` names a PostgreSQL database to keep, timed again without loading when it
 //! exists.
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;

@@ -13,6 +13,11 @@
 //! `HARK_BENCH_PROFILE_REAL=N` only enriches the first N real-text posts once and stops, for
 //! counting instructions: `valgrind --tool=callgrind` on the bench binary with it set.
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "shapes/mod.rs"]
 mod shapes;
 

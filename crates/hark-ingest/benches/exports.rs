@@ -13,6 +13,11 @@
 //! Beside the CSV through the server, the store's stream of the same posts is timed alone
 //! (decoded rows, no CSV), so that the two shares of the time can be told apart.
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "shapes/mod.rs"]
 mod shapes;
 

@@ -13,6 +13,11 @@
 //! `HARK_BENCH_CASES` (words: only the order and filter cases whose label holds one),
 //! `HARK_BENCH_ACCOUNTS` (40,000: the accounts of the uniform, zipf and real shapes).
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "shapes/mod.rs"]
 mod shapes;
 

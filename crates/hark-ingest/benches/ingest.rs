@@ -17,6 +17,11 @@
 //! fraction of it: what the rest of ingest (the keys, the indexes the pages read, the search
 //! index, the rollups) costs.
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::sync::Arc;
 use std::time::Instant;
 

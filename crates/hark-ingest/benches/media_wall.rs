@@ -8,6 +8,11 @@
 //! `HARK_BENCH_REPS` (20), `HARK_BENCH_SHAPES` (demo,uniform,zipf,real), `HARK_BENCH_BACKENDS`,
 //! `HARK_BENCH_POSTGRES_URL`, `HARK_BENCH_KEEP_DIR` (keep the databases; a kept one is reused).
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "shapes/mod.rs"]
 mod shapes;
 

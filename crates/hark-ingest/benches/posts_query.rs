@@ -23,6 +23,11 @@
 //! tweets). A kept database (`HARK_BENCH_SQLITE_DB`, `HARK_BENCH_PG_DB`) of a shape other than
 //! `demo` has the shape's name appended (`bench_real.db`).
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod shapes;
 
 use std::time::Instant;

@@ -16,6 +16,11 @@
 //! `HARK_BENCH_WRITER_ROUNDS` (default 1: groups of four re-analyses comparing one writer with the
 //! database's default, on PostgreSQL; 0 skips them).
 
+/// The allocator the `hark` binary ships with (its `main.rs`): the figures are those of the program
+/// users run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "shapes/mod.rs"]
 mod shapes;
 

@@ -94,7 +94,6 @@ impl WallQuery {
         }
         Some((w, needs_posts, binds))
     }
-
 }
 
 impl Store {

@@ -22,13 +22,7 @@ fn text(b: &[u8]) -> String {
 #[tokio::test]
 async fn a_backup_taken_mid_import_restores_whole() {
     let db = TestDb::new(Backend::Sqlite).await;
-    let store = db.store().await;
-    let user = store.create_user(&hark_testkit::new_user("o@example.org"), 1).await.unwrap();
-    let c = hark_testkit::criteria(&["coffee"]);
-    let tracker = store
-        .create_tracker(&hark_testkit::new_tracker("Coffee", user.id, c.platforms.bits(), serde_json::to_string(&c).unwrap()), 1)
-        .await
-        .unwrap();
+    let (store, tracker) = super::coffee_tracker(&db).await;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("posts.ndjson");
     let mut lines = String::new();

@@ -22,13 +22,7 @@ fn import(db: &TestDb, hash: &str, file: &std::path::Path) -> (bool, String, Str
 async fn import_reports_bad_lines_and_plain_progress() {
     for b in backends() {
         let db = TestDb::new(b).await;
-        let store = db.store().await;
-        let user = store.create_user(&hark_testkit::new_user("o@example.org"), 1).await.unwrap();
-        let c = hark_testkit::criteria(&["coffee"]);
-        let tracker = store
-            .create_tracker(&hark_testkit::new_tracker("Coffee", user.id, c.platforms.bits(), serde_json::to_string(&c).unwrap()), 1)
-            .await
-            .unwrap();
+        let (_, tracker) = super::coffee_tracker(&db).await;
         let dir = tempfile::tempdir().unwrap();
 
         let csv = dir.path().join("posts.csv");
@@ -78,13 +72,7 @@ async fn import_reports_bad_lines_and_plain_progress() {
 async fn import_of_several_batches_writes_each_once() {
     for b in backends() {
         let db = TestDb::new(b).await;
-        let store = db.store().await;
-        let user = store.create_user(&hark_testkit::new_user("o@example.org"), 1).await.unwrap();
-        let c = hark_testkit::criteria(&["coffee"]);
-        let tracker = store
-            .create_tracker(&hark_testkit::new_tracker("Coffee", user.id, c.platforms.bits(), serde_json::to_string(&c).unwrap()), 1)
-            .await
-            .unwrap();
+        let (store, tracker) = super::coffee_tracker(&db).await;
         let dir = tempfile::tempdir().unwrap();
         let ndjson = dir.path().join("posts.ndjson");
         let mut lines = String::new();

@@ -359,6 +359,12 @@ impl ImportSummary {
         let room = MAX_REPORTED_ERRORS.saturating_sub(self.errors.len());
         self.errors.extend(errors.into_iter().take(room));
     }
+
+    /// Counts a batch of `read` valid posts of which `kept` match the tracker (and are written).
+    pub fn add_matched(&mut self, read: usize, kept: usize) {
+        self.unmatched += read.saturating_sub(kept) as u64;
+        self.imported += kept as u64;
+    }
 }
 
 /// Imports posts into one tracker: they are matched against its search only (posts that do not
@@ -378,8 +384,7 @@ pub async fn import_posts(
         let read = chunk.len();
         let mut records = tokio::task::spawn_blocking(move || prepare(&m, &chunk)).await.unwrap_or_default();
         ignored.apply(&mut records);
-        summary.unmatched += (read - records.len()) as u64;
-        summary.imported += records.len() as u64;
+        summary.add_matched(read, records.len());
         if let Some(s) = writes.start(records, now, batches.peek().is_none()).await? {
             summary.new_posts += s.new_posts;
         }

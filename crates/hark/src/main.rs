@@ -662,8 +662,7 @@ async fn import(args: ImportArgs) -> anyhow::Result<()> {
             bar.println(&e.to_string());
         }
         summary.add_errors(batch.errors);
-        summary.unmatched += (batch.read - batch.records.len()) as u64;
-        summary.imported += batch.records.len() as u64;
+        summary.add_matched(batch.read, batch.records.len());
         if !batch.records.is_empty() {
             summary.new_posts += store.ingest_batch(&batch.records, now).await?.new_posts;
         }

@@ -7,6 +7,7 @@
 #   HARK_IMPORT_BACKENDS  sqlite,postgres
 #   HARK_IMPORT_RUNS      runs per database (1); each imports into a tracker of its own
 #   HARK_IMPORT_FILE      the file to import; made there first when missing or empty
+#   HARK_IMPORT_SHAPE     the file's accounts: real (equally likely, the default) or zipf (heavy-tailed)
 #   HARK_BIN              the binary (target/release/hark, built when missing)
 #   PG_URL                PostgreSQL server (postgres://postgres@127.0.0.1:5432/test)
 set -euo pipefail
@@ -32,7 +33,7 @@ cleanup() {
 trap cleanup EXIT
 
 file=${HARK_IMPORT_FILE:-$work/posts.ndjson}
-[ -s "$file" ] || python3 bench/import/make_file.py "$posts" "$file"
+[ -s "$file" ] || python3 bench/import/make_file.py "$posts" "$file" "${HARK_IMPORT_SHAPE:-real}"
 posts=$(wc -l <"$file")
 echo "file: $posts posts, $(du -m "$file" | cut -f1) MB"
 

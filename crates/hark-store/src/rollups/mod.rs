@@ -21,20 +21,37 @@ pub(crate) use write::{mark_days, write};
 
 pub(crate) const DAY_BLOCK_BITS: i64 = 6;
 
-/// The bound an author's lifetime figure is indexed under once it passes its old bound: the
-/// next power of two above it, so a growing figure moves its index entry about log2 times.
+/// The bound an author's lifetime figure is indexed under once it passes its old bound: twice
+/// the figure and one, so a growing figure moves its index entry about log2 times. The same rule
+/// is written in SQL by [`raise_bounds_sql`], for rows already stored.
 pub(crate) fn bound_above(v: i64) -> i64 {
     if v < 0 {
         return 0;
     }
-    (v as u64).saturating_add(1).checked_next_power_of_two().map_or(i64::MAX, |b| i64::try_from(b).unwrap_or(i64::MAX))
+    2 * v.min(i64::MAX / 2) + 1
 }
 
-/// The (engagement, posts) bounds an author's lifetime totals need after a write: `None` while
-/// both figures stay within their bounds, else both bounds raised to lie above their figures.
-pub(crate) fn raised_bounds(engagement: i64, posts: i64, engagement_bound: i64, posts_bound: i64) -> Option<(i64, i64)> {
-    (engagement > engagement_bound || posts > posts_bound)
-        .then(|| (engagement_bound.max(bound_above(engagement)), posts_bound.max(bound_above(posts))))
+/// The `SET` items of `rollup_author_totals`' upsert that raise both bounds of a row whose
+/// lifetime engagement or posts pass their bound after adding `excluded`'s: each to the larger of
+/// the old bound and [`bound_above`] the new figure (a bound never falls). The figures are those
+/// of the row before the update (SQL's `SET` reads the old row), so each sums its increment.
+pub(crate) fn raise_bounds_sql(backend: crate::dialect::Backend) -> String {
+    let (max, min) = match backend {
+        crate::dialect::Backend::Sqlite => ("MAX", "MIN"),
+        crate::dialect::Backend::Postgres => ("GREATEST", "LEAST"),
+    };
+    let t = "rollup_author_totals";
+    let engagement = format!("({t}.engagement + excluded.engagement)");
+    let posts = format!("({t}.posts + excluded.posts)");
+    let passed = format!("{engagement} > {t}.engagement_bound OR {posts} > {t}.posts_bound");
+    let half = i64::MAX / 2;
+    let raise = |figure: &str, bound: &str| {
+        format!(
+            "{bound} = CASE WHEN {passed} THEN {max}({t}.{bound}, CASE WHEN {figure} < 0 THEN 0 ELSE 2 * {min}({figure}, {half}) + 1 END) \
+             ELSE {t}.{bound} END"
+        )
+    };
+    format!("{}, {}", raise(&engagement, "engagement_bound"), raise(&posts, "posts_bound"))
 }
 
 /// (block, bit) of the day starting at `day` (ms).
@@ -45,29 +62,66 @@ pub(crate) fn day_bit(day: i64) -> (i64, i64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{bound_above, raised_bounds};
+    use super::{bound_above, raise_bounds_sql};
+    use crate::dialect::Backend;
 
+    /// The upsert's SQL raises a stored row's bounds exactly as [`bound_above`] would, and only
+    /// when a figure passes its bound.
     #[test]
-    fn bounds_lie_above_and_move_rarely() {
-        assert_eq!(bound_above(0), 1);
-        assert_eq!(bound_above(1), 2);
-        assert_eq!(bound_above(5), 8);
-        assert_eq!(bound_above(8), 16);
-        assert_eq!(bound_above(-3), 0);
-        assert_eq!(bound_above(i64::MAX), i64::MAX);
-        for v in [0i64, 1, 7, 1000, 123_456_789] {
-            assert!(bound_above(v) > v);
+    fn the_upsert_raises_bounds_by_the_same_rule() {
+        let db = rusqlite::Connection::open_in_memory().unwrap();
+        db.execute_batch(
+            "CREATE TABLE rollup_author_totals (k INTEGER PRIMARY KEY, posts INTEGER, engagement INTEGER, \
+             engagement_bound INTEGER, posts_bound INTEGER)",
+        )
+        .unwrap();
+        let upsert = format!(
+            "INSERT INTO rollup_author_totals (k, posts, engagement, engagement_bound, posts_bound) VALUES (1, ?1, ?2, ?3, ?4) \
+             ON CONFLICT (k) DO UPDATE SET posts = rollup_author_totals.posts + excluded.posts, \
+             engagement = rollup_author_totals.engagement + excluded.engagement, {}",
+            raise_bounds_sql(Backend::Sqlite)
+        );
+        let (mut posts, mut engagement) = (0i64, 0i64);
+        let mut bounds: Option<(i64, i64)> = None;
+        for (p, e) in [(1i64, 5i64), (1, 0), (3, 2), (0, 40), (2, -100), (1, 1_000_000), (0, i64::MAX / 4), (1, 0)] {
+            db.execute(&upsert, (p, e, bound_above(e), bound_above(p))).unwrap();
+            posts += p;
+            engagement += e;
+            bounds = Some(match bounds {
+                None => (bound_above(e), bound_above(p)),
+                Some((eb, pb)) if engagement > eb || posts > pb => (eb.max(bound_above(engagement)), pb.max(bound_above(posts))),
+                Some(b) => b,
+            });
+            let (eb, pb) = bounds.unwrap();
+            let got: (i64, i64, i64, i64) = db
+                .query_row("SELECT posts, engagement, engagement_bound, posts_bound FROM rollup_author_totals", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
+                .unwrap();
+            assert_eq!(got, (posts, engagement, eb, pb));
+            assert!(eb >= engagement && pb >= posts);
         }
     }
 
     #[test]
-    fn bounds_are_raised_only_when_a_figure_passes_one() {
-        assert_eq!(raised_bounds(10, 3, 16, 4), None);
-        assert_eq!(raised_bounds(16, 4, 16, 4), None, "a figure equal to its bound stays");
-        // One figure past its bound raises both; neither bound ever falls.
-        assert_eq!(raised_bounds(17, 3, 16, 4), Some((32, 4)));
-        assert_eq!(raised_bounds(3, 5, 16, 4), Some((16, 8)));
-        assert_eq!(raised_bounds(100, 9, 16, 4), Some((128, 16)));
-        assert_eq!(raised_bounds(5, 9, 1_000, 4), Some((1_000, 16)));
+    fn bounds_lie_above_and_move_rarely() {
+        assert_eq!(bound_above(0), 1);
+        assert_eq!(bound_above(1), 3);
+        assert_eq!(bound_above(5), 11);
+        assert_eq!(bound_above(-3), 0);
+        assert_eq!(bound_above(i64::MAX / 2), i64::MAX);
+        assert_eq!(bound_above(i64::MAX), i64::MAX);
+        for v in [0i64, 1, 7, 1000, 123_456_789] {
+            assert!(bound_above(v) > v);
+        }
+        // A figure growing one at a time moves its bound about log2 times.
+        let (mut bound, mut moves) = (bound_above(0), 0);
+        for v in 1..=1_000_000i64 {
+            if v > bound {
+                bound = bound_above(v);
+                moves += 1;
+            }
+        }
+        assert!(moves <= 20, "{moves} moves");
     }
 }

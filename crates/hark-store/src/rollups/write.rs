@@ -6,7 +6,7 @@
 
 use foldhash::{HashMap, HashMapExt};
 
-use super::{bound_above, day_bit, raised_bounds};
+use super::{bound_above, day_bit, raise_bounds_sql};
 use crate::dialect::{pg_json_rows, Arg, Backend, Values, WriteTx};
 use crate::ingest::{hourly_upsert, AuthorAgg, Deltas, Laps, TOTAL_KINDS};
 use crate::Result;
@@ -331,8 +331,8 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
     }
     let mut totals: Vec<_> = totals.into_iter().collect();
     totals.sort_unstable_by_key(|(k, _)| *k);
-    // Bounds to raise: (tracker, platform, author, engagement bound, posts bound).
-    let mut raise: Vec<(i64, String, String, i64, i64)> = Vec::new();
+    // A row's bounds are raised by its upsert when a figure passes one (`raise_bounds_sql`), so
+    // nothing is read back.
     let totals_head = "INSERT INTO rollup_author_totals (tracker_id, platform, author, posts, engagement, followers, \
                        engagement_bound, posts_bound, reach, impressions) ";
     let totals_conflict = format!(
@@ -340,11 +340,11 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
          engagement = rollup_author_totals.engagement + excluded.engagement, \
          reach = rollup_author_totals.reach + excluded.reach, \
          impressions = rollup_author_totals.impressions + excluded.impressions, \
-         followers = {}(rollup_author_totals.followers, excluded.followers)",
-        backend.greatest()
+         followers = {}(rollup_author_totals.followers, excluded.followers), {}",
+        backend.greatest(),
+        raise_bounds_sql(backend)
     );
-    let returning = " RETURNING tracker_id, platform, author, posts, engagement, engagement_bound, posts_bound";
-    for part in totals.chunks(chunk(backend, 3_200, 20_000)) {
+    for part in totals.chunks(chunk(backend, 5_000, 20_000)) {
         if pg {
             let values: Vec<_> = part
                 .iter()
@@ -353,63 +353,28 @@ async fn write_author_totals_and_days<T: WriteTx>(tx: &mut T, d: &Deltas<'_>, la
                 })
                 .collect();
             let sql = format!(
-                "{totals_head}{}{totals_conflict}{returning}",
+                "{totals_head}{}{totals_conflict}",
                 pg_json_rows(&["bigint", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"])
             );
-            let rows: Vec<(i64, String, String, i64, i64, i64, i64)> = tx.rows(&sql, vec![json(&values)]).await?;
-            for (t, p, a, posts, eng, eng_bound, posts_bound) in rows {
-                if let Some((e, n)) = raised_bounds(eng, posts, eng_bound, posts_bound) {
-                    raise.push((t, p, a, e, n));
-                }
-            }
+            tx.run(&sql, vec![json(&values)]).await?;
         } else {
-            // SQLite: one row at a time through one prepared statement (sqlite_rows), each row
-            // read back by its key after its upsert (SQLite would first keep `RETURNING`'s rows
-            // in a table of their own); the row's page is the one just written.
-            let sql = crate::sqlite_rows::one_row(totals_head, 10, &totals_conflict);
-            let read = "SELECT posts, engagement, engagement_bound, posts_bound FROM rollup_author_totals \
-                        WHERE tracker_id = ? AND platform = ? AND author = ?";
-            let conn = tx.sqlite_connection().ok_or_else(|| sqlx::Error::Protocol("not a SQLite transaction".into()))?;
-            crate::sqlite_rows::with_raw(conn, |raw| {
-                let mut st = raw.prepare(&sql)?;
-                let mut rd = raw.prepare(read)?;
-                for ((t, p, a), x) in part {
-                    st.run(
-                        &[
-                            (*t).into(),
-                            (*p).into(),
-                            (*a).into(),
-                            x.posts.into(),
-                            x.engagement.into(),
-                            x.followers.into(),
-                            bound_above(x.engagement).into(),
-                            bound_above(x.posts).into(),
-                            x.reach.into(),
-                            x.impressions.into(),
-                        ],
-                        |_| {},
-                    )?;
-                    rd.run(&[(*t).into(), (*p).into(), (*a).into()], |r| {
-                        if let Some((e, n)) = raised_bounds(r.int(1), r.int(0), r.int(2), r.int(3)) {
-                            raise.push((*t, p.to_string(), a.to_string(), e, n));
-                        }
-                    })?;
-                }
-                Ok(())
-            })
-            .await?;
+            let mut v = Values::new(backend, totals_head);
+            for ((t, p, a), x) in part {
+                v.row([
+                    (*t).into(),
+                    (*p).into(),
+                    (*a).into(),
+                    x.posts.into(),
+                    x.engagement.into(),
+                    x.followers.into(),
+                    bound_above(x.engagement).into(),
+                    bound_above(x.posts).into(),
+                    x.reach.into(),
+                    x.impressions.into(),
+                ]);
+            }
+            tx.insert_values(v, &totals_conflict).await?;
         }
-    }
-    for part in raise.chunks(4000) {
-        let mut v = Values::new(backend, "UPDATE rollup_author_totals SET engagement_bound = v.column4, posts_bound = v.column5 FROM (");
-        for (t, p, a, e, n) in part {
-            v.row([(*t).into(), p.as_str().into(), a.as_str().into(), (*e).into(), (*n).into()]);
-        }
-        let (sql, args) = v.finish(
-            ") AS v WHERE rollup_author_totals.tracker_id = v.column1 AND rollup_author_totals.platform = v.column2 \
-             AND rollup_author_totals.author = v.column3",
-        );
-        tx.run(&sql, args).await?;
     }
     laps.lap("r.author_totals");
 

@@ -192,8 +192,11 @@ impl Prepared<'_> {
             return Err(sqlx::Error::Protocol(format!("{} values for {} parameters", vals.len(), self.params)));
         }
         // SAFETY: the statement and its connection are used by this thread alone (see
-        // `with_raw`). Text is bound as SQLITE_STATIC: SQLite reads it in place, and the bindings
-        // are cleared below, before `vals` can go away.
+        // `with_raw`). Text is bound as SQLITE_STATIC: SQLite reads it in place while the
+        // statement steps. Its pointers are left bound after the reset (clearing them cost about
+        // a hundredth of the writer's instructions) and are never read again: every run binds all
+        // the statement's parameters (checked above) before it steps, and finalizing a statement
+        // reads no binding.
         unsafe {
             let mut result = Ok(());
             for (i, v) in vals.iter().enumerate() {
@@ -221,7 +224,6 @@ impl Prepared<'_> {
                 };
             }
             ffi::sqlite3_reset(self.stmt);
-            ffi::sqlite3_clear_bindings(self.stmt);
             result
         }
     }

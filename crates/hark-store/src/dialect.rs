@@ -89,6 +89,14 @@ impl Backend {
         }
     }
 
+    /// The smaller of two values: `LEAST` on PostgreSQL, multi-argument `MIN` on SQLite.
+    pub(crate) fn least(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "MIN",
+            Backend::Postgres => "LEAST",
+        }
+    }
+
     /// The end of a `SELECT … FOR UPDATE` that passes over rows another transaction holds
     /// (PostgreSQL); SQLite writes one transaction at a time and needs none.
     pub(crate) fn skip_locked(self, alias: &str) -> String {

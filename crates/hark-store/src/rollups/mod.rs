@@ -36,10 +36,7 @@ pub(crate) fn bound_above(v: i64) -> i64 {
 /// the old bound and [`bound_above`] the new figure (a bound never falls). The figures are those
 /// of the row before the update (SQL's `SET` reads the old row), so each sums its increment.
 pub(crate) fn raise_bounds_sql(backend: crate::dialect::Backend) -> String {
-    let (max, min) = match backend {
-        crate::dialect::Backend::Sqlite => ("MAX", "MIN"),
-        crate::dialect::Backend::Postgres => ("GREATEST", "LEAST"),
-    };
+    let (max, min) = (backend.greatest(), backend.least());
     let t = "rollup_author_totals";
     let engagement = format!("({t}.engagement + excluded.engagement)");
     let posts = format!("({t}.posts + excluded.posts)");

@@ -367,8 +367,16 @@ impl Store {
             // range instead of a few index entries (a posts-page walk: 3 ms to 0.2–0.4 s).
             let opts = sqlx::postgres::PgConnectOptions::from_str(url)?
                 .options([("jit", "off"), ("plan_cache_mode", "force_custom_plan")]);
+            // Connections per server (`HARK_PG_CONNECTIONS`, 8 unless set). More backends than
+            // the database has cores to run them only queue inside it, and an import's
+            // statements queue behind every reader's: under the load test (three servers, 250
+            // readers, 5,000 posts/s offered, PostgreSQL on 2 cores) 16 a server sustained
+            // 4,436-4,586 posts/s with the feeder 7-8 s behind, 8 a server 5,064-5,227 on
+            // schedule; the readers wait in the server's queue instead (dashboard 260-318
+            // requests/s against 391-424). A database on more cores takes more.
+            let connections = std::env::var("HARK_PG_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(8);
             let pool = PgPoolOptions::new()
-                .max_connections(16)
+                .max_connections(connections)
                 .acquire_timeout(Duration::from_secs(10))
                 .connect_with(opts)
                 .await?;

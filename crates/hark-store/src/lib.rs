@@ -272,6 +272,17 @@ impl BeginWrite for PgPool {
     }
 }
 
+/// A pool's size from the environment variable `name` (`value`), or `default` when it is unset;
+/// anything but a whole number from 1 up is refused with a message naming the variable.
+fn pool_size(name: &str, value: Option<&str>, default: u32) -> Result<u32> {
+    match value.map(str::trim) {
+        None | Some("") => Ok(default),
+        Some(v) => v.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+            StoreError::Config(format!("{name} must be a whole number of connections from 1 up (got '{v}')"))
+        }),
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Db {
     Sqlite(SqlitePool),
@@ -374,7 +385,7 @@ impl Store {
             // 4,436-4,586 posts/s with the feeder 7-8 s behind, 8 a server 5,064-5,227 on
             // schedule; the readers wait in the server's queue instead (dashboard 260-318
             // requests/s against 391-424). A database on more cores takes more.
-            let connections = std::env::var("HARK_PG_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(8);
+            let connections = pool_size("HARK_PG_CONNECTIONS", std::env::var("HARK_PG_CONNECTIONS").ok().as_deref(), 8)?;
             let pool = PgPoolOptions::new()
                 .max_connections(connections)
                 .acquire_timeout(Duration::from_secs(10))
@@ -405,7 +416,7 @@ impl Store {
             // The full-text index's file, made before any connection attaches it.
             let search = if in_file { Some(Arc::new(search_file::SearchWriter::start(&file)?)) } else { None };
             let search_path: Option<Arc<str>> = search.as_ref().map(|s| s.file().to_string_lossy().into());
-            let connections = std::env::var("HARK_SQLITE_CONNECTIONS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(8);
+            let connections = pool_size("HARK_SQLITE_CONNECTIONS", std::env::var("HARK_SQLITE_CONNECTIONS").ok().as_deref(), 8)?;
             let own_writer = in_file && !std::env::var("HARK_SQLITE_SHARED_WRITER").is_ok_and(|v| v == "1");
             // With a writer of its own, the readers' threads run at a lower priority (priority.rs).
             let lowered = own_writer && priority::reader_nice() > 0;
@@ -545,5 +556,22 @@ impl Store {
         self.author_index(tracker_id).await?;
         self.topic_table(tracker_id).await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod pool_size_tests {
+    use super::pool_size;
+
+    #[test]
+    fn a_pool_size_is_the_default_when_unset_and_refused_unless_a_whole_number_from_one() {
+        assert_eq!(pool_size("HARK_PG_CONNECTIONS", None, 8).unwrap(), 8);
+        assert_eq!(pool_size("HARK_PG_CONNECTIONS", Some(" "), 8).unwrap(), 8);
+        assert_eq!(pool_size("HARK_PG_CONNECTIONS", Some("4"), 8).unwrap(), 4);
+        assert_eq!(pool_size("HARK_PG_CONNECTIONS", Some(" 16 "), 8).unwrap(), 16);
+        for bad in ["0", "-3", "eight", "2.5"] {
+            let message = pool_size("HARK_PG_CONNECTIONS", Some(bad), 8).unwrap_err().to_string();
+            assert!(message.contains("HARK_PG_CONNECTIONS") && message.contains(bad), "{message}");
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! may be off), and SQLite's full-text index merged into one b-tree as it grows.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use sqlx::sqlite::SqlitePool;
 
@@ -46,10 +47,17 @@ const ANALYZE_AFTER: u64 = 20_000;
 /// (`'merge'` with a negative page count: every b-tree of every level) is run step by step, each
 /// step its own short write, until one b-tree is left.
 ///
-/// The index in a file of its own (search_file.rs) is merged through a reader's connection, which
-/// attaches that file: the steps then wait only for the index's own writes, never for the
-/// database's writer.
-async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &Staleness, own_file: bool) -> std::result::Result<(), sqlx::Error> {
+/// The index in a file of its own (search_file.rs) is merged on the index's own thread, a step
+/// between two of its writes: the file keeps one writer, and the steps never wait for the
+/// database's writer. (Steps on a reader's connection took the file's lock from under the
+/// index's writes: under the load test about two writes a second failed as busy and left their
+/// posts unsearchable until a catch-up read them back from the posts table.)
+async fn merge_search_index(
+    pool: &SqlitePool,
+    gate: &crate::WriteGate,
+    state: &Staleness,
+    own_file: Option<Arc<crate::search_file::SearchWriter>>,
+) -> crate::Result<()> {
     let since = state.since.load(Ordering::Relaxed);
     let posts: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM posts").fetch_one(pool).await?;
     if since < (posts.max(0) as u64) / 4 {
@@ -63,16 +71,18 @@ async fn merge_search_index(pool: &SqlitePool, gate: &crate::WriteGate, state: &
     // keep a merge going forever.
     let steps = 8 * (50 + posts.max(0) / 10_000);
     for _ in 0..steps {
-        let merge = sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)");
-        if own_file {
-            merge.execute(pool).await?;
-        } else {
-            // Each step queues with the store's other writers (see `BeginWrite`).
-            let _turn = gate.lock().await;
-            merge.execute(gate.pool(pool)).await?;
-        }
+        let segments = match &own_file {
+            // On the index's own thread, between its writes.
+            Some(search) => search.merge_step(64).await?,
+            None => {
+                // Each step queues with the store's other writers (see `BeginWrite`).
+                let _turn = gate.lock().await;
+                sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(gate.pool(pool)).await?;
+                drop(_turn);
+                sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?
+            }
+        };
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        let segments: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?;
         if segments <= 1 {
             break;
         }
@@ -196,7 +206,7 @@ impl Store {
             return;
         }
         let (pool, gate, state) = (pool.clone(), self.write_gate.clone(), self.search_index.clone());
-        let own_file = self.search_writer.is_some();
+        let own_file = self.search_writer.clone();
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             s.running.store(false, Ordering::Release);
             return;

@@ -102,6 +102,9 @@ enum Job {
     CatchUp(oneshot::Sender<std::result::Result<u64, String>>),
     /// Index these posts once `commit` says the write that stored them committed.
     Write { rows: Vec<Row>, commit: oneshot::Receiver<bool>, done: oneshot::Sender<()> },
+    /// One step of merging the index's b-trees, about `pages` pages (see
+    /// `Store::note_indexed`); answers with the b-trees left.
+    Merge { pages: u32, answer: oneshot::Sender<std::result::Result<i64, String>> },
 }
 
 /// The index's thread: it ends when the last clone of its store is dropped.
@@ -167,6 +170,21 @@ impl SearchWriter {
         Pending { commit: Some(commit), done }
     }
 
+    /// Merges about `pages` pages of the index's b-trees into fewer; returns how many b-trees
+    /// are left. The step runs on the index's thread between two writes' transactions: the file
+    /// has one writer, so neither waits for the other's lock (a merge on a reader's connection
+    /// made the index's writes fail as busy under a load test, leaving their posts to a later
+    /// catch-up).
+    pub(crate) async fn merge_step(&self, pages: u32) -> Result<i64> {
+        let (tx, rx) = oneshot::channel();
+        if !self.send(Job::Merge { pages, answer: tx }) {
+            return Err(StoreError::Config("the search index's thread has stopped".into()));
+        }
+        rx.await
+            .map_err(|_| StoreError::Config("the search index's thread has stopped".into()))?
+            .map_err(|e| StoreError::Config(format!("cannot merge the search index: {e}")))
+    }
+
     /// Indexes every post of the database missing from the index; returns how many.
     pub(crate) async fn catch_up(&self) -> Result<u64> {
         let (tx, rx) = oneshot::channel();
@@ -213,14 +231,26 @@ fn run(mut conn: Connection, main: &Path, jobs: mpsc::Receiver<Job>) {
                 }
                 let _ = done.send(());
             }
+            Job::Merge { pages, answer } => {
+                let _ = answer.send(merge_step(&conn, pages).map_err(|e| e.to_string()));
+            }
         }
     }
+}
+
+/// One merge step of about `pages` pages; returns the b-trees left.
+fn merge_step(conn: &Connection, pages: u32) -> rusqlite::Result<i64> {
+    // A negative rank merges whatever b-trees there are, not only those of one level.
+    conn.execute(&format!("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', -{pages})"), [])?;
+    conn.query_row("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx", [], |r| r.get(0))
 }
 
 /// Indexes `rows` (those not indexed yet) in one transaction, committed when `commit` says the
 /// write that stored them committed, rolled back otherwise.
 fn write(conn: &mut Connection, rows: &[Row], commit: oneshot::Receiver<bool>) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
+    // Taking the file's write lock first: another process writing the file (a `hark` command
+    // beside a server) makes this wait for it, where a read that became a write would fail.
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     {
         let mut indexed = tx.prepare_cached(INDEXED)?;
         let mut insert = tx.prepare_cached(&format!("{INSERT_INTO}{INSERT_ROW}"))?;
@@ -241,6 +271,17 @@ fn write(conn: &mut Connection, rows: &[Row], commit: oneshot::Receiver<bool>) -
 /// Indexes the posts of the database at `main` that the index lacks, in transactions of
 /// [`CHUNK`] posts; an index that cannot be this database's is emptied first.
 fn catch_up(conn: &mut Connection, main: &Path) -> rusqlite::Result<u64> {
+    let r = catch_up_attached(conn, main);
+    // Detached again: a write's `BEGIN IMMEDIATE` takes the lock of every attached file, and the
+    // index's writes must never hold the database's own.
+    let detached = conn.execute("DETACH DATABASE data", []);
+    let n = r?;
+    detached?;
+    Ok(n)
+}
+
+/// [`catch_up`] with the database attached as `data`.
+fn catch_up_attached(conn: &mut Connection, main: &Path) -> rusqlite::Result<u64> {
     let attached: bool = conn
         .query_row("SELECT 1 FROM pragma_database_list WHERE name = 'data'", [], |_| Ok(true))
         .optional()?
@@ -348,6 +389,51 @@ mod tests {
         assert_eq!(docs, 3, "post 2 indexed once, post 3 not at all");
     }
 
+    /// Merge steps run on the index's thread between writes: every write's posts are searchable
+    /// when it returns, and the b-trees come down to one. A write beside another process
+    /// writing the file waits for it instead of failing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn merges_and_writes_share_the_index_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = database(dir.path(), 0);
+        let w = std::sync::Arc::new(SearchWriter::start(&db).unwrap());
+        // One b-tree per committed write.
+        for i in 1..=30 {
+            w.index(vec![row(i, &format!("heron word{}", i % 5))]).committed().await;
+        }
+        let merging = {
+            let w = w.clone();
+            tokio::spawn(async move {
+                let mut left = Vec::new();
+                for _ in 0..200 {
+                    left.push(w.merge_step(2).await.unwrap());
+                    tokio::task::yield_now().await;
+                }
+                left
+            })
+        };
+        for i in 31..=130 {
+            w.index(vec![row(i, &format!("heron word{} kite{i}", i % 5))]).committed().await;
+            assert_eq!(found(&db, &format!("kite{i}")), vec![i], "post {i} searchable when its write returned");
+        }
+        let left = merging.await.unwrap();
+        assert!(left.iter().any(|n| *n < 30), "the merge made fewer b-trees: {left:?}");
+        while w.merge_step(64).await.unwrap() > 1 {}
+        assert_eq!(found(&db, "heron").len(), 130);
+        assert_eq!(found(&db, "word3"), (1..=130).filter(|i| i % 5 == 3).collect::<Vec<_>>());
+        // Another process holds the file's write lock for a while, and writes.
+        let other = Connection::open(&w.file).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        other.execute(&format!("{INSERT_INTO}VALUES (500, 'plover', NULL, '', '', NULL)"), []).unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            other.execute_batch("COMMIT").unwrap();
+        });
+        w.index(vec![row(131, "heron plover")]).committed().await;
+        release.join().unwrap();
+        assert_eq!(found(&db, "plover"), vec![131, 500]);
+    }
+
     /// Posts stored while the index was not written (a crash between the commits, an index
     /// removed by a restore) are indexed at the next catch-up, including gaps below the last
     /// post indexed; an index of another database is built again.
@@ -359,6 +445,13 @@ mod tests {
         assert_eq!(w.catch_up().await.unwrap(), 45_000);
         assert_eq!(found(&db, "number44999"), vec![44_999]);
         assert_eq!(w.catch_up().await.unwrap(), 0, "nothing left");
+        // The database's writer holds its lock: the index's writes do not wait for it.
+        let main = Connection::open(&db).unwrap();
+        main.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let t = Instant::now();
+        w.index(vec![row(45_000, "kestrel number45000")]).committed().await;
+        assert!(t.elapsed() < Duration::from_secs(5), "the index's write waited for the database's lock");
+        main.execute_batch("ROLLBACK").unwrap();
         // A gap below the last post indexed.
         let conn = Connection::open(&w.file).unwrap();
         // Contentless tables delete by rowid with the values indexed.

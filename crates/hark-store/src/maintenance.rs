@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use sqlx::sqlite::SqlitePool;
 
-use crate::{with_pool, Db, Result, Store};
+use crate::{search_file, with_pool, Db, Result, Store};
 
 /// Hark refreshes PostgreSQL's planner statistics itself after large writes instead of relying
 /// on autovacuum (which may be off): stale statistics turn index probes into table scans.
@@ -42,6 +42,9 @@ pub(crate) const VACUUM_TABLES: &str = "VACUUM (ANALYZE) tracker_posts, rollup_h
 /// the total written before it (statistics are refreshed about log2 times while a store grows).
 const ANALYZE_AFTER: u64 = 20_000;
 
+/// Pages a merge step writes, about (see [`merge_search_index`]).
+const MERGE_STEP_PAGES: u32 = 64;
+
 /// The merge of [`Store::note_indexed`]: when the posts indexed since the last merge reach a
 /// quarter of all posts (and at least [`SEARCH_MERGE_AFTER`]), FTS5's incremental optimize
 /// (`'merge'` with a negative page count: every b-tree of every level) is run step by step, each
@@ -56,7 +59,7 @@ async fn merge_search_index(
     pool: &SqlitePool,
     gate: &crate::WriteGate,
     state: &Staleness,
-    own_file: Option<Arc<crate::search_file::SearchWriter>>,
+    own_file: Option<Arc<search_file::SearchWriter>>,
 ) -> crate::Result<()> {
     let since = state.since.load(Ordering::Relaxed);
     let posts: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(id), 0) FROM posts").fetch_one(pool).await?;
@@ -64,7 +67,7 @@ async fn merge_search_index(
         return Ok(());
     }
     state.since.store(0, Ordering::Relaxed);
-    // Each step writes about 64 pages, a write short enough that imports waiting for the database
+    // Each step writes about MERGE_STEP_PAGES pages, a write short enough that imports waiting for the database
     // are not held up for seconds (500-page steps took 1 to 6 s under a load test's writes and
     // readers, and imports behind them ran out of their 10 s wait); a pause after each step lets
     // them in. The steps are capped by the index's size, so that batches written meanwhile cannot
@@ -73,13 +76,13 @@ async fn merge_search_index(
     for _ in 0..steps {
         let segments = match &own_file {
             // On the index's own thread, between its writes.
-            Some(search) => search.merge_step(64).await?,
+            Some(search) => search.merge_step(MERGE_STEP_PAGES).await?,
             None => {
                 // Each step queues with the store's other writers (see `BeginWrite`).
                 let _turn = gate.lock().await;
-                sqlx::query("INSERT INTO posts_fts(posts_fts, rank) VALUES('merge', -64)").execute(gate.pool(pool)).await?;
+                sqlx::query(&search_file::merge_sql(MERGE_STEP_PAGES)).execute(gate.pool(pool)).await?;
                 drop(_turn);
-                sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?
+                sqlx::query_scalar(search_file::SEGMENTS).fetch_one(pool).await?
             }
         };
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
@@ -223,7 +226,7 @@ impl Store {
     #[cfg(test)]
     pub(crate) async fn search_index_segments(&self) -> Result<Option<i64>> {
         let Db::Sqlite(pool) = &self.db else { return Ok(None) };
-        Ok(Some(sqlx::query_scalar("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx").fetch_one(pool).await?))
+        Ok(Some(sqlx::query_scalar(search_file::SEGMENTS).fetch_one(pool).await?))
     }
 
     /// Refreshes the query planner's statistics (after a bulk load).

@@ -238,11 +238,19 @@ fn run(mut conn: Connection, main: &Path, jobs: mpsc::Receiver<Job>) {
     }
 }
 
+/// How many b-trees the index holds (FTS5 numbers each one's segment).
+pub(crate) const SEGMENTS: &str = "SELECT COUNT(DISTINCT segid) FROM posts_fts_idx";
+
+/// The statement of one merge step of about `pages` pages: a negative rank merges whatever
+/// b-trees there are, not only those of one level.
+pub(crate) fn merge_sql(pages: u32) -> String {
+    format!("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', -{pages})")
+}
+
 /// One merge step of about `pages` pages; returns the b-trees left.
 fn merge_step(conn: &Connection, pages: u32) -> rusqlite::Result<i64> {
-    // A negative rank merges whatever b-trees there are, not only those of one level.
-    conn.execute(&format!("INSERT INTO posts_fts (posts_fts, rank) VALUES ('merge', -{pages})"), [])?;
-    conn.query_row("SELECT COUNT(DISTINCT segid) FROM posts_fts_idx", [], |r| r.get(0))
+    conn.execute(&merge_sql(pages), [])?;
+    conn.query_row(SEGMENTS, [], |r| r.get(0))
 }
 
 /// Indexes `rows` (those not indexed yet) in one transaction, committed when `commit` says the
